@@ -1,0 +1,138 @@
+"""Validated, container-free descriptions of the data a method runs on.
+
+The adapters (:mod:`pairedstats._inputs`) turn pandas tables and xarray datasets into these
+objects; the array API builds them from plain arrays. The core methods read nothing else.
+This module imports numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["PairedDesign", "TwoSampleDesign", "comparison_pairs"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairedDesign:
+    """Items x systems scores, possibly in several groups.
+
+    Attributes
+    ----------
+    scores : ndarray of float64, shape (n_rows, n_systems, n_columns)
+        One row per item; the rows of a group are contiguous. Finite, validated.
+    systems : tuple
+        System labels, in the order of ``scores``' second axis.
+    columns : tuple of str
+        Names of the score columns (the last axis).
+    offsets : ndarray of int64, shape (n_groups + 1,)
+        Rows ``offsets[g]:offsets[g + 1]`` belong to group ``g``.
+    group_names : tuple of str
+        Names of the grouping keys (``by=`` columns or sweep dimensions); empty if ungrouped.
+    group_keys : tuple of tuple
+        One key (a tuple with one label per group name) per group; ``((),)`` if ungrouped.
+    items : ndarray
+        The item label of each row.
+    cluster, strata : ndarray of int64 or None
+        Per-row codes of the cluster and the stratum (codes index ``cluster_labels`` and
+        ``strata_labels``); ``None`` when not given.
+    dropped : int
+        Number of items removed by an opt-in such as ``missing="complete"``.
+    """
+
+    scores: np.ndarray
+    systems: tuple
+    columns: tuple = ("score",)
+    offsets: np.ndarray
+    group_names: tuple = ()
+    group_keys: tuple = ((),)
+    items: np.ndarray
+    cluster: np.ndarray | None = None
+    cluster_labels: tuple = ()
+    strata: np.ndarray | None = None
+    strata_labels: tuple = ()
+    dropped: int = 0
+    dropped_by_group: tuple = field(default=())
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_systems(self) -> int:
+        return len(self.systems)
+
+    def group(self, g: int) -> slice:
+        """The rows of group ``g``."""
+        return slice(int(self.offsets[g]), int(self.offsets[g + 1]))
+
+    def n_items(self) -> np.ndarray:
+        """Items per group."""
+        return np.diff(self.offsets)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TwoSampleDesign:
+    """Two independent samples ``a`` and ``b``, possibly in several groups.
+
+    Attributes
+    ----------
+    a, b : ndarray of float64
+        The finite scores of each sample, all groups concatenated.
+    a_offsets, b_offsets : ndarray of int64, shape (n_groups + 1,)
+        ``a[a_offsets[g]:a_offsets[g + 1]]`` is group ``g``'s sample a.
+    labels : tuple
+        The labels of the two samples ``(a, b)``.
+    column : str
+        The name of the score.
+    group_names, group_keys : tuple
+        As in :class:`PairedDesign`.
+    dropped : tuple of int
+        Per group, the number of missing values removed (trailing NaN of unequal columns in
+        a wide table).
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    a_offsets: np.ndarray
+    b_offsets: np.ndarray
+    labels: tuple = ("a", "b")
+    column: str = "score"
+    group_names: tuple = ()
+    group_keys: tuple = ((),)
+    dropped: tuple = (0,)
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.a_offsets) - 1
+
+    def samples(self, g: int) -> tuple[np.ndarray, np.ndarray]:
+        """The two samples of group ``g``."""
+        a = self.a[self.a_offsets[g] : self.a_offsets[g + 1]]
+        b = self.b[self.b_offsets[g] : self.b_offsets[g + 1]]
+        return a, b
+
+
+def comparison_pairs(
+    systems: Sequence[Hashable], baseline: Hashable | None = None
+) -> list[tuple[int, int]]:
+    """Index pairs ``(a, b)`` of the comparisons, following the contract.
+
+    With a baseline, one pair ``(baseline, other)`` per other system, in system order;
+    otherwise all pairs with ``a`` before ``b`` in system order. Differences read b minus a.
+
+    Examples
+    --------
+    >>> comparison_pairs(["x", "y", "z"])
+    [(0, 1), (0, 2), (1, 2)]
+    >>> comparison_pairs(["x", "y", "z"], baseline="y")
+    [(1, 0), (1, 2)]
+    """
+    systems = list(systems)
+    if baseline is None:
+        k = len(systems)
+        return [(i, j) for i in range(k) for j in range(i + 1, k)]
+    base = systems.index(baseline)
+    return [(base, j) for j in range(len(systems)) if j != base]

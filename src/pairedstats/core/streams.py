@@ -1,0 +1,186 @@
+"""Random streams keyed by a seed and by labels, never by positions.
+
+Every random number pairedstats draws comes from a stream that is a pure function of
+
+* the *root entropy*, a non-negative integer taken once per call from the user's ``rng``
+  (:func:`root_entropy`), and recorded in the result so that the call can be re-run;
+* the *labels* of what is being resampled: the method, the group keys of ``by=``, the sweep
+  coordinates of an xarray dataset, stratum labels, ... (:func:`label_words`);
+* the *block number*: resamples (or trials) are cut into blocks of a fixed size that is part
+  of the contract (``BLOCK``), each block with a generator of its own (:func:`block_generator`).
+
+Because nothing depends on the position of a group in the call, on how many other groups or
+comparisons there are, on the batch size used to process blocks or on the number of threads,
+the numbers of one slice are the same whatever else is computed with it.
+
+This module is part of the numpy core: it imports nothing but numpy and the standard library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "BLOCK",
+    "block_generator",
+    "block_slices",
+    "child_seed",
+    "label_words",
+    "root_entropy",
+]
+
+#: Number of resamples (or trials) drawn from one block generator. Part of the
+#: reproducibility contract: changing it changes the numbers.
+BLOCK = 256
+
+
+def root_entropy(rng) -> int:
+    """Turn the user's ``rng`` into the root entropy of all streams of one call.
+
+    Parameters
+    ----------
+    rng : None, int, sequence of int, numpy.random.SeedSequence, BitGenerator or Generator
+        Anything :func:`numpy.random.default_rng` accepts (SPEC 7).
+
+    Returns
+    -------
+    int
+        A non-negative integer. Seed material (an int, a sequence of ints or a
+        ``SeedSequence``) maps to the entropy of ``numpy.random.SeedSequence(rng)``, so
+        passing the returned value back as ``rng`` re-runs the call exactly. A ``Generator``
+        or ``BitGenerator`` is advanced by one draw of 128 bits. ``None`` takes fresh
+        entropy from the operating system.
+
+    Examples
+    --------
+    >>> root_entropy(12345)
+    12345
+    >>> root_entropy(root_entropy(None)) > 0
+    True
+    """
+    if rng is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(rng, np.random.SeedSequence):
+        if rng.spawn_key:
+            # A spawned child: fold its spawn key in so that siblings differ.
+            words = rng.generate_state(4, np.uint32)
+            return _words_to_int(words)
+        return _entropy_to_int(rng.entropy)
+    if isinstance(rng, np.random.Generator):
+        rng = rng.bit_generator
+    if isinstance(rng, np.random.BitGenerator):
+        words = np.random.Generator(rng).integers(0, 2**32, size=4, dtype=np.uint64)
+        return _words_to_int(words)
+    if isinstance(rng, (bool, np.bool_)):
+        raise TypeError(f"`rng` must be a seed or a numpy Generator; got {rng!r}.")
+    try:
+        seq = np.random.SeedSequence(rng)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            "`rng` must be None, a non-negative int, a sequence of such ints, a "
+            f"numpy.random.SeedSequence, BitGenerator or Generator; got {rng!r}."
+        ) from exc
+    return _entropy_to_int(seq.entropy)
+
+
+def _entropy_to_int(entropy) -> int:
+    if isinstance(entropy, (int, np.integer)):
+        return int(entropy)
+    # a sequence of ints: pack it as SeedSequence does, 32-bit words little end first
+    words = np.random.SeedSequence(entropy).generate_state(4, np.uint32)
+    return _words_to_int(words)
+
+
+def _words_to_int(words) -> int:
+    value = 0
+    for i, w in enumerate(np.asarray(words, dtype=np.uint64).tolist()):
+        value |= int(w) << (32 * i)
+    return value
+
+
+def _canonical(label: Hashable) -> bytes:
+    """A byte string for a label that is stable across processes and numpy versions."""
+    if isinstance(label, np.generic):
+        label = label.item()
+    if isinstance(label, tuple):
+        return b"(" + b",".join(_canonical(x) for x in label) + b")"
+    if isinstance(label, bool):
+        return b"b:" + str(label).encode()
+    if isinstance(label, int):
+        return b"i:" + str(label).encode()
+    if isinstance(label, float):
+        if label.is_integer():
+            # 1.0 and 1 name the same coordinate in most user data
+            return b"i:" + str(int(label)).encode()
+        return b"f:" + float(label).hex().encode()
+    if isinstance(label, str):
+        return b"s:" + label.encode("utf-8")
+    if isinstance(label, bytes):
+        return b"y:" + label
+    if label is None:
+        return b"n:"
+    # datetimes, pandas Timestamps, Periods, ...: their ISO text is stable
+    iso = getattr(label, "isoformat", None)
+    if callable(iso):
+        return b"t:" + str(iso()).encode()
+    return b"r:" + str(label).encode("utf-8")
+
+
+def label_words(labels: Iterable[Hashable]) -> tuple[int, ...]:
+    """Hash a sequence of labels to spawn-key words (one 64-bit word per label).
+
+    Examples
+    --------
+    >>> label_words(["bootstrap", "dataset-1"]) == label_words(("bootstrap", "dataset-1"))
+    True
+    >>> label_words([1]) == label_words([1.0]) == label_words([np.int64(1)])
+    True
+    """
+    out = []
+    for label in labels:
+        digest = hashlib.blake2b(_canonical(label), digest_size=8).digest()
+        out.append(int.from_bytes(digest, "little"))
+    return tuple(out)
+
+
+def child_seed(root: int, labels: Sequence[Hashable]) -> np.random.SeedSequence:
+    """The seed sequence of the stream named by ``labels`` under ``root``.
+
+    Examples
+    --------
+    >>> a = child_seed(1, ["tukey", "g1"]).generate_state(2)
+    >>> b = child_seed(1, ["tukey", "g2"]).generate_state(2)
+    >>> bool((a != b).any())
+    True
+    """
+    return np.random.SeedSequence(int(root), spawn_key=label_words(labels))
+
+
+def block_generator(root: int, labels: Sequence[Hashable], block: int) -> np.random.Generator:
+    """The generator of block number ``block`` of the stream named by ``labels``.
+
+    Resample ``r`` of a stream is the ``r % BLOCK``-th resample drawn, in order, from block
+    ``r // BLOCK``. A method that draws the same amount per resample from the block
+    generator therefore gives resample ``r`` the same numbers however the blocks are
+    batched, and a shorter final block is the prefix of a full one.
+    """
+    words = (*label_words(labels), int(block))
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(int(root), spawn_key=words)))
+
+
+def block_slices(n: int, start: int = 0) -> list[tuple[int, int, int]]:
+    """Blocks ``(block, lo, hi)`` covering resamples ``start`` to ``n``.
+
+    ``lo`` and ``hi`` are resample numbers; ``start`` must be a multiple of ``BLOCK``.
+
+    Examples
+    --------
+    >>> block_slices(600)
+    [(0, 0, 256), (1, 256, 512), (2, 512, 600)]
+    """
+    if start % BLOCK:
+        raise ValueError(f"start must be a multiple of {BLOCK}; got {start}")
+    return [(b, lo, min(lo + BLOCK, n)) for b, lo in enumerate(range(start, n, BLOCK), start // BLOCK)]
