@@ -183,4 +183,6 @@ def block_slices(n: int, start: int = 0) -> list[tuple[int, int, int]]:
     """
     if start % BLOCK:
         raise ValueError(f"start must be a multiple of {BLOCK}; got {start}")
-    return [(b, lo, min(lo + BLOCK, n)) for b, lo in enumerate(range(start, n, BLOCK), start // BLOCK)]
+    return [
+        (b, lo, min(lo + BLOCK, n)) for b, lo in enumerate(range(start, n, BLOCK), start // BLOCK)
+    ]

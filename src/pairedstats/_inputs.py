@@ -1,0 +1,926 @@
+"""The input layer: pandas tables, xarray datasets and arrays become validated designs.
+
+One function per shape, shared by every method:
+
+* :func:`design_from_frame`: tidy (``item``, ``system``, ``score`` columns) or wide (items as
+  rows, systems as columns) tables, with ``systems=``, ``by=``, ``cluster=``, ``strata=``;
+* :func:`design_from_dataset`: an :class:`xarray.Dataset` with ``item`` and ``system``
+  dimensions; every other dimension is a sweep, flattened into groups;
+* :func:`design_from_array`: the array API;
+* :func:`two_sample_from_frame`, :func:`two_sample_from_dataset`,
+  :func:`two_sample_from_arrays`: the two independent samples of the rank-sum test.
+
+Every check raises an error that names the argument, the rule and what was received. Nothing
+is dropped silently: ``missing="complete"`` drops incomplete items and says how many
+(:class:`DroppedDataWarning`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from .core.design import PairedDesign, TwoSampleDesign
+
+__all__ = [
+    "DroppedDataWarning",
+    "design_from_array",
+    "design_from_dataset",
+    "design_from_frame",
+    "two_sample_from_arrays",
+    "two_sample_from_dataset",
+    "two_sample_from_frame",
+]
+
+_EXAMPLES = 5
+
+
+class DroppedDataWarning(UserWarning):
+    """Data were dropped because the caller asked for it (``missing="complete"``)."""
+
+
+# --------------------------------------------------------------------------- helpers
+def _as_list(value, name: str) -> list:
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        return [value]
+    out = list(value)
+    if len(set(map(repr, out))) != len(out):
+        raise ValueError(f"`{name}` names a column more than once; got {out!r}.")
+    return out
+
+
+def _fmt(labels, limit: int = _EXAMPLES) -> str:
+    labels = list(labels)
+    text = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in labels[:limit])
+    if len(labels) > limit:
+        text += f", ... ({len(labels)} in all)"
+    return text
+
+
+def _check_columns(frame, wanted: dict[str, list]) -> None:
+    """Every name in ``wanted`` (argument -> names) must be a column of ``frame``."""
+    for arg, names in wanted.items():
+        unknown = [n for n in names if n not in frame.columns]
+        if unknown:
+            raise KeyError(
+                f"`{arg}`: no column named {_fmt(unknown)}; the table has the columns "
+                f"{_fmt(frame.columns, limit=30)}."
+            )
+
+
+def _numeric(values, arg: str, what: str) -> np.ndarray:
+    """Scores as float64, or a TypeError saying which value is not a number."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64, copy=False)
+    if arr.dtype.kind == "c":
+        raise TypeError(f"`{arg}`: {what} must be real numbers; got complex values.")
+    flat = arr.reshape(-1)
+    bad = None
+    for i, v in enumerate(flat):
+        if v is None or isinstance(v, (bool, np.bool_)):
+            continue
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            bad = (i, v)
+            break
+        if isinstance(v, (str, bytes)):
+            bad = (i, v)
+            break
+    if bad is not None:
+        raise TypeError(
+            f"`{arg}`: {what} must be numeric; got dtype {arr.dtype} with the non-numeric "
+            f"value {bad[1]!r}. Convert the column first (e.g. pandas.to_numeric)."
+        )
+    try:
+        return np.array([np.nan if v is None else float(v) for v in flat]).reshape(arr.shape)
+    except (TypeError, ValueError) as exc:  # pragma: no cover - guarded above
+        raise TypeError(f"`{arg}`: {what} must be numeric; got dtype {arr.dtype}.") from exc
+
+
+def _check_infinite(scores: np.ndarray, arg: str, where) -> None:
+    inf = np.isinf(scores)
+    if inf.any():
+        idx = np.argwhere(inf)
+        raise ValueError(
+            f"`{arg}`: scores must be finite; got {int(inf.sum())} infinite value(s), the first "
+            f"at {where(idx[0])}. Replace or remove them before the comparison."
+        )
+
+
+def _check_missing(present: np.ndarray, scores: np.ndarray, items, systems, arg, missing):
+    """Return the mask of complete rows; raise unless ``missing='complete'``."""
+    nan = np.isnan(scores).any(axis=-1) & present
+    absent = ~present
+    bad = nan | absent
+    if not bad.any():
+        return np.ones(len(items), dtype=bool)
+    if missing == "complete":
+        return ~bad.any(axis=1)
+    parts = []
+    if nan.any():
+        per_sys = nan.sum(axis=0)
+        listing = ", ".join(f"{systems[j]!r}: {int(c)}" for j, c in enumerate(per_sys) if c)
+        r, s = np.argwhere(nan)[0]
+        parts.append(
+            f"{int(nan.sum())} NaN or missing score(s) (by system: {listing}; the first for "
+            f"item {items[r]!r} and system {systems[s]!r})"
+        )
+    if absent.any():
+        r, s = np.argwhere(absent)[0]
+        n_items = int(absent.any(axis=1).sum())
+        parts.append(
+            f"{int(absent.sum())} (item, system) pair(s) with no row: {n_items} item(s) are "
+            f"missing for some systems (the first: item {items[r]!r} has no score for system "
+            f"{systems[s]!r})"
+        )
+    raise ValueError(
+        f"`{arg}`: every item needs a score for every system; found "
+        + " and ".join(parts)
+        + ". Fix the data, or pass missing='complete' to keep only the items scored for "
+        "every system (the number dropped is reported)."
+    )
+
+
+def _check_missing_arg(missing) -> str:
+    if missing not in ("raise", "complete"):
+        raise ValueError(f"`missing` must be 'raise' or 'complete'; got {missing!r}.")
+    return missing
+
+
+def _finish(
+    scores,
+    items,
+    systems,
+    columns,
+    group_code,
+    group_names,
+    group_keys,
+    cluster,
+    strata,
+    complete,
+    score_arg,
+) -> PairedDesign:
+    """Drop incomplete rows (if asked), sort rows by group, check sizes, build the design."""
+    n_groups = len(group_keys)
+    dropped_by_group = np.zeros(n_groups, dtype=np.int64)
+    if not complete.all():
+        np.add.at(dropped_by_group, group_code[~complete], 1)
+        keep = complete
+        scores, items, group_code = scores[keep], items[keep], group_code[keep]
+        cluster = None if cluster is None else cluster[keep]
+        strata = None if strata is None else strata[keep]
+        where = "" if not group_names else " across groups"
+        warnings.warn(
+            f"missing='complete' dropped {int((~complete).sum())} of {len(complete)} item(s)"
+            f"{where} that lacked a score for some system.",
+            DroppedDataWarning,
+            stacklevel=4,
+        )
+    order = np.argsort(group_code, kind="stable")
+    scores, items, group_code = scores[order], items[order], group_code[order]
+    counts = np.bincount(group_code, minlength=n_groups)
+    small = np.flatnonzero(counts < 2)
+    if small.size:
+        g = small[0]
+        where = f" in group {dict(zip(group_names, group_keys[g]))}" if group_names else ""
+        raise ValueError(
+            f"`{score_arg}`: a comparison needs at least 2 items{where}; got {int(counts[g])}."
+        )
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+    def codes(values):
+        if values is None:
+            return None, ()
+        values = np.asarray(values, dtype=object)[order]
+        labels = tuple(dict.fromkeys(values.tolist()))
+        lookup = {v: i for i, v in enumerate(labels)}
+        return np.array([lookup[v] for v in values.tolist()], dtype=np.int64), labels
+
+    cluster_codes, cluster_labels = codes(cluster)
+    strata_codes, strata_labels = codes(strata)
+    return PairedDesign(
+        scores=np.ascontiguousarray(scores, dtype=np.float64),
+        systems=tuple(systems),
+        columns=tuple(columns),
+        offsets=offsets,
+        group_names=tuple(group_names),
+        group_keys=tuple(group_keys),
+        items=items,
+        cluster=cluster_codes,
+        cluster_labels=cluster_labels,
+        strata=strata_codes,
+        strata_labels=strata_labels,
+        dropped=int(dropped_by_group.sum()),
+        dropped_by_group=tuple(int(x) for x in dropped_by_group),
+    )
+
+
+def _select_systems(available: list, systems, arg: str = "systems") -> list:
+    if systems is None:
+        chosen = available
+    else:
+        chosen = _as_list(systems, arg)
+        known = set(available)
+        unknown = [s for s in chosen if s not in known]
+        if unknown:
+            raise KeyError(
+                f"`{arg}`: unknown system(s) {_fmt(unknown)}; the systems are "
+                f"{_fmt(available, limit=30)}."
+            )
+    if len(chosen) < 2:
+        raise ValueError(
+            f"`{arg}`: a comparison needs at least 2 systems; got {len(chosen)}"
+            + (f" ({_fmt(chosen)})" if chosen else "")
+            + "."
+        )
+    return list(chosen)
+
+
+def check_baseline(design: PairedDesign, baseline) -> None:
+    """A baseline must be one of the design's systems."""
+    if baseline is not None and baseline not in design.systems:
+        raise KeyError(
+            f"`baseline`: {baseline!r} is not a system; the systems are "
+            f"{_fmt(design.systems, limit=30)}."
+        )
+
+
+def _group_codes(frame, by: list):
+    """Per-row group codes and the keys, in order of first appearance."""
+    if not by:
+        return np.zeros(len(frame), dtype=np.int64), [()]
+    nulls = frame[by].isna().any(axis=1)
+    if nulls.any():
+        raise ValueError(
+            f"`by`: group keys must not be missing; {int(nulls.sum())} row(s) have a missing "
+            f"value in {_fmt(by)}."
+        )
+    grouped = frame.groupby(by, sort=False, dropna=False)
+    code = grouped.ngroup().to_numpy(np.int64)
+    first = np.unique(code, return_index=True)[1]
+    keys = [tuple(frame[b].iloc[i] for b in by) for i in first]
+    keys = [tuple(k.item() if isinstance(k, np.generic) else k for k in key) for key in keys]
+    return code, keys
+
+
+def _per_item_label(frame, rows, column: str, arg: str, item_name: str):
+    """The value of ``column`` for each design row; it must be constant within an item."""
+    values = frame[column]
+    if values.isna().any():
+        raise ValueError(
+            f"`{arg}`: column {column!r} has {int(values.isna().sum())} missing value(s); "
+            "every item needs a label."
+        )
+    out = np.empty(rows.max() + 1, dtype=object)
+    out[rows] = values.to_numpy(dtype=object)
+    check = values.groupby(rows).nunique()
+    bad = check[check > 1]
+    if len(bad):
+        raise ValueError(
+            f"`{arg}`: column {column!r} must have one value per item; {len(bad)} item(s) "
+            f"have several (for example {item_name} number {int(bad.index[0])})."
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- pandas
+def design_from_frame(
+    frame,
+    *,
+    item=None,
+    system=None,
+    score=None,
+    systems=None,
+    by=None,
+    cluster=None,
+    strata=None,
+    missing: str = "raise",
+) -> PairedDesign:
+    """Turn a tidy or wide :class:`pandas.DataFrame` into a :class:`PairedDesign`.
+
+    Tidy when ``system`` is given (then ``item`` and ``score`` are required too): one row
+    per (item, system). Wide otherwise: one row per item, one column per system; items are
+    the index or the column ``item``; systems are the remaining numeric columns or
+    ``systems``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> tidy = pd.DataFrame({"q": [1, 1, 2, 2], "run": ["a", "b", "a", "b"],
+    ...                      "ndcg": [0.5, 0.7, 0.2, 0.3]})
+    >>> d = design_from_frame(tidy, item="q", system="run", score="ndcg")
+    >>> d.systems, d.scores[:, :, 0].tolist()
+    (('a', 'b'), [[0.5, 0.7], [0.2, 0.3]])
+    >>> wide = tidy.pivot(index="q", columns="run", values="ndcg")
+    >>> design_from_frame(wide).scores[:, :, 0].tolist()
+    [[0.5, 0.7], [0.2, 0.3]]
+    """
+    missing = _check_missing_arg(missing)
+    by = _as_list(by, "by")
+    if system is not None:
+        return _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
+    if score is not None and not isinstance(score, str) and len(_as_list(score, "score")) > 1:
+        raise ValueError(
+            "`score`: several score columns need a tidy table (pass `system=` and `item=`); "
+            f"got a wide table and score={score!r}."
+        )
+    return _wide(frame, item, systems, by, cluster, strata, missing, score)
+
+
+def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
+    if item is None or score is None:
+        raise ValueError(
+            "A tidy table needs `item`, `system` and `score` column names; got "
+            f"item={item!r}, system={system!r}, score={score!r}."
+        )
+    score_cols = _as_list(score, "score")
+    wanted = {"item": [item], "system": [system], "score": score_cols, "by": by}
+    if cluster is not None:
+        wanted["cluster"] = [cluster]
+    if strata is not None:
+        wanted["strata"] = [strata]
+    _check_columns(frame, wanted)
+    for arg, col in (("item", item), ("system", system)):
+        if frame[col].isna().any():
+            raise ValueError(
+                f"`{arg}`: column {col!r} has {int(frame[col].isna().sum())} missing "
+                "value(s); every row needs an item and a system label."
+            )
+    available = list(dict.fromkeys(frame[system].tolist()))
+    chosen = _select_systems(available, systems)
+    if systems is not None:
+        frame = frame[frame[system].isin(chosen)]
+    values = np.stack(
+        [_numeric(frame[c].to_numpy(), "score", f"column {c!r}") for c in score_cols], axis=-1
+    )
+    keys = [*by, item]
+    dup = frame.duplicated([*by, item, system], keep=False).to_numpy()
+    if dup.any():
+        first = frame[dup].iloc[0]
+        label = ", ".join(f"{c}={first[c]!r}" for c in [*by, item, system])
+        raise ValueError(
+            f"`item`/`system`: each (item, system) pair must have one row; found "
+            f"{int(dup.sum())} rows in duplicated pairs (the first: {label}). Aggregate or "
+            "remove the duplicates first."
+        )
+    rows = frame.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
+    sys_code = np.array([chosen.index(s) for s in frame[system].tolist()], dtype=np.int64)
+    n_rows = int(rows.max()) + 1
+    first_row = np.unique(rows, return_index=True)[1]
+    item_labels = frame[item].to_numpy(dtype=object)[first_row]
+
+    def where(idx):
+        r = idx[0]
+        return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
+
+    _check_infinite(values, "score", where)
+    scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
+    scores[rows, sys_code] = values
+    present = np.zeros((n_rows, len(chosen)), dtype=bool)
+    present[rows, sys_code] = True
+    complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
+    group_code_rows, group_keys = _group_codes(frame, by)
+    group_code = np.empty(n_rows, dtype=np.int64)
+    group_code[rows] = group_code_rows
+    cl = _per_item_label(frame, rows, cluster, "cluster", "item") if cluster else None
+    st = _per_item_label(frame, rows, strata, "strata", "item") if strata else None
+    return _finish(
+        scores,
+        item_labels,
+        chosen,
+        score_cols,
+        group_code,
+        by,
+        group_keys,
+        cl,
+        st,
+        complete,
+        "score",
+    )
+
+
+def _wide(frame, item, systems, by, cluster, strata, missing, score):
+    wanted = {"by": by}
+    if item is not None:
+        wanted["item"] = [item]
+    if cluster is not None:
+        wanted["cluster"] = [cluster]
+    if strata is not None:
+        wanted["strata"] = [strata]
+    if systems is not None:
+        wanted["systems"] = _as_list(systems, "systems")
+    _check_columns(frame, wanted)
+    reserved = {item, cluster, strata, *by} - {None}
+    if systems is None:
+        available = [
+            c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biuf"
+        ]
+        if len(available) < 2:
+            others = [c for c in frame.columns if c not in reserved]
+            raise ValueError(
+                "`systems`: a wide table needs at least 2 numeric system columns; got "
+                f"{len(available)} numeric among {_fmt(others)}. Name them with "
+                "`systems=[...]`, or pass `item=`, `system=` and `score=` for a tidy table."
+            )
+    else:
+        available = _as_list(systems, "systems")
+    chosen = _select_systems(available, systems)
+    clash = [c for c in chosen if c in reserved]
+    if clash:
+        raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
+    values = np.stack(
+        [_numeric(frame[c].to_numpy(), "systems", f"column {c!r}") for c in chosen], axis=1
+    )[:, :, None]
+    items = (frame[item] if item is not None else frame.index).to_numpy(dtype=object)
+    if item is not None and frame[item].isna().any():
+        raise ValueError(f"`item`: column {item!r} has missing values; every row needs an item.")
+    key_frame = frame[by].reset_index(drop=True).assign(__item=items)
+    dup = key_frame.duplicated(keep=False).to_numpy()
+    if dup.any():
+        first = items[np.flatnonzero(dup)[0]]
+        raise ValueError(
+            f"`item`: each item must have one row; found {int(dup.sum())} rows with duplicated "
+            f"items (the first: {first!r}). Aggregate or remove the duplicates first."
+        )
+
+    def where(idx):
+        return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
+
+    _check_infinite(values, "score", where)
+    present = np.ones(values.shape[:2], dtype=bool)
+    complete = _check_missing(present, values, items, chosen, "score", missing)
+    group_code, group_keys = _group_codes(frame, by)
+    cl = frame[cluster].to_numpy(dtype=object) if cluster else None
+    st = frame[strata].to_numpy(dtype=object) if strata else None
+    for arg, col, vals in (("cluster", cluster, cl), ("strata", strata, st)):
+        if vals is not None and frame[col].isna().any():
+            raise ValueError(
+                f"`{arg}`: column {col!r} has {int(frame[col].isna().sum())} missing "
+                "value(s); every item needs a label."
+            )
+    columns = [score] if isinstance(score, str) else ["score"]
+    return _finish(
+        values, items, chosen, columns, group_code, by, group_keys, cl, st, complete, "score"
+    )
+
+
+# --------------------------------------------------------------------------- arrays
+def design_from_array(
+    scores,
+    *,
+    systems=None,
+    columns=None,
+    groups=None,
+    items=None,
+    cluster=None,
+    strata=None,
+    missing: str = "raise",
+) -> PairedDesign:
+    """Turn an array of shape (n_items, n_systems[, n_columns]) into a design.
+
+    Examples
+    --------
+    >>> d = design_from_array([[0.5, 0.7], [0.2, 0.3], [0.4, 0.4]], systems=["a", "b"])
+    >>> d.systems, d.n_items().tolist()
+    (('a', 'b'), [3])
+    """
+    missing = _check_missing_arg(missing)
+    arr = _numeric(scores, "scores", "the scores")
+    if arr.ndim == 2:
+        arr = arr[:, :, None]
+    if arr.ndim != 3:
+        raise ValueError(
+            "`scores` must have shape (n_items, n_systems) or (n_items, n_systems, n_columns); "
+            f"got shape {np.shape(scores)}."
+        )
+    n, k = arr.shape[:2]
+    systems = list(range(k)) if systems is None else _as_list(systems, "systems")
+    if len(systems) != k:
+        raise ValueError(
+            f"`systems` must name each of the {k} columns of `scores`; got {len(systems)} names."
+        )
+    _select_systems(systems, None)
+    columns = (
+        [f"score{c}" if arr.shape[2] > 1 else "score" for c in range(arr.shape[2])]
+        if columns is None
+        else _as_list(columns, "columns")
+    )
+    items = np.arange(n, dtype=object) if items is None else np.asarray(items, dtype=object)
+    extras = {"items": items, "groups": groups, "cluster": cluster, "strata": strata}
+    for name, values in extras.items():
+        if values is not None and len(values) != n:
+            raise ValueError(f"`{name}` must have one entry per item ({n}); got {len(values)}.")
+
+    def where(idx):
+        return f"row {idx[0]}, system {systems[idx[1]]!r}"
+
+    _check_infinite(arr, "scores", where)
+    present = np.ones((n, k), dtype=bool)
+    complete = _check_missing(present, arr, items, systems, "scores", missing)
+    if groups is None:
+        group_code, group_keys, group_names = np.zeros(n, dtype=np.int64), [()], []
+    else:
+        labels = list(dict.fromkeys(np.asarray(groups, dtype=object).tolist()))
+        lookup = {v: i for i, v in enumerate(labels)}
+        group_code = np.array([lookup[v] for v in np.asarray(groups, dtype=object).tolist()])
+        group_keys, group_names = [(v,) for v in labels], ["group"]
+    return _finish(
+        arr,
+        items,
+        systems,
+        columns,
+        group_code,
+        group_names,
+        group_keys,
+        None if cluster is None else np.asarray(cluster, dtype=object),
+        None if strata is None else np.asarray(strata, dtype=object),
+        complete,
+        "scores",
+    )
+
+
+# --------------------------------------------------------------------------- xarray
+def _check_dims(ds, wanted: dict[str, str]) -> None:
+    for arg, dim in wanted.items():
+        if dim not in ds.dims:
+            raise KeyError(
+                f"`{arg}`: no dimension named {dim!r}; the dataset has the dimensions "
+                f"{_fmt(list(ds.dims), limit=30)}."
+            )
+
+
+def _score_vars(ds, score, item, system) -> list:
+    if score is None:
+        names = [v for v in ds.data_vars if {item, system} <= set(ds[v].dims)]
+        if not names:
+            raise ValueError(
+                f"`score`: no data variable has both the {item!r} and {system!r} dimensions; "
+                f"the variables are {_fmt(list(ds.data_vars), limit=30)}."
+            )
+        return names
+    names = _as_list(score, "score")
+    unknown = [n for n in names if n not in ds.data_vars]
+    if unknown:
+        raise KeyError(
+            f"`score`: no data variable named {_fmt(unknown)}; the dataset has "
+            f"{_fmt(list(ds.data_vars), limit=30)}."
+        )
+    for n in names:
+        if not {item, system} <= set(ds[n].dims):
+            raise ValueError(
+                f"`score`: variable {n!r} must have the dimensions {item!r} and {system!r}; "
+                f"it has {tuple(ds[n].dims)}."
+            )
+    return names
+
+
+def _item_coord(ds, name, item, arg):
+    if name is None:
+        return None
+    if name not in ds.coords and name not in ds.data_vars:
+        raise KeyError(
+            f"`{arg}`: no coordinate named {name!r}; the dataset has "
+            f"{_fmt(list(ds.coords), limit=30)}."
+        )
+    values = ds[name]
+    if values.dims != (item,):
+        raise ValueError(
+            f"`{arg}`: {name!r} must be a coordinate along {item!r} alone; it has dims "
+            f"{values.dims}."
+        )
+    return values.to_numpy().astype(object)
+
+
+def design_from_dataset(
+    ds,
+    *,
+    item="item",
+    system="system",
+    score=None,
+    systems=None,
+    cluster=None,
+    strata=None,
+    missing: str = "raise",
+    columns_as_score: bool = False,
+) -> PairedDesign:
+    """Turn an :class:`xarray.Dataset` into a design whose groups are the sweep slices.
+
+    ``item`` and ``system`` name dimensions. Every other dimension of the score variables
+    is a sweep; several score variables add a ``score`` sweep unless ``columns_as_score``
+    makes them the columns of one statistic. Group keys are the sweep coordinates.
+    """
+    missing = _check_missing_arg(missing)
+    _check_dims(ds, {"item": item, "system": system})
+    names = _score_vars(ds, score, item, system)
+    available = list(ds[system].to_numpy().tolist())
+    chosen = _select_systems(available, systems)
+    sub = ds[names].sel({system: chosen})
+    data = []
+    for n in names:
+        _numeric(np.zeros(0, dtype=sub[n].dtype), "score", f"variable {n!r}")
+        data.append(sub[n])
+    import xarray as xr
+
+    stacked = xr.concat(data, dim="__column") if len(data) > 1 else data[0].expand_dims("__column")
+    stacked = stacked.assign_coords(__column=names)
+    sweep = [d for d in stacked.dims if d not in (item, system, "__column")]
+    if not columns_as_score and len(names) > 1:
+        sweep = ["__column", *sweep]
+    column_dims = ["__column"] if columns_as_score or len(names) == 1 else []
+    stacked = stacked.transpose(*sweep, item, system, *column_dims)
+    if len(names) == 1 and not columns_as_score:
+        stacked = stacked.squeeze("__column", drop=True).expand_dims("__column", axis=-1)
+        column_dims = ["__column"]
+    elif not column_dims:
+        stacked = stacked.expand_dims("__one", axis=-1)
+    arr = np.asarray(stacked.values, dtype=np.float64) if stacked.dtype.kind in "biuf" else None
+    if arr is None:
+        raise TypeError(f"`score`: variables must be numeric; got dtype {stacked.dtype}.")
+    shape = arr.shape
+    n_slices = int(np.prod(shape[: len(sweep)])) if sweep else 1
+    n_items = shape[len(sweep)]
+    arr = arr.reshape(n_slices * n_items, len(chosen), shape[-1])
+    public = ["score" if d == "__column" else d for d in sweep]
+    coords = [stacked[d].to_numpy().tolist() for d in sweep]
+    group_keys = [()]
+    if sweep:
+        grids = np.meshgrid(*[np.arange(len(c)) for c in coords], indexing="ij")
+        flat = [g.reshape(-1) for g in grids]
+        group_keys = [
+            tuple(coords[j][flat[j][s]] for j in range(len(sweep))) for s in range(n_slices)
+        ]
+    group_code = np.repeat(np.arange(n_slices), n_items)
+    item_labels = (
+        np.tile(ds[item].to_numpy().astype(object), n_slices)
+        if item in ds.coords
+        else np.tile(np.arange(n_items, dtype=object), n_slices)
+    )
+
+    def where(idx):
+        return f"item {item_labels[idx[0]]!r}, system {chosen[idx[1]]!r}"
+
+    _check_infinite(arr, "score", where)
+    present = np.ones(arr.shape[:2], dtype=bool)
+    complete = _check_missing(present, arr, item_labels, chosen, "score", missing)
+    cl = _item_coord(ds, cluster, item, "cluster")
+    st = _item_coord(ds, strata, item, "strata")
+    columns = names if columns_as_score or len(names) == 1 else ["score"]
+    design = _finish(
+        arr,
+        item_labels,
+        chosen,
+        columns,
+        group_code,
+        public,
+        group_keys,
+        None if cl is None else np.tile(cl, n_slices),
+        None if st is None else np.tile(st, n_slices),
+        complete,
+        "score",
+    )
+    return design
+
+
+# --------------------------------------------------------------------------- two samples
+def _finite_sample(values, arg: str, label) -> tuple[np.ndarray, int]:
+    arr = _numeric(values, arg, f"the scores of {label!r}").reshape(-1)
+    if np.isinf(arr).any():
+        raise ValueError(
+            f"`{arg}`: scores must be finite; group {label!r} has {int(np.isinf(arr).sum())} "
+            "infinite value(s)."
+        )
+    return arr, int(np.isnan(arr).sum())
+
+
+def two_sample_from_arrays(a, b, *, labels=("a", "b")) -> TwoSampleDesign:
+    """Two 1-D samples (NaN not allowed) as a one-group design.
+
+    Examples
+    --------
+    >>> d = two_sample_from_arrays([1.0, 2.0], [3.0, 4.0, 5.0])
+    >>> d.samples(0)[1].tolist()
+    [3.0, 4.0, 5.0]
+    """
+    xa, na = _finite_sample(a, "a", labels[0])
+    xb, nb = _finite_sample(b, "b", labels[1])
+    for arg, n, label in (("a", na, labels[0]), ("b", nb, labels[1])):
+        if n:
+            raise ValueError(
+                f"`{arg}`: scores must not be NaN; group {label!r} has {n} NaN value(s). "
+                "Remove them first (the test needs every value)."
+            )
+    return _two_sample([xa], [xb], labels, "score", [], [()], [0])
+
+
+def _two_sample(list_a, list_b, labels, column, group_names, group_keys, dropped):
+    for g, (xa, xb) in enumerate(zip(list_a, list_b)):
+        for x, label in ((xa, labels[0]), (xb, labels[1])):
+            if x.size < 1:
+                where = f" in group {dict(zip(group_names, group_keys[g]))}" if group_names else ""
+                raise ValueError(
+                    f"`score`: each group needs at least 1 value; group {label!r} has none{where}."
+                )
+    off = lambda parts: np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int64)
+    return TwoSampleDesign(
+        a=np.concatenate(list_a),
+        b=np.concatenate(list_b),
+        a_offsets=off(list_a),
+        b_offsets=off(list_b),
+        labels=tuple(labels),
+        column=column,
+        group_names=tuple(group_names),
+        group_keys=tuple(group_keys),
+        dropped=tuple(int(d) for d in dropped),
+    )
+
+
+def _pick_labels(available: list, a, b, arg: str):
+    if a is None and b is None:
+        if len(available) != 2:
+            raise ValueError(
+                f"`a`, `b`: {arg} has {len(available)} labels ({_fmt(available)}); name the two "
+                "to compare with `a=` and `b=`."
+            )
+        return available[0], available[1]
+    if a is None or b is None:
+        raise ValueError(f"`a`, `b`: give both or neither; got a={a!r}, b={b!r}.")
+    unknown = [x for x in (a, b) if x not in available]
+    if unknown:
+        raise KeyError(
+            f"`a`, `b`: unknown label(s) {_fmt(unknown)}; {arg} has {_fmt(available, 30)}."
+        )
+    if a == b:
+        raise ValueError(f"`a`, `b`: the two groups must differ; got {a!r} twice.")
+    return a, b
+
+
+def _trailing_nan(x: np.ndarray, arg: str, label) -> np.ndarray:
+    nan = np.isnan(x)
+    if not nan.any():
+        return x
+    last = len(x) - int(np.argmax(~nan[::-1])) if (~nan).any() else 0
+    if nan[:last].any():
+        raise ValueError(
+            f"`{arg}`: column {label!r} has NaN before its last value ({int(nan[:last].sum())} "
+            "inside the column); in a wide table only trailing NaN (unequal lengths) are "
+            "allowed. Use a tidy table with a group column instead."
+        )
+    return x[:last]
+
+
+def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=None):
+    """The two samples of the rank-sum test from a tidy or a wide table.
+
+    Tidy: ``group`` names the column of group labels and ``score`` the scores; ``a`` and
+    ``b`` pick the two labels (default: the only two, in order of appearance). NaN scores
+    are an error. Wide: ``a`` and ``b`` name two columns (default: the only two numeric
+    ones); unequal lengths are given by trailing NaN, which are counted and reported.
+    """
+    by = _as_list(by, "by")
+    if group is not None:
+        if score is None:
+            raise ValueError("A tidy table needs `score` with `group`; got score=None.")
+        _check_columns(frame, {"score": [score], "group": [group], "by": by})
+        if frame[group].isna().any():
+            raise ValueError(
+                f"`group`: column {group!r} has {int(frame[group].isna().sum())} missing label(s)."
+            )
+        available = list(dict.fromkeys(frame[group].tolist()))
+        la, lb = _pick_labels(available, a, b, f"column {group!r}")
+        values = _numeric(frame[score].to_numpy(), "score", f"column {score!r}")
+        nan = np.isnan(values) & frame[group].isin([la, lb]).to_numpy()
+        if nan.any():
+            raise ValueError(
+                f"`score`: column {score!r} has {int(nan.sum())} NaN or missing value(s) in "
+                f"groups {la!r} and {lb!r}; remove them first (the number removed is yours "
+                "to report)."
+            )
+        if np.isinf(values).any():
+            raise ValueError(
+                f"`score`: scores must be finite; column {score!r} has "
+                f"{int(np.isinf(values).sum())} infinite value(s)."
+            )
+        code, keys = _group_codes(frame, by)
+        labels = frame[group].to_numpy(dtype=object)
+        list_a = [values[(code == g) & (labels == la)] for g in range(len(keys))]
+        list_b = [values[(code == g) & (labels == lb)] for g in range(len(keys))]
+        return _two_sample(list_a, list_b, (la, lb), score, by, keys, [0] * len(keys))
+    reserved = set(by)
+    numeric = [c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biuf"]
+    if a is None and b is None:
+        _check_columns(frame, {"by": by})
+        la, lb = _pick_labels(numeric, None, None, "the table's numeric columns")
+    else:
+        _check_columns(
+            frame, {"a": [a] if a is not None else [], "b": [b] if b is not None else [], "by": by}
+        )
+        la, lb = _pick_labels(list(frame.columns), a, b, "the table")
+    xa_all = _numeric(frame[la].to_numpy(), "a", f"column {la!r}")
+    xb_all = _numeric(frame[lb].to_numpy(), "b", f"column {lb!r}")
+    code, keys = _group_codes(frame, by)
+    list_a, list_b, dropped = [], [], []
+    for g in range(len(keys)):
+        xa = _trailing_nan(xa_all[code == g], "a", la)
+        xb = _trailing_nan(xb_all[code == g], "b", lb)
+        for x, arg, label in ((xa, "a", la), (xb, "b", lb)):
+            if np.isinf(x).any():
+                raise ValueError(f"`{arg}`: scores must be finite; column {label!r} has inf.")
+        dropped.append(int((code == g).sum()) * 2 - len(xa) - len(xb))
+        list_a.append(xa)
+        list_b.append(xb)
+    if sum(dropped):
+        warnings.warn(
+            f"ranksum: {sum(dropped)} trailing NaN value(s) of the wide table were not scores "
+            f"(unequal group sizes) and were left out: column {la!r} keeps "
+            f"{sum(map(len, list_a))}, column {lb!r} keeps {sum(map(len, list_b))} value(s).",
+            DroppedDataWarning,
+            stacklevel=3,
+        )
+    return _two_sample(list_a, list_b, (la, lb), "score", by, keys, dropped)
+
+
+def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, item="item"):
+    """The two samples of the rank-sum test from an :class:`xarray.Dataset`.
+
+    ``group`` is either a dimension whose coordinate holds the labels (values along
+    ``item``; NaN padding for unequal sizes is counted and reported) or a coordinate along
+    ``item`` labelling each value. Every other dimension is a sweep.
+    """
+    _check_dims(ds, {"item": item})
+    if score is None:
+        names = [v for v in ds.data_vars if item in ds[v].dims]
+        if len(names) != 1:
+            raise ValueError(
+                f"`score`: name the score variable; the dataset has {_fmt(list(ds.data_vars))}."
+            )
+        score = names[0]
+    if score not in ds.data_vars:
+        raise KeyError(
+            f"`score`: no data variable named {score!r}; the dataset has "
+            f"{_fmt(list(ds.data_vars), limit=30)}."
+        )
+    var = ds[score]
+    if group in var.dims:
+        available = list(ds[group].to_numpy().tolist())
+        la, lb = _pick_labels(available, a, b, f"dimension {group!r}")
+        sides = [var.sel({group: la}), var.sel({group: lb})]
+    elif group in ds.coords and ds[group].dims == (item,):
+        available = list(dict.fromkeys(ds[group].to_numpy().tolist()))
+        la, lb = _pick_labels(available, a, b, f"coordinate {group!r}")
+        labels = ds[group].to_numpy()
+        sides = [
+            var.isel({item: np.flatnonzero(labels == la)}),
+            var.isel({item: np.flatnonzero(labels == lb)}),
+        ]
+    else:
+        raise KeyError(
+            f"`group`: {group!r} is neither a dimension of {score!r} nor a coordinate along "
+            f"{item!r}; the dataset has dims {_fmt(list(ds.dims))} and coords "
+            f"{_fmt(list(ds.coords))}."
+        )
+    sweep = [d for d in sides[0].dims if d != item]
+    sides = [s.transpose(*sweep, item) for s in sides]
+    if sides[0].dtype.kind not in "biuf":
+        raise TypeError(f"`score`: variable {score!r} must be numeric; got {sides[0].dtype}.")
+    arrs = [np.asarray(s.values, dtype=np.float64) for s in sides]
+    n_slices = int(np.prod(arrs[0].shape[:-1])) if sweep else 1
+    flat = [x.reshape(n_slices, x.shape[-1]) for x in arrs]
+    coords = [sides[0][d].to_numpy().tolist() for d in sweep]
+    keys = [()]
+    if sweep:
+        grids = np.meshgrid(*[np.arange(len(c)) for c in coords], indexing="ij")
+        gf = [g.reshape(-1) for g in grids]
+        keys = [tuple(coords[j][gf[j][s]] for j in range(len(sweep))) for s in range(n_slices)]
+    list_a, list_b, dropped = [], [], []
+    for s in range(n_slices):
+        xa, xb = flat[0][s], flat[1][s]
+        if np.isinf(xa).any() or np.isinf(xb).any():
+            raise ValueError(f"`score`: scores must be finite; {score!r} has infinite values.")
+        dropped.append(int(np.isnan(xa).sum() + np.isnan(xb).sum()))
+        list_a.append(xa[~np.isnan(xa)])
+        list_b.append(xb[~np.isnan(xb)])
+    if sum(dropped):
+        warnings.warn(
+            f"ranksum: {sum(dropped)} NaN value(s) of {score!r} were padding (unequal group "
+            "sizes) and were left out.",
+            DroppedDataWarning,
+            stacklevel=3,
+        )
+    return _two_sample(list_a, list_b, (la, lb), score, sweep, keys, dropped)
+
+
+def sweep_coords(ds, design) -> dict:
+    """Ordered coordinate values of each group name, for rebuilding the sweep grid."""
+    out = {}
+    for j, name in enumerate(design.group_names):
+        out[name] = list(dict.fromkeys(key[j] for key in design.group_keys))
+    return out
+
+
+__all__ += ["check_baseline", "sweep_coords"]

@@ -1,0 +1,257 @@
+"""The ``.paired`` accessors of :class:`pandas.DataFrame` and :class:`xarray.Dataset`.
+
+They are stateless and thin: ``__init__`` only stores the object (pandas builds a new
+accessor on every attribute access, and xarray turns an error in ``__init__`` into a
+``RuntimeError``). A method turns column or dimension names into a design
+(:mod:`pairedstats._inputs`), calls the method's functional API, and returns the result as a
+``DataFrame`` (pandas) or ``Dataset`` (xarray). With ``as_result=True`` it returns the result
+object itself (with, e.g., the bootstrap distribution).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import xarray as xr
+
+from . import _inputs
+
+__all__ = ["PairedDataFrameAccessor", "PairedDatasetAccessor"]
+
+
+def _out(result, as_result: bool, kind: str):
+    if as_result:
+        return result
+    return result.to_dataframe() if kind == "frame" else result.to_dataset()
+
+
+@pd.api.extensions.register_dataframe_accessor("paired")
+class PairedDataFrameAccessor:
+    """Paired comparisons of the systems in a tidy or wide table.
+
+    Tidy tables have one row per (item, system): name the columns with ``item=``,
+    ``system=`` and ``score=``. Wide tables have one row per item and one column per system;
+    items are the index (or ``item=``). ``by=`` runs the method per group.
+    """
+
+    def __init__(self, frame: pd.DataFrame):
+        self._obj = frame
+
+    def bootstrap(
+        self,
+        *,
+        item=None,
+        system=None,
+        score=None,
+        systems=None,
+        baseline=None,
+        by=None,
+        cluster=None,
+        strata=None,
+        weights=None,
+        statistic=None,
+        n_resamples: int = 10_000,
+        confidence_level: float = 0.95,
+        method: str = "percentile",
+        missing: str = "raise",
+        rng=None,
+        as_result: bool = False,
+    ):
+        """Paired bootstrap confidence intervals of b minus a.
+
+        See :func:`pairedstats.bootstrap` for the keywords and the returned columns.
+
+        Examples
+        --------
+        >>> import pairedstats
+        >>> df = pairedstats.datasets.load_runs()
+        >>> res = df.paired.bootstrap(item="query", system="run", score="ndcg",
+        ...                           baseline="bm25", n_resamples=2000, rng=1)
+        >>> list(res.columns[:4])
+        ['system_a', 'system_b', 'mean_a', 'mean_b']
+        """
+        from .bootstrap import bootstrap_design
+
+        design = _inputs.design_from_frame(
+            self._obj, item=item, system=system, score=score, systems=systems, by=by,
+            cluster=cluster, strata=strata, missing=missing,
+        )  # fmt: skip
+        result = bootstrap_design(
+            design, baseline=baseline, weights=weights, statistic=statistic,
+            n_resamples=n_resamples, confidence_level=confidence_level, method=method, rng=rng,
+        )  # fmt: skip
+        return _out(result, as_result, "frame")
+
+    def tukey_hsd(
+        self,
+        *,
+        item=None,
+        system=None,
+        score=None,
+        systems=None,
+        by=None,
+        n_resamples: int = 10_000,
+        missing: str = "raise",
+        rng=None,
+        as_result: bool = False,
+        **keywords,
+    ):
+        """Randomized Tukey HSD over all pairs of systems.
+
+        See :func:`pairedstats.tukey_hsd` for the keywords (``exact``, ``monitor``,
+        ``every``, ``progress``) and the returned columns.
+
+        Examples
+        --------
+        >>> import pairedstats
+        >>> df = pairedstats.datasets.load_runs()
+        >>> res = df.paired.tukey_hsd(item="query", system="run", score="ndcg",
+        ...                           n_resamples=2000, rng=1)
+        >>> len(res)  # 4 runs: 6 pairs
+        6
+        """
+        from .tukey import tukey_hsd_design
+
+        design = _inputs.design_from_frame(
+            self._obj, item=item, system=system, score=score, systems=systems, by=by,
+            missing=missing,
+        )  # fmt: skip
+        result = tukey_hsd_design(design, n_resamples=n_resamples, rng=rng, **keywords)
+        return _out(result, as_result, "frame")
+
+    def ranksum(
+        self,
+        *,
+        score=None,
+        group=None,
+        a=None,
+        b=None,
+        by=None,
+        alternative: str = "two-sided",
+        confidence_level: float = 0.95,
+        method: str = "auto",
+        correction: bool = True,
+        as_result: bool = False,
+    ):
+        """Wilcoxon rank-sum test of b against a, with the Hodges-Lehmann shift.
+
+        Tidy: ``group`` names the label column and ``score`` the scores; wide: ``a`` and
+        ``b`` name two columns (unequal lengths by trailing NaN, counted and reported). See
+        :func:`pairedstats.ranksum` for the returned columns.
+
+        Examples
+        --------
+        >>> import pairedstats
+        >>> df = pairedstats.datasets.load_ratings()
+        >>> res = df.paired.ranksum(score="deviation", group="changed",
+        ...                         a="unchanged", b="changed")
+        >>> list(res.columns[:2])
+        ['group_a', 'group_b']
+        """
+        from .ranksum import ranksum_design
+
+        design = _inputs.two_sample_from_frame(
+            self._obj, score=score, group=group, a=a, b=b, by=by
+        )
+        result = ranksum_design(
+            design, alternative=alternative, confidence_level=confidence_level,
+            method=method, correction=correction,
+        )  # fmt: skip
+        return _out(result, as_result, "frame")
+
+
+@xr.register_dataset_accessor("paired")
+class PairedDatasetAccessor:
+    """Paired comparisons along the ``item`` and ``system`` dimensions of a Dataset.
+
+    Every other dimension is a sweep (seeds, hyper-parameters, datasets): the result is a
+    ``Dataset`` over those dimensions plus a ``comparison`` dimension. Several score
+    variables add a ``score`` dimension.
+    """
+
+    def __init__(self, dataset: xr.Dataset):
+        self._obj = dataset
+
+    def bootstrap(
+        self,
+        *,
+        item="item",
+        system="system",
+        score=None,
+        systems=None,
+        baseline=None,
+        cluster=None,
+        strata=None,
+        weights=None,
+        statistic=None,
+        n_resamples: int = 10_000,
+        confidence_level: float = 0.95,
+        method: str = "percentile",
+        missing: str = "raise",
+        rng=None,
+        as_result: bool = False,
+    ):
+        """Paired bootstrap over each sweep slice; see :func:`pairedstats.bootstrap`."""
+        from .bootstrap import bootstrap_design
+
+        design = _inputs.design_from_dataset(
+            self._obj, item=item, system=system, score=score, systems=systems,
+            cluster=cluster, strata=strata, missing=missing,
+            columns_as_score=statistic is not None,
+        )  # fmt: skip
+        result = bootstrap_design(
+            design, baseline=baseline, weights=weights, statistic=statistic,
+            n_resamples=n_resamples, confidence_level=confidence_level, method=method, rng=rng,
+        )  # fmt: skip
+        return _out(result, as_result, "dataset")
+
+    def tukey_hsd(
+        self,
+        *,
+        item="item",
+        system="system",
+        score=None,
+        systems=None,
+        n_resamples: int = 10_000,
+        missing: str = "raise",
+        rng=None,
+        as_result: bool = False,
+        **keywords,
+    ):
+        """Randomized Tukey HSD over each sweep slice; see :func:`pairedstats.tukey_hsd`."""
+        from .tukey import tukey_hsd_design
+
+        design = _inputs.design_from_dataset(
+            self._obj, item=item, system=system, score=score, systems=systems, missing=missing
+        )
+        result = tukey_hsd_design(design, n_resamples=n_resamples, rng=rng, **keywords)
+        return _out(result, as_result, "dataset")
+
+    def ranksum(
+        self,
+        *,
+        score=None,
+        group="group",
+        a=None,
+        b=None,
+        item="item",
+        alternative: str = "two-sided",
+        confidence_level: float = 0.95,
+        method: str = "auto",
+        correction: bool = True,
+        as_result: bool = False,
+    ):
+        """Rank-sum test along ``item``, swept over the other dimensions.
+
+        ``group`` is a dimension holding the two labels, or a coordinate along ``item``;
+        see :func:`pairedstats.ranksum`.
+        """
+        from .ranksum import ranksum_design
+
+        design = _inputs.two_sample_from_dataset(
+            self._obj, score=score, group=group, a=a, b=b, item=item
+        )
+        result = ranksum_design(
+            design, alternative=alternative, confidence_level=confidence_level,
+            method=method, correction=correction,
+        )  # fmt: skip
+        return _out(result, as_result, "dataset")
