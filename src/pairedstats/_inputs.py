@@ -356,6 +356,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
     chosen = _select_systems(available, systems)
     if systems is not None:
         frame = frame[frame[system].isin(chosen)]
+    group_code_rows, group_keys = _group_codes(frame, by)
     values = np.stack(
         [_numeric(frame[c].to_numpy(), "score", f"column {c!r}") for c in score_cols], axis=-1
     )
@@ -385,7 +386,6 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
     present = np.zeros((n_rows, len(chosen)), dtype=bool)
     present[rows, sys_code] = True
     complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
-    group_code_rows, group_keys = _group_codes(frame, by)
     group_code = np.empty(n_rows, dtype=np.int64)
     group_code[rows] = group_code_rows
     cl = _per_item_label(frame, rows, cluster, "cluster", "item") if cluster else None
@@ -419,7 +419,7 @@ def _wide(frame, item, systems, by, cluster, strata, missing, score):
     reserved = {item, cluster, strata, *by} - {None}
     if systems is None:
         available = [
-            c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biuf"
+            c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biufc"
         ]
         if len(available) < 2:
             others = [c for c in frame.columns if c not in reserved]
