@@ -1,0 +1,121 @@
+"""The accessors: thin, equal to the functions, and the invariances of the contract."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+
+import pairedstats
+
+PAIRED = ["bootstrap", "tukey_hsd"]
+KW = {"bootstrap": {"n_resamples": 999}, "tukey_hsd": {"n_resamples": 999}}
+NUMBERS = {
+    "bootstrap": ["mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error"],
+    "tukey_hsd": ["mean_a", "mean_b", "difference", "pvalue", "pvalue_low", "pvalue_high"],
+}
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return pairedstats.datasets.load_runs()
+
+
+def _wide(frame, collection):
+    sub = frame[frame.collection == collection]
+    return sub.pivot(index="query", columns="run", values="ndcg")[list(sub.run.unique())]
+
+
+def test_accessors_only_store_the_object(runs):
+    acc = runs.paired
+    assert vars(acc) == {"_obj": runs}
+    ds = xr.Dataset({"x": (("item", "system"), np.zeros((2, 2)))})
+    assert vars(ds.paired) == {"_obj": ds}
+
+
+@pytest.mark.parametrize("method", PAIRED)
+def test_tidy_and_wide_give_identical_numbers(runs, method):
+    tidy = runs[runs.collection == "msmarco"]
+    a = getattr(tidy.paired, method)(item="query", system="run", score="ndcg", rng=3, **KW[method])
+    b = getattr(_wide(runs, "msmarco").paired, method)(rng=3, **KW[method])
+    pd.testing.assert_frame_equal(a[NUMBERS[method]], b[NUMBERS[method]])
+    assert a["system_b"].tolist() == b["system_b"].tolist()
+
+
+@pytest.mark.parametrize("method", PAIRED)
+def test_a_group_does_not_depend_on_the_other_groups(runs, method):
+    kw = {"item": "query", "system": "run", "score": "ndcg", "rng": 11, **KW[method]}
+    both = getattr(runs.paired, method)(by="collection", **kw)
+    alone = getattr(runs[runs.collection == "msmarco"].paired, method)(by="collection", **kw)
+    reversed_ = getattr(runs.iloc[::-1].paired, method)(by="collection", **kw)
+    part = both[both.collection == "msmarco"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(part[NUMBERS[method]], alone[NUMBERS[method]])
+    assert reversed_["collection"].iloc[0] == "msmarco"
+
+
+def test_a_comparison_does_not_depend_on_the_other_systems(runs):
+    kw = {"item": "query", "system": "run", "score": "ndcg", "rng": 5, "n_resamples": 999}
+    sub = runs[runs.collection == "robust04"]
+    all_ = sub.paired.bootstrap(baseline="bm25", **kw)
+    two = sub.paired.bootstrap(systems=["bm25", "dense"], **kw)
+    row = all_[all_.system_b == "dense"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(row[NUMBERS["bootstrap"]], two[NUMBERS["bootstrap"]])
+
+
+@pytest.mark.parametrize("method", PAIRED)
+def test_metadata_reruns_the_call(runs, method):
+    sub = runs[runs.collection == "robust04"]
+    kw = {"item": "query", "system": "run", "score": "ndcg", **KW[method]}
+    first = getattr(sub.paired, method)(rng=np.random.default_rng(8), **kw)
+    attrs = first.attrs
+    assert attrs["method"] in {"bootstrap", "tukey_hsd"}
+    assert attrs["n_resamples"] == 999
+    assert attrs["pairedstats_version"] == pairedstats.__version__
+    again = getattr(sub.paired, method)(rng=attrs["seed_entropy"], **kw)
+    pd.testing.assert_frame_equal(first, again)
+
+
+@pytest.mark.parametrize("method", PAIRED)
+def test_xarray_sweep_equals_pandas_on_each_slice(runs, method):
+    frames = {c: _wide(runs, c) for c in ("robust04", "msmarco")}
+    # same items on both slices, as a sweep needs: use positions as the item coordinate
+    values = np.stack([f.to_numpy() for f in frames.values()])
+    ds = xr.Dataset(
+        {"ndcg": (("collection", "item", "system"), values)},
+        coords={"collection": list(frames), "system": list(frames["msmarco"].columns)},
+    )
+    out = getattr(ds.paired, method)(rng=4, **KW[method])
+    assert out["difference"].dims == ("collection", "comparison")
+    for c, frame in frames.items():
+        flat = frame.reset_index(drop=True).assign(collection=c)
+        ref = getattr(flat.paired, method)(by="collection", rng=4, **KW[method])
+        for name in NUMBERS[method]:
+            np.testing.assert_array_equal(out[name].sel(collection=c).values, ref[name].values)
+
+
+@pytest.mark.parametrize("method", PAIRED)
+def test_accessor_equals_function(runs, method):
+    wide = _wide(runs, "robust04")
+    via_accessor = getattr(wide.paired, method)(rng=9, **KW[method])
+    via_function = getattr(pairedstats, method)(
+        wide.to_numpy(), systems=list(wide.columns), rng=9, **KW[method]
+    ).to_dataframe()
+    pd.testing.assert_frame_equal(
+        via_accessor[NUMBERS[method]], via_function[NUMBERS[method]]
+    )
+
+
+def test_ranksum_accessor_equals_function():
+    ratings = pairedstats.datasets.load_ratings()
+    frame = ratings.paired.ranksum(score="deviation", group="changed", a="unchanged", b="changed")
+    a = ratings.deviation[ratings.changed == "unchanged"].to_numpy()
+    b = ratings.deviation[ratings.changed == "changed"].to_numpy()
+    res = pairedstats.ranksum(a, b).to_dataframe()
+    cols = ["n_a", "n_b", "rank_sum_a", "u_a", "z", "pvalue", "shift", "ci_low", "ci_high"]
+    pd.testing.assert_frame_equal(frame[cols], res[cols])
+    assert frame[["group_a", "group_b"]].iloc[0].tolist() == ["unchanged", "changed"]
+
+
+def test_baseline_error_through_the_accessor(runs):
+    with pytest.raises(KeyError, match="`baseline`: 'bm26' is not a system"):
+        runs.paired.bootstrap(item="query", system="run", score="ndcg", by="collection",
+                              baseline="bm26")
