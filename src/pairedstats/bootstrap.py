@@ -1,0 +1,422 @@
+"""Paired bootstrap confidence intervals of b minus a.
+
+The maths lives in :mod:`pairedstats.core.bootstrap`; this module validates the keywords,
+loops over the groups of a :class:`~pairedstats.core.design.PairedDesign` and returns a
+:class:`BootstrapResult`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from . import _validation
+from .core import bootstrap as _core
+from .core.bootstrap import DegenerateBootstrapWarning
+from .core.design import PairedDesign, comparison_pairs
+from .results import ComparisonResult
+
+__all__ = ["BootstrapResult", "DegenerateBootstrapWarning", "bootstrap", "bootstrap_design"]
+
+_METHODS = ("percentile", "basic", "bca")
+_RESAMPLING = ("auto", "index", "counts")
+
+
+@dataclass(frozen=True, kw_only=True)
+class BootstrapResult(ComparisonResult):
+    """Result of :func:`bootstrap` and :func:`bootstrap_design`.
+
+    The columns are arrays of shape ``(n_groups, n_comparisons)``.
+
+    Attributes
+    ----------
+    mean_a, mean_b : ndarray
+        The estimate for each side: the item mean (with ``strata``, the weighted combination
+        of stratum item means), or ``statistic`` of the side when one is given.
+    difference : ndarray
+        ``mean_b - mean_a``, the estimate the interval is about.
+    ci_low, ci_high : ndarray
+        Confidence interval of ``difference`` by ``method``, at ``confidence_level``.
+    standard_error : ndarray
+        Standard deviation of the bootstrap replicates (``ddof=1``, as scipy).
+    n_items : ndarray of int
+        Items in the group.
+    n_clusters : ndarray of int or None
+        Clusters in the group (the resampled units), with ``cluster``; else None.
+    bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples)
+        The replicates of ``difference`` (not a column).
+    bias_correction, acceleration : ndarray or None
+        BCa's ``z0`` and ``a`` per comparison with ``method="bca"``; else None.
+    counts_path : ndarray of bool
+        Per comparison, whether the exact multinomial-counts resampling was used (see
+        :mod:`pairedstats.core.bootstrap`) instead of drawing unit indices.
+    """
+
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    difference: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    standard_error: np.ndarray
+    n_items: np.ndarray
+    n_clusters: np.ndarray | None = None
+    bootstrap_distribution: np.ndarray
+    bias_correction: np.ndarray | None = None
+    acceleration: np.ndarray | None = None
+    counts_path: np.ndarray | None = None
+
+    _columns: ClassVar[tuple[str, ...]] = (
+        "mean_a",
+        "mean_b",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "standard_error",
+        "n_items",
+    )
+    _title: ClassVar[str] = "Paired bootstrap of b - a"
+
+    def _column_arrays(self) -> dict[str, np.ndarray]:
+        out = super()._column_arrays()
+        if self.n_clusters is not None:
+            out["n_clusters"] = np.asarray(self.n_clusters)
+        return out
+
+
+def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
+    if weights is None:
+        return None
+    if design.strata is None:
+        raise ValueError("`weights` needs `strata`: population weights are given per stratum.")
+    if statistic is not None:
+        raise ValueError(
+            "`weights` apply to the default mean only; with `statistic` the metric is "
+            "computed on the items of each resample. Drop `weights` or `statistic`."
+        )
+    if not isinstance(weights, Mapping):
+        raise TypeError(
+            "`weights` must be a mapping {stratum label: population weight}; "
+            f"got {type(weights).__name__}."
+        )
+    labels = list(design.strata_labels)
+    unknown = [k for k in weights if k not in labels]
+    if unknown:
+        raise ValueError(f"`weights`: no stratum named {unknown!r}; the strata are {labels!r}.")
+    present = sorted({int(c) for c in np.unique(design.strata)})
+    missing = [labels[c] for c in present if labels[c] not in weights]
+    if missing:
+        raise ValueError(f"`weights` must give a weight for every stratum; missing {missing!r}.")
+    out = {}
+    for code, label in enumerate(labels):
+        if label not in weights:
+            continue
+        w = weights[label]
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
+            raise TypeError(f"`weights`: the weight of {label!r} must be a number; got {w!r}.")
+        if not np.isfinite(w) or w <= 0:
+            raise ValueError(
+                f"`weights`: the weight of {label!r} must be finite and positive; got {w}."
+            )
+        out[code] = float(w)
+    return out
+
+
+def _bootstrap_iv(
+    *,
+    design: PairedDesign | None = None,
+    scores=None,
+    systems=None,
+    cluster=None,
+    strata=None,
+    baseline,
+    weights,
+    statistic,
+    n_resamples,
+    confidence_level,
+    method,
+    resampling,
+    rng,
+):
+    """Validate everything; build the design from arrays if given. Returns the settings."""
+    if design is None:
+        from ._inputs import design_from_array
+
+        design = design_from_array(scores, systems=systems, cluster=cluster, strata=strata)
+    elif not isinstance(design, PairedDesign):
+        raise TypeError(f"`design` must be a PairedDesign; got {type(design).__name__}.")
+    if statistic is not None and not callable(statistic):
+        raise TypeError(f"`statistic` must be callable or None; got {statistic!r}.")
+    if statistic is None and design.scores.shape[2] != 1:
+        raise ValueError(
+            "several score columns need `statistic` (a callable taking one array per "
+            f"column); got {design.scores.shape[2]} columns {tuple(design.columns)!r}."
+        )
+    if design.n_systems < 2:
+        raise ValueError(
+            f"the bootstrap compares systems: need at least 2; got {design.n_systems}."
+        )
+    if baseline is not None and baseline not in design.systems:
+        raise ValueError(
+            f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
+        )
+    weights = _check_weights(weights, design, statistic)
+    n_resamples = _validation.check_n_resamples(n_resamples)
+    if n_resamples < 2:
+        raise ValueError(
+            f"`n_resamples` must be at least 2 to estimate a standard error; got {n_resamples}."
+        )
+    confidence_level = _validation.check_confidence_level(confidence_level)
+    method = _validation.check_choice(method, "method", _METHODS)
+    resampling = _validation.check_choice(resampling, "resampling", _RESAMPLING)
+    if resampling == "counts" and statistic is not None:
+        raise ValueError(
+            "`resampling='counts'` works for the mean only; with `statistic` use 'auto' or "
+            "'index'."
+        )
+    n_items = design.n_items()
+    if (n_items < 1).any():
+        raise ValueError("every group needs at least one item; a group has none.")
+    if design.cluster is not None and design.strata is not None:
+        for g in range(design.n_groups):
+            rows = design.group(g)
+            cl, st = design.cluster[rows], design.strata[rows]
+            pairs = np.unique(np.column_stack([cl, st]), axis=0)
+            if np.unique(pairs[:, 0]).size != pairs.shape[0]:
+                bad = pairs[np.flatnonzero(np.diff(pairs[:, 0]) == 0)[0], 0]
+                raise ValueError(
+                    "`cluster` must be nested in `strata`: cluster "
+                    f"{design.cluster_labels[int(bad)]!r} has items in several strata."
+                )
+    root = _validation.normalise_rng(rng)
+    return design, baseline, weights, n_resamples, confidence_level, method, resampling, root
+
+
+def bootstrap(
+    scores,
+    *,
+    systems=None,
+    baseline: Hashable | None = None,
+    cluster=None,
+    strata=None,
+    weights: Mapping | None = None,
+    statistic: Callable | None = None,
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    resampling: str = "auto",
+    rng=None,
+) -> BootstrapResult:
+    """Paired bootstrap confidence intervals of the differences b minus a.
+
+    Each resample draws items (or whole clusters, within strata) with replacement once and
+    applies the draw to every system, so what is resampled is the per-item difference.
+
+    Parameters
+    ----------
+    scores : array_like, shape (n_items, n_systems) or (n_items, n_systems, n_columns)
+        One row per item, one column per system (several score columns for ``statistic``).
+    systems : sequence, optional
+        Labels of the systems (default ``0, 1, ...``), in column order.
+    baseline : label, optional
+        Compare every other system with this one (a = baseline); default: all pairs, a
+        before b in system order.
+    cluster : array_like, shape (n_items,), optional
+        Cluster label of each item: whole clusters are resampled, and the estimate is the
+        item mean (total of the cluster sums over the total count), not the mean of cluster
+        means.
+    strata : array_like, shape (n_items,), optional
+        Stratum label of each item: items (or clusters) are resampled within each stratum,
+        with the same draws for every system, and stratum mean differences are combined
+        with ``weights``.
+    weights : mapping, optional
+        ``{stratum label: population weight}``, normalised to sum to 1. Default: the sample
+        proportions (the combination is then the plain item mean).
+    statistic : callable, optional
+        A metric that is not a mean over items, scipy-style: ``statistic(*columns, axis=-1)``
+        receives one system's resampled score columns (``scores[..., c]`` for each column
+        ``c``) and returns the metric along ``axis``. Recomputed on every resample; the
+        difference is ``statistic(b) - statistic(a)``.
+    n_resamples : int, default 10_000
+    confidence_level : float, default 0.95
+    method : {"percentile", "basic", "bca"}, default "percentile"
+        Percentile interval (numpy's linear quantile rule), basic (reverse percentile), or
+        bias-corrected and accelerated (jackknife acceleration over the resampled units).
+    resampling : {"auto", "index", "counts"}, default "auto"
+        How resamples are drawn for the mean: "index" draws unit indices (shared by all
+        comparisons), "counts" draws the multinomial counts of each comparison's distinct
+        values (exact, much faster for few distinct values, but comparisons are then not
+        jointly resampled), "auto" uses counts where a comparison has few distinct values.
+    rng : seed or numpy Generator, optional
+        Root of the resampling streams (SPEC 7); the root is recorded as
+        ``metadata["seed_entropy"]``.
+
+    Returns
+    -------
+    BootstrapResult
+        Columns ``mean_a, mean_b, difference, ci_low, ci_high, standard_error, n_items``
+        (+ ``n_clusters``), ``bootstrap_distribution`` of shape
+        ``(1, n_comparisons, n_resamples)``.
+
+    Warns
+    -----
+    DegenerateBootstrapWarning
+        With ``method="bca"``, when the bootstrap distribution is a single point or BCa's
+        corrections are undefined (see :func:`pairedstats.core.bootstrap.bca_interval`).
+
+    Examples
+    --------
+    The tutorial's five cases (losses of A and B):
+
+    >>> import numpy as np
+    >>> losses = np.array([[9, 4], [4, 9], [16, 9], [1, 4], [9, 1]])
+    >>> res = bootstrap(losses, systems=["A", "B"], n_resamples=2000, rng=1)
+    >>> float(res.difference[0, 0])
+    -2.4
+    >>> bool(res.ci_low[0, 0] < -2.4 < res.ci_high[0, 0])
+    True
+    """
+    settings = _bootstrap_iv(
+        scores=scores,
+        systems=systems,
+        cluster=cluster,
+        strata=strata,
+        baseline=baseline,
+        weights=weights,
+        statistic=statistic,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        resampling=resampling,
+        rng=rng,
+    )
+    return _run(*settings, statistic=statistic)
+
+
+def bootstrap_design(
+    design: PairedDesign,
+    *,
+    baseline: Hashable | None = None,
+    weights: Mapping | None = None,
+    statistic: Callable | None = None,
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    resampling: str = "auto",
+    rng=None,
+) -> BootstrapResult:
+    """:func:`bootstrap` on a :class:`~pairedstats.core.design.PairedDesign` (all groups).
+
+    Each group is resampled from its own streams, keyed by the root entropy and its group
+    key, so its numbers do not depend on the other groups.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pairedstats._inputs import design_from_array
+    >>> d = design_from_array(np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6]]), systems=["a", "b"])
+    >>> res = bootstrap_design(d, n_resamples=1000, rng=3)
+    >>> res.bootstrap_distribution.shape
+    (1, 1, 1000)
+    """
+    settings = _bootstrap_iv(
+        design=design,
+        baseline=baseline,
+        weights=weights,
+        statistic=statistic,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        method=method,
+        resampling=resampling,
+        rng=rng,
+    )
+    return _run(*settings, statistic=statistic)
+
+
+def _run(
+    design, baseline, weights, n_resamples, confidence_level, method, resampling, root, *,
+    statistic,
+):  # fmt: skip
+    pairs = comparison_pairs(design.systems, baseline)
+    n_groups, k = design.n_groups, len(pairs)
+    shape = (n_groups, k)
+    stat_a, stat_b, diff = np.empty(shape), np.empty(shape), np.empty(shape)
+    low, high, se = np.empty(shape), np.empty(shape), np.empty(shape)
+    reps_all = np.empty((n_groups, k, n_resamples))
+    z0_all = np.full(shape, np.nan) if method == "bca" else None
+    a_all = np.full(shape, np.nan) if method == "bca" else None
+    n_items = np.repeat(design.n_items()[:, None], k, axis=1).astype(np.int64)
+    n_clusters = np.empty(shape, dtype=np.int64) if design.cluster is not None else None
+    counts_path = np.zeros(shape, dtype=bool)
+    for g in range(n_groups):
+        rows = design.group(g)
+        group = _core.GroupData(
+            design.scores[rows],
+            pairs,
+            cluster=None if design.cluster is None else design.cluster[rows],
+            strata=None if design.strata is None else design.strata[rows],
+            strata_labels=design.strata_labels,
+            weights=weights,
+        )
+        out = _core.group_replicates(
+            group,
+            group_key=design.group_keys[g],
+            root=root,
+            n_resamples=n_resamples,
+            statistic=statistic,
+            resampling=resampling,
+            influence=method == "bca",
+        )
+        reps = out["replicates"]
+        est = out["estimate"]
+        stat_a[g], stat_b[g], diff[g] = out["stat_a"], out["stat_b"], est
+        reps_all[g] = reps
+        counts_path[g] = out["counts_path"]
+        se[g] = reps.std(axis=-1, ddof=1)
+        if n_clusters is not None:
+            n_clusters[g] = group.n_units
+        if method == "percentile":
+            low[g], high[g] = _core.percentile_interval(reps, confidence_level)
+        elif method == "basic":
+            low[g], high[g] = _core.basic_interval(reps, est, confidence_level)
+        else:
+            low[g], high[g], z0_all[g], a_all[g] = _core.bca_interval(
+                reps, est, out["influence"], confidence_level
+            )
+    meta = _validation.metadata(
+        "bootstrap",
+        interval=method,
+        n_resamples=n_resamples,
+        confidence_level=confidence_level,
+        seed_entropy=root,
+        baseline=baseline,
+        resampling=resampling,
+        statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
+        weights=None
+        if weights is None
+        else {design.strata_labels[c]: w for c, w in weights.items()},
+        cluster=design.cluster is not None,
+        strata=design.strata is not None,
+    )
+    return BootstrapResult(
+        group_names=design.group_names,
+        group_keys=design.group_keys,
+        label_a=tuple(design.systems[a] for a, _ in pairs),
+        label_b=tuple(design.systems[b] for _, b in pairs),
+        metadata=meta,
+        mean_a=stat_a,
+        mean_b=stat_b,
+        difference=diff,
+        ci_low=low,
+        ci_high=high,
+        standard_error=se,
+        n_items=n_items,
+        n_clusters=n_clusters,
+        bootstrap_distribution=reps_all,
+        bias_correction=z0_all,
+        acceleration=a_all,
+        counts_path=counts_path,
+    )

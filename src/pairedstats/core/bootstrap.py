@@ -1,0 +1,919 @@
+"""The paired bootstrap: resampling streams, replicates, jackknife and intervals.
+
+Everything here works on validated ndarrays; :mod:`pairedstats.bootstrap` is the user-facing
+layer. The module imports numpy and scipy.special only (numba, if installed, for one kernel).
+
+Resampling streams
+------------------
+The draws of a group (a stratum of a group, with ``strata``) come from the streams named
+``("bootstrap", group_key)`` (``("bootstrap", group_key, stratum_label)``) under the root
+entropy, cut into blocks of :data:`~pairedstats.core.streams.BLOCK` resamples, each block with
+its own generator (:func:`~pairedstats.core.streams.block_generator`). Two ways of drawing
+exist, both exact (equal in distribution to drawing ``n`` units uniformly with replacement):
+
+*index path* (all statistics): the block generator's 64-bit outputs are cut into 16-bit chunks
+(32-bit chunks when there are more than 65,536 units), lowest bits first; a chunk ``x`` of
+width ``w`` gives the unit ``(x * n) >> w`` unless ``(x * n) mod 2**w < 2**w mod n``, in which
+case it is rejected (Lemire's unbiased multiply-shift rule). Resample ``r`` of the block takes
+the next ``n`` accepted units. The draws are shared by every comparison of the group, so the
+numbers of a comparison do not depend on which other systems are in the call, and the
+replicates of several comparisons are jointly those of one resampling of the items.
+
+*counts path* (mean statistic, few distinct values): when a comparison's resampled units take
+few distinct values (accuracy, 0/1 indicators, grades), resampling ``n`` units is the same in
+distribution as drawing the multinomial counts of the distinct values,
+``Generator.multinomial(n, p_values)`` per resample: a handful of binomials instead of ``n``
+draws. The stream is keyed exactly as on the index path but the numbers differ from it; each
+comparison draws its own counts (over its own distinct values), so a comparison still does not
+depend on the other systems, but the replicates of different comparisons are then not jointly
+resampled. ``resampling="index"`` forces the index path.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from scipy import special
+
+from .streams import BLOCK, block_generator, block_slices
+
+__all__ = [
+    "LABEL",
+    "DegenerateBootstrapWarning",
+    "GroupData",
+    "acceleration",
+    "basic_interval",
+    "bca_interval",
+    "bias_correction",
+    "counts_from_indices",
+    "draw_indices",
+    "group_replicates",
+    "mean_influence",
+    "percentile_interval",
+    "ratio_replicates",
+    "resample_indices",
+]
+
+#: First label of every bootstrap stream.
+LABEL = "bootstrap"
+
+#: Units above which the index path uses 32-bit chunks.
+_WIDTH16_MAX = 1 << 16
+
+#: Target size in bytes of one batch of per-resample work arrays.
+_BATCH_BYTES = 8 << 20
+
+
+class DegenerateBootstrapWarning(RuntimeWarning):
+    """The bootstrap distribution (or the jackknife) is degenerate; a fallback was used."""
+
+
+# --------------------------------------------------------------------------- the sampler
+def _decode_python(raw, pos, width, n, thresh, r, j, out, vals):
+    """Reference decoder in numpy, same contract as the compiled kernels.
+
+    Fills ``out`` from resample ``r``, position ``j`` on: with ``vals`` None, ``out`` (rows, n)
+    gets unit indices; otherwise ``out`` (rows, k) gets ``vals[unit]`` added. Starts at chunk
+    ``pos`` of ``raw``; returns ``(pos, r, j)`` where it stopped (rows full or raw used up).
+    """
+    cpw = 64 // width
+    mask = np.uint64((1 << width) - 1)
+    shifts = np.arange(cpw, dtype=np.uint64) * np.uint64(width)
+    chunks = ((raw[:, None] >> shifts[None, :]) & mask).ravel()[pos:]
+    m = chunks * np.uint64(n)
+    ok = (m & mask) >= np.uint64(thresh)
+    units = (m >> np.uint64(width))[ok].astype(np.int64)
+    need = (out.shape[0] - r) * n - j
+    take = min(need, units.size)
+    if take == need:
+        consumed = int(np.flatnonzero(ok)[take - 1]) + 1 if take else 0
+    else:
+        consumed = chunks.size
+    flat_start = r * n + j
+    seq = units[:take]
+    rr, jj = np.divmod(np.arange(flat_start, flat_start + take), n)
+    if vals is None:
+        out[rr, jj] = seq
+    else:
+        np.add.at(out, rr, vals[seq])
+    end = flat_start + take
+    return pos + consumed, int(end // n), int(end % n)
+
+
+def _compile():
+    import numba
+
+    @numba.njit(cache=True, nogil=True)
+    def sums_kernel(raw, pos, width, n, thresh, r, j, acc, vals):  # pragma: no cover
+        # Chunks of `width` bits of the words of `raw`, lowest first, from chunk `pos` on; a
+        # chunk x is accepted when (x * n) mod 2**width >= thresh and gives unit
+        # (x * n) >> width (Lemire). acc[r] += vals[unit], resample r taking n units.
+        cpw = 64 // width
+        mask = np.uint64((1 << width) - 1)
+        un = np.uint64(n)
+        ut = np.uint64(thresh)
+        uw = np.uint64(width)
+        nwords = raw.shape[0]
+        rows = acc.shape[0]
+        k = vals.shape[1]
+        local = np.zeros(k)
+        s = 0.0
+        if r < rows:
+            for q in range(k):
+                local[q] = acc[r, q]
+            s = local[0] if k == 1 else 0.0
+        w = pos // cpw
+        skip = pos - w * cpw
+        while w < nwords:
+            word = raw[w]
+            for c in range(cpw):
+                x = word & mask
+                word >>= uw
+                if c < skip:
+                    continue
+                m = x * un
+                if (m & mask) >= ut:
+                    unit = np.intp(m >> uw)
+                    if k == 1:
+                        s += vals[unit, 0]
+                    else:
+                        for q in range(k):
+                            local[q] += vals[unit, q]
+                    j += 1
+                    if j == n:
+                        if k == 1:
+                            acc[r, 0] = s
+                            s = 0.0
+                        else:
+                            for q in range(k):
+                                acc[r, q] = local[q]
+                                local[q] = 0.0
+                        j = 0
+                        r += 1
+                        if r == rows:
+                            return w * cpw + c + 1, r, j
+            skip = 0
+            w += 1
+        if r < rows:
+            if k == 1:
+                acc[r, 0] = s
+            else:
+                for q in range(k):
+                    acc[r, q] = local[q]
+        return w * cpw, r, j
+
+    @numba.njit(cache=True, nogil=True)
+    def index_kernel(raw, pos, width, n, thresh, r, j, out):  # pragma: no cover
+        # Same rule; out[r, j] = unit.
+        cpw = 64 // width
+        mask = np.uint64((1 << width) - 1)
+        un = np.uint64(n)
+        ut = np.uint64(thresh)
+        uw = np.uint64(width)
+        nwords = raw.shape[0]
+        rows = out.shape[0]
+        w = pos // cpw
+        skip = pos - w * cpw
+        while w < nwords:
+            word = raw[w]
+            for c in range(cpw):
+                x = word & mask
+                word >>= uw
+                if c < skip:
+                    continue
+                m = x * un
+                if (m & mask) >= ut:
+                    out[r, j] = np.intp(m >> uw)
+                    j += 1
+                    if j == n:
+                        j = 0
+                        r += 1
+                        if r == rows:
+                            return w * cpw + c + 1, r, j
+            skip = 0
+            w += 1
+        return w * cpw, r, j
+
+    def decode(raw, pos, width, n, thresh, r, j, out, vals):
+        if vals is None:
+            return index_kernel(raw, pos, width, n, thresh, r, j, out)
+        return sums_kernel(raw, pos, width, n, thresh, r, j, out, vals)
+
+    return decode
+
+
+_DECODER = None
+
+
+def _decoder():
+    """The compiled decoder (numba), or the numpy reference if numba is not installed."""
+    global _DECODER
+    if _DECODER is None:
+        try:
+            _DECODER = _compile()
+        except ImportError:  # pragma: no cover
+            _DECODER = _decode_python
+    return _DECODER
+
+
+class _UnitStream:
+    """Uniform draws of ``n`` units from one block generator, consumed in order."""
+
+    def __init__(self, gen: np.random.Generator, n: int, decoder=None):
+        if not 1 <= n < (1 << 32):
+            raise ValueError(f"the number of resampled units must be in [1, 2**32); got {n}")
+        self.gen = gen
+        self.n = int(n)
+        self.width = 16 if n <= _WIDTH16_MAX else 32
+        self.cpw = 64 // self.width
+        self.thresh = (1 << self.width) % self.n
+        self.accept = 1.0 - self.thresh / float(1 << self.width)
+        self.raw = np.empty(0, dtype=np.uint64)
+        self.pos = 0
+        self.decoder = decoder or _decoder()
+
+    def _refill(self, need_units: int) -> None:
+        first = self.pos // self.cpw
+        keep = self.raw[first:]
+        self.pos -= first * self.cpw
+        chunks = need_units / self.accept
+        words = int(math.ceil((chunks + 6.0 * math.sqrt(chunks + 1.0)) / self.cpw)) + 4
+        self.raw = np.concatenate([keep, self.gen.bit_generator.random_raw(words)])
+
+    def _run(self, out, vals):
+        r, j = 0, 0
+        rows = out.shape[0]
+        while r < rows:
+            need = (rows - r) * self.n - j
+            available = (self.raw.size * self.cpw - self.pos) * self.accept
+            if available < need:
+                self._refill(need)
+            self.pos, r, j = self.decoder(
+                self.raw, self.pos, self.width, self.n, self.thresh, r, j, out, vals
+            )
+
+    def indices(self, out: np.ndarray) -> np.ndarray:
+        """Fill ``out`` (rows, n) of int64 with the next resamples' unit indices."""
+        self._run(out, None)
+        return out
+
+    def sums(self, vals: np.ndarray, acc: np.ndarray) -> np.ndarray:
+        """Add, per resample (row of ``acc``), ``vals[unit]`` over the next resamples' units.
+
+        Each column of ``acc`` is summed in draw order, whatever the other columns are.
+        """
+        self._run(acc, vals)
+        return acc
+
+
+def draw_indices(gen: np.random.Generator, n: int, n_resamples: int) -> np.ndarray:
+    """Draw ``n_resamples`` resamples of ``n`` unit indices from ``gen`` (index path rule).
+
+    Parameters
+    ----------
+    gen : numpy.random.Generator
+        Consumed in order: the first resample uses the first accepted chunks.
+    n : int
+        Number of units to draw from (and per resample).
+    n_resamples : int
+
+    Returns
+    -------
+    ndarray of int64, shape (n_resamples, n)
+
+    Examples
+    --------
+    >>> gen = np.random.Generator(np.random.PCG64(1))
+    >>> idx = draw_indices(gen, 5, 3)
+    >>> idx.shape, bool(((idx >= 0) & (idx < 5)).all())
+    ((3, 5), True)
+    """
+    out = np.empty((n_resamples, n), dtype=np.int64)
+    return _UnitStream(gen, n).indices(out)
+
+
+def resample_indices(
+    root: int, labels: Sequence[Hashable], n: int, n_resamples: int
+) -> np.ndarray:
+    """The unit indices of resamples ``0..n_resamples-1`` of the stream ``labels``.
+
+    This is the index path of the module's rule, block by block; the bootstrap functions draw
+    exactly these (as counts or indices).
+
+    Examples
+    --------
+    >>> a = resample_indices(7, ["bootstrap", ()], 4, 600)
+    >>> b = resample_indices(7, ["bootstrap", ()], 4, 300)
+    >>> bool((a[:300] == b).all())
+    True
+    """
+    out = np.empty((n_resamples, n), dtype=np.int64)
+    for block, lo, hi in block_slices(n_resamples):
+        _UnitStream(block_generator(root, labels, block), n).indices(out[lo:hi])
+    return out
+
+
+def counts_from_indices(indices: np.ndarray, n: int) -> np.ndarray:
+    """Per-resample counts of each unit, shape (n_resamples, n), from an index matrix.
+
+    Examples
+    --------
+    >>> counts_from_indices(np.array([[0, 1, 1, 4, 3]]), 5)
+    array([[1., 2., 0., 1., 1.]])
+    """
+    indices = np.asarray(indices, dtype=np.int64)
+    rows = indices.shape[0]
+    flat = (indices + np.arange(rows)[:, None] * n).ravel()
+    return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+
+
+def ratio_replicates(
+    sums: np.ndarray,
+    sizes: np.ndarray | None = None,
+    *,
+    indices: np.ndarray | None = None,
+    counts: np.ndarray | None = None,
+) -> np.ndarray:
+    """Replicate means ``(counts @ sums) / (counts @ sizes)`` from given draws.
+
+    Parameters
+    ----------
+    sums : array_like, shape (n_units,) or (n_units, k)
+        Per unit (item or cluster) the sum of the values (for items: the value).
+    sizes : array_like, shape (n_units,), optional
+        Items per unit; all ones by default (the plain mean).
+    indices : array_like of int, shape (n_resamples, m), optional
+        Drawn unit indices (0-based), one row per resample.
+    counts : array_like, shape (n_resamples, n_units), optional
+        Or the number of times each unit is drawn.
+
+    Returns
+    -------
+    ndarray, shape (n_resamples,) or (n_resamples, k)
+
+    Examples
+    --------
+    The two replicates of the tutorial's five cases (indices 1,2,2,5,4 and 3,3,1,5,5):
+
+    >>> d = np.array([5, -5, 7, -3, 8])
+    >>> ratio_replicates(d, indices=np.array([[1, 2, 2, 5, 4], [3, 3, 1, 5, 5]]) - 1)
+    array([0., 7.])
+    """
+    sums = np.asarray(sums, dtype=np.float64)
+    n_units = sums.shape[0]
+    sizes = np.ones(n_units) if sizes is None else np.asarray(sizes, dtype=np.float64)
+    if (indices is None) == (counts is None):
+        raise ValueError("give exactly one of `indices` and `counts`")
+    if counts is None:
+        counts = counts_from_indices(indices, n_units)
+    counts = np.asarray(counts, dtype=np.float64)
+    num = counts @ sums
+    den = counts @ sizes
+    return num / (den if num.ndim == 1 else den[:, None])
+
+
+# ------------------------------------------------------------------------ intervals
+def _levels(confidence_level: float) -> tuple[float, float]:
+    alpha = 1.0 - confidence_level
+    return alpha / 2.0, 1.0 - alpha / 2.0
+
+
+def percentile_interval(replicates, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval along the last axis (numpy's linear rule, h = 1 + (B-1)p).
+
+    Examples
+    --------
+    The tutorial's 20 replicates at 90%:
+
+    >>> reps = [-3, -2, -1, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 10]
+    >>> [round(float(x), 10) for x in percentile_interval(reps, 0.90)]
+    [-2.05, 8.1]
+    """
+    lo, hi = _levels(confidence_level)
+    q = np.quantile(np.asarray(replicates, dtype=np.float64), [lo, hi], axis=-1)
+    return q[0], q[1]
+
+
+def basic_interval(replicates, estimate, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Basic (reverse percentile) interval: ``2 * estimate - q(1 - p), 2 * estimate - q(p)``.
+
+    Examples
+    --------
+    >>> reps = [-3, -2, -1, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 10]
+    >>> [round(float(x), 10) for x in basic_interval(reps, 3.0, 0.90)]
+    [-2.1, 8.05]
+    """
+    low, high = percentile_interval(replicates, confidence_level)
+    estimate = np.asarray(estimate, dtype=np.float64)
+    return 2.0 * estimate - high, 2.0 * estimate - low
+
+
+def bias_correction(replicates, estimate) -> np.ndarray:
+    """BCa bias correction ``z0 = Phi^-1(F)``, F the share of replicates below the estimate.
+
+    Ties count one half (scipy's rule: the mean of the shares ``< estimate`` and
+    ``<= estimate``).
+    """
+    reps = np.asarray(replicates, dtype=np.float64)
+    est = np.asarray(estimate, dtype=np.float64)[..., None]
+    share = ((reps < est).sum(axis=-1) + (reps <= est).sum(axis=-1)) / (2.0 * reps.shape[-1])
+    return special.ndtri(share)
+
+
+def acceleration(influence) -> np.ndarray:
+    """BCa acceleration ``sum(L**3) / (6 * sum(L**2) ** 1.5)`` of influence values ``L``.
+
+    ``L`` (last axis) are jackknife influence values, e.g. from :func:`mean_influence`.
+    NaN where all ``L`` are zero.
+    """
+    L = np.asarray(influence, dtype=np.float64)
+    num = (L**3).sum(axis=-1)
+    den = 6.0 * (L**2).sum(axis=-1) ** 1.5
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def jackknife_influence(values, strata_sizes=None) -> np.ndarray:
+    """Influence values from leave-one-out estimates (Efron & Tibshirani 1993, eq. 14.15).
+
+    ``L_i = (n_h - 1) * (mean of the leave-outs of i's stratum - leave-out i)``; the leave-outs
+    of one stratum are contiguous, ``strata_sizes`` gives their counts (one stratum if None).
+    A stratum of one unit contributes ``L = 0``.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    sizes = [values.shape[-1]] if strata_sizes is None else list(strata_sizes)
+    out = np.zeros_like(values)
+    lo = 0
+    for size in sizes:
+        hi = lo + size
+        if size > 1:
+            part = values[..., lo:hi]
+            out[..., lo:hi] = (size - 1) * (part.mean(axis=-1, keepdims=True) - part)
+        lo = hi
+    return out
+
+
+def bca_interval(
+    replicates, estimate, influence, confidence_level: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Bias-corrected and accelerated interval along the last axis (Efron 1987).
+
+    Parameters
+    ----------
+    replicates : array_like, shape (..., B)
+    estimate : array_like, shape (...)
+    influence : array_like, shape (..., n_units)
+        Jackknife influence values (:func:`jackknife_influence`, :func:`mean_influence`).
+    confidence_level : float
+
+    Returns
+    -------
+    low, high, z0, a : ndarray, shape (...)
+        Where the bootstrap distribution is a point mass, the interval is that point; where
+        ``z0`` is infinite (the estimate lies outside the replicates) the percentile interval
+        is returned; where the acceleration is undefined (all influence values zero) it is
+        taken as 0. Each fallback emits a :class:`DegenerateBootstrapWarning`.
+    """
+    reps = np.asarray(replicates, dtype=np.float64)
+    est = np.broadcast_to(np.asarray(estimate, dtype=np.float64), reps.shape[:-1])
+    z0 = np.asarray(bias_correction(reps, est), dtype=np.float64)
+    a = np.asarray(acceleration(influence), dtype=np.float64)
+    point = np.ptp(reps, axis=-1) == 0
+    bad_a = ~np.isfinite(a) & ~point
+    if bad_a.any():
+        warnings.warn(
+            f"BCa: the jackknife influence values are all zero for {int(bad_a.sum())} "
+            "comparison(s); the acceleration is undefined and was taken as 0.",
+            DegenerateBootstrapWarning,
+            stacklevel=3,
+        )
+    a = np.where(np.isfinite(a), a, 0.0)
+    bad_z = ~np.isfinite(z0) & ~point
+    if bad_z.any():
+        warnings.warn(
+            f"BCa: the estimate lies outside the bootstrap distribution for "
+            f"{int(bad_z.sum())} comparison(s) (infinite bias correction); the percentile "
+            "interval was used for them.",
+            DegenerateBootstrapWarning,
+            stacklevel=3,
+        )
+    if point.any():
+        warnings.warn(
+            f"BCa: the bootstrap distribution is a single point for {int(point.sum())} "
+            "comparison(s) (e.g. all differences equal); the interval is that point.",
+            DegenerateBootstrapWarning,
+            stacklevel=3,
+        )
+    lo, hi = _levels(confidence_level)
+    z_lo, z_hi = special.ndtri(lo), special.ndtri(hi)
+    zz = np.where(np.isfinite(z0), z0, 0.0)
+    aa = np.where(np.isfinite(z0), a, 0.0)  # percentile fallback: z0 = a = 0
+    alpha_lo = special.ndtr(zz + (zz + z_lo) / (1.0 - aa * (zz + z_lo)))
+    alpha_hi = special.ndtr(zz + (zz + z_hi) / (1.0 - aa * (zz + z_hi)))
+    flat = reps.reshape(-1, reps.shape[-1])
+    al = np.asarray(alpha_lo).reshape(-1)
+    ah = np.asarray(alpha_hi).reshape(-1)
+    low = np.empty(flat.shape[0])
+    high = np.empty(flat.shape[0])
+    for i in range(flat.shape[0]):
+        low[i], high[i] = np.quantile(flat[i], [al[i], ah[i]])
+    shape = reps.shape[:-1]
+    return low.reshape(shape), high.reshape(shape), z0, a
+
+
+# ---------------------------------------------------------------------- group data
+class GroupData:
+    """The resampling units of one group, ready for the replicate computation.
+
+    Parameters
+    ----------
+    scores : ndarray, shape (n_items, n_systems, n_columns)
+    pairs : sequence of (a, b) system indices
+    cluster : ndarray of int, shape (n_items,), optional
+        Cluster code of each item; units are clusters, in order of first appearance.
+    strata : ndarray of int, shape (n_items,), optional
+        Stratum code of each item; clusters must be nested in strata.
+    strata_labels : sequence, optional
+        Label of each stratum code (the stream key).
+    weights : mapping stratum code -> weight, optional
+        Population weights (normalised here over the strata present); sample proportions
+        when None.
+    """
+
+    def __init__(
+        self,
+        scores: np.ndarray,
+        pairs: Sequence[tuple[int, int]],
+        *,
+        cluster: np.ndarray | None = None,
+        strata: np.ndarray | None = None,
+        strata_labels: Sequence[Hashable] = (),
+        weights: dict | None = None,
+    ):
+        self.scores = scores
+        self.pairs = list(pairs)
+        n = scores.shape[0]
+        self.n_items = n
+        # strata, in order of first appearance within the group
+        if strata is None:
+            s_codes = np.zeros(n, dtype=np.int64)
+            self.stratum_keys: list = [None]
+        else:
+            uniq, first, inv = np.unique(strata, return_index=True, return_inverse=True)
+            order = np.argsort(first, kind="stable")
+            rank = np.empty_like(order)
+            rank[order] = np.arange(order.size)
+            s_codes = rank[inv.reshape(-1)]
+            self.stratum_keys = [strata_labels[int(c)] for c in uniq[order]]
+            self._stratum_codes = [int(c) for c in uniq[order]]
+        # units: items or clusters, ordered by stratum, then first appearance
+        if cluster is None:
+            unit_of_item = np.arange(n)
+        else:
+            uniq, first, inv = np.unique(cluster, return_index=True, return_inverse=True)
+            order = np.argsort(first, kind="stable")
+            rank = np.empty_like(order)
+            rank[order] = np.arange(order.size)
+            unit_of_item = rank[inv.reshape(-1)]
+        n_units = int(unit_of_item.max()) + 1 if n else 0
+        unit_stratum = np.full(n_units, -1, dtype=np.int64)
+        unit_stratum[unit_of_item] = s_codes
+        if cluster is not None:
+            check = unit_stratum[unit_of_item] != s_codes
+            if check.any():
+                raise ValueError("each cluster must lie within one stratum")
+        # reorder units by stratum (stable)
+        perm = np.argsort(unit_stratum, kind="stable")
+        new_id = np.empty_like(perm)
+        new_id[perm] = np.arange(n_units)
+        self.unit_of_item = new_id[unit_of_item]
+        self.unit_stratum = unit_stratum[perm]
+        self.n_units = n_units
+        self.clustered = cluster is not None
+        self.stratified = strata is not None
+        self.strata_sizes = np.bincount(self.unit_stratum, minlength=len(self.stratum_keys))
+        self.strata_bounds = np.concatenate([[0], np.cumsum(self.strata_sizes)])
+        self.unit_sizes = np.bincount(self.unit_of_item, minlength=n_units).astype(np.float64)
+        items_per_stratum = np.bincount(s_codes, minlength=len(self.stratum_keys))
+        if weights is None:
+            w = items_per_stratum / float(n)
+        else:
+            w = np.array([float(weights[c]) for c in self._stratum_codes])
+            w = w / w.sum()
+        self.weights = w
+        self.item_stratum = s_codes
+        # items ordered by unit, for the general statistic with clusters
+        self.item_order = np.argsort(self.unit_of_item, kind="stable")
+        self.unit_starts = np.concatenate([[0], np.cumsum(self.unit_sizes.astype(np.int64))])
+
+    # -- the mean
+    def differences(self, column: int = 0) -> np.ndarray:
+        """Per item, per comparison b - a, shape (n_items, n_comp)."""
+        a = [p[0] for p in self.pairs]
+        b = [p[1] for p in self.pairs]
+        sc = self.scores[:, :, column]
+        return sc[:, b] - sc[:, a]
+
+    def unit_sums(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` (n_items, k) per unit, shape (n_units, k)."""
+        out = np.zeros((self.n_units, values.shape[1]))
+        if self.clustered:
+            np.add.at(out, self.unit_of_item, values)
+        else:
+            out[self.unit_of_item] = values
+        return out
+
+    def stratified_mean(self, values: np.ndarray) -> np.ndarray:
+        """The weighted combination of stratum item means of ``values`` (n_items, k)."""
+        k = len(self.stratum_keys)
+        sums = np.zeros((k, values.shape[1]))
+        np.add.at(sums, self.item_stratum, values)
+        counts = np.bincount(self.item_stratum, minlength=k).astype(np.float64)
+        return self.weights @ (sums / counts[:, None])
+
+
+def mean_influence(group: GroupData, sums: np.ndarray) -> np.ndarray:
+    """Jackknife influence values of the (stratified) ratio estimator, shape (k, n_units).
+
+    Leave-one-unit-out in closed form: removing unit ``u`` of stratum ``h`` changes only that
+    stratum's ratio, to ``(S_h - s_u) / (N_h - m_u)``.
+    """
+    k = sums.shape[1]
+    leave = np.empty((k, group.n_units))
+    for h in range(len(group.stratum_keys)):
+        lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
+        s = sums[lo:hi]
+        m = group.unit_sizes[lo:hi]
+        S, N = s.sum(axis=0), m.sum()
+        if hi - lo > 1:
+            leave[:, lo:hi] = group.weights[h] * ((S[None, :] - s) / (N - m)[:, None]).T
+        else:
+            leave[:, lo:hi] = group.weights[h] * (S / N)[:, None]
+        # other strata are unchanged: a constant shift, irrelevant to the influence values
+    return jackknife_influence(leave, group.strata_sizes)
+
+
+def _n_workers(workers: int | None) -> int:
+    if workers is not None:
+        return max(1, int(workers))
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _rows_per_batch(width: int) -> int:
+    return int(max(1, min(BLOCK, _BATCH_BYTES // max(1, 8 * width))))
+
+
+def _stratum_labels(group_key, stratum_key, stratified: bool) -> tuple:
+    if stratified:
+        return (LABEL, group_key, stratum_key)
+    return (LABEL, group_key)
+
+
+def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, workers, batch_rows):
+    """Replicate sums over the drawn units of each column of ``vals``: shape (B, k)."""
+    n, k = vals.shape
+    acc = np.zeros((n_resamples, k))
+    labels = _stratum_labels(group_key, stratum_key, stratified)
+    vals = np.ascontiguousarray(vals, dtype=np.float64)
+
+    def task(block_lo_hi):
+        block, lo, hi = block_lo_hi
+        stream = _UnitStream(block_generator(root, labels, block), n)
+        rows = batch_rows or (hi - lo)
+        for start in range(lo, hi, rows):
+            stream.sums(vals, acc[start : min(start + rows, hi)])
+
+    blocks = block_slices(n_resamples)
+    nw = min(_n_workers(workers), len(blocks))
+    if nw <= 1:
+        for b in blocks:
+            task(b)
+    else:
+        with ThreadPoolExecutor(nw) as pool:
+            list(pool.map(task, blocks))
+    return acc
+
+
+def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resamples):
+    """(num, den) replicates of one comparison on the counts path: (B,) and (B,)."""
+    n = sums1.shape[0]
+    vals, inv = np.unique(np.column_stack([sums1, sizes]), axis=0, return_inverse=True)
+    mult = np.bincount(inv.reshape(-1), minlength=vals.shape[0]).astype(np.float64)
+    p = mult / n
+    labels = _stratum_labels(group_key, stratum_key, stratified)
+    num = np.empty(n_resamples)
+    den = np.empty(n_resamples)
+    for block, lo, hi in block_slices(n_resamples):
+        gen = block_generator(root, labels, block)
+        c = gen.multinomial(n, p, size=hi - lo).astype(np.float64)
+        num[lo:hi] = c @ vals[:, 0]
+        den[lo:hi] = c @ vals[:, 1]
+    return num, den
+
+
+def _n_distinct(sums1, sizes) -> int:
+    return int(np.unique(np.column_stack([sums1, sizes]), axis=0).shape[0])
+
+
+def _use_counts(n_distinct: int, n_units: int) -> bool:
+    # a multinomial costs about one binomial per distinct value (~40 ns) against ~1.5 ns per
+    # drawn unit on the index path
+    return n_distinct * 32 <= n_units
+
+
+def _mean_replicates(group, group_key, root, n_resamples, resampling, workers, batch_rows):
+    d = group.differences()
+    k = d.shape[1]
+    sums = group.unit_sums(d)
+    total = np.zeros((n_resamples, k))
+    paths = np.zeros(k, dtype=bool)  # True where any stratum used counts
+    for h, skey in enumerate(group.stratum_keys):
+        lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
+        s = sums[lo:hi]
+        m = group.unit_sizes[lo:hi]
+        n = hi - lo
+        use = np.zeros(k, dtype=bool)
+        if resampling != "index":
+            for c in range(k):
+                use[c] = resampling == "counts" or _use_counts(_n_distinct(s[:, c], m), n)
+        paths |= use
+        ratio = np.empty((n_resamples, k))
+        idx_comp = np.flatnonzero(~use)
+        if idx_comp.size:
+            vals = s[:, idx_comp]
+            if group.clustered:
+                vals = np.column_stack([vals, m])
+            acc = _index_mean(
+                vals, group_key, skey, group.stratified, root, n_resamples, workers, batch_rows
+            )
+            den = acc[:, -1:] if group.clustered else float(n)
+            ratio[:, idx_comp] = acc[:, : idx_comp.size] / den
+        for c in np.flatnonzero(use):
+            num, den = _counts_mean(
+                s[:, c], m, group_key, skey, group.stratified, root, n_resamples
+            )
+            ratio[:, c] = num / den
+        total += group.weights[h] * ratio
+    # degenerate: every stratum's differences constant -> the estimate exactly
+    estimate = group.stratified_mean(d)
+    constant = np.ones(k, dtype=bool)
+    for h in range(len(group.stratum_keys)):
+        dh = d[group.item_stratum == h]
+        constant &= np.ptp(dh, axis=0) == 0
+    total[:, constant] = estimate[constant]
+    return total.T, estimate, sums, paths
+
+
+# ----------------------------------------------------------------- general statistic
+def _system_statistic(statistic, scores, system, idx):
+    cols = [scores[:, system, c][idx] for c in range(scores.shape[2])]
+    return np.asarray(statistic(*cols, axis=-1), dtype=np.float64)
+
+
+def _statistic_replicates(group, statistic, group_key, root, n_resamples, batch_rows):
+    """Replicates (k, B) of statistic(b) - statistic(a) on resampled items."""
+    systems = sorted({s for p in group.pairs for s in p})
+    scores = group.scores
+    per_system = {s: np.empty(n_resamples) for s in systems}
+    strata = range(len(group.stratum_keys))
+    if not group.clustered:
+        items_of_stratum = [np.flatnonzero(group.item_stratum == h) for h in strata]
+        n = group.n_items
+        rows = batch_rows or _rows_per_batch(n * max(1, scores.shape[2]) * 2)
+        for block, lo, hi in block_slices(n_resamples):
+            streams = [
+                _UnitStream(
+                    block_generator(
+                        root,
+                        _stratum_labels(group_key, group.stratum_keys[h], group.stratified),
+                        block,
+                    ),
+                    group.strata_sizes[h],
+                )
+                for h in strata
+            ]
+            for start in range(lo, hi, rows):
+                stop = min(start + rows, hi)
+                parts = []
+                for h in strata:
+                    ih = np.empty((stop - start, group.strata_sizes[h]), dtype=np.int64)
+                    streams[h].indices(ih)
+                    parts.append(items_of_stratum[h][ih])
+                idx = np.concatenate(parts, axis=1)
+                for s in systems:
+                    per_system[s][start:stop] = _system_statistic(statistic, scores, s, idx)
+    else:
+        order = group.item_order
+        starts = group.unit_starts
+        sizes = group.unit_sizes.astype(np.int64)
+        for block, lo, hi in block_slices(n_resamples):
+            parts = []
+            for h in strata:
+                labels = _stratum_labels(group_key, group.stratum_keys[h], group.stratified)
+                nh = group.strata_sizes[h]
+                uh = np.empty((hi - lo, nh), dtype=np.int64)
+                _UnitStream(block_generator(root, labels, block), nh).indices(uh)
+                parts.append(uh + group.strata_bounds[h])
+            units = np.concatenate(parts, axis=1)
+            for r in range(hi - lo):
+                u = units[r]
+                lens = sizes[u]
+                total = int(lens.sum())
+                base = np.repeat(starts[u] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+                idx = order[base + np.arange(total)]
+                for s in systems:
+                    per_system[s][lo + r] = _system_statistic(statistic, scores, s, idx)
+    reps = np.stack([per_system[b] - per_system[a] for a, b in group.pairs])
+    return reps
+
+
+def _statistic_estimates(group, statistic):
+    systems = sorted({s for p in group.pairs for s in p})
+    idx = np.arange(group.n_items)
+    values = {s: float(_system_statistic(statistic, group.scores, s, idx)) for s in systems}
+    return values
+
+
+def _statistic_influence(group, statistic):
+    """Leave-one-unit-out influence values (k, n_units) of statistic(b) - statistic(a)."""
+    systems = sorted({s for p in group.pairs for s in p})
+    n_units = group.n_units
+    leave = {s: np.empty(n_units) for s in systems}
+    scores = group.scores
+    if not group.clustered:
+        # units are items, ordered by stratum: unit u is item item_of_unit[u]
+        item_of_unit = np.empty(group.n_items, dtype=np.int64)
+        item_of_unit[group.unit_of_item] = np.arange(group.n_items)
+        n = group.n_items
+        rows = _rows_per_batch(n * max(1, scores.shape[2]) * 2)
+        base = np.arange(n - 1)
+        for lo in range(0, n_units, rows):
+            hi = min(lo + rows, n_units)
+            out = item_of_unit[lo:hi]
+            idx = base[None, :] + (base[None, :] >= out[:, None])
+            for s in systems:
+                leave[s][lo:hi] = _system_statistic(statistic, scores, s, idx)
+    else:
+        for u in range(n_units):
+            keep = np.flatnonzero(group.unit_of_item != u)
+            for s in systems:
+                leave[s][u] = _system_statistic(statistic, scores, s, keep)
+    values = np.stack([leave[b] - leave[a] for a, b in group.pairs])
+    return jackknife_influence(values, group.strata_sizes)
+
+
+# ------------------------------------------------------------------------- one group
+def group_replicates(
+    group: GroupData,
+    *,
+    group_key: Hashable,
+    root: int,
+    n_resamples: int,
+    statistic: Callable | None = None,
+    resampling: str = "auto",
+    influence: bool = False,
+    workers: int | None = None,
+    batch_rows: int | None = None,
+) -> dict:
+    """Replicates and estimates of every comparison of one group.
+
+    Returns
+    -------
+    dict
+        ``replicates`` (k, B), ``estimate`` (k,), ``stat_a``, ``stat_b`` (k,),
+        ``influence`` (k, n_units) if asked, ``counts_path`` (k,) bool.
+    """
+    a_idx = [p[0] for p in group.pairs]
+    b_idx = [p[1] for p in group.pairs]
+    k = len(group.pairs)
+    out: dict = {}
+    if statistic is None:
+        reps, estimate, sums, paths = _mean_replicates(
+            group, group_key, root, n_resamples, resampling, workers, batch_rows
+        )
+        sc = group.scores[:, :, 0]
+        means = group.stratified_mean(sc)
+        out["stat_a"] = means[a_idx]
+        out["stat_b"] = means[b_idx]
+        out["estimate"] = estimate
+        out["replicates"] = reps
+        out["counts_path"] = paths
+        if influence:
+            out["influence"] = mean_influence(group, sums)
+    else:
+        values = _statistic_estimates(group, statistic)
+        out["stat_a"] = np.array([values[a] for a in a_idx])
+        out["stat_b"] = np.array([values[b] for b in b_idx])
+        out["estimate"] = out["stat_b"] - out["stat_a"]
+        out["replicates"] = _statistic_replicates(
+            group, statistic, group_key, root, n_resamples, batch_rows
+        )
+        out["counts_path"] = np.zeros(k, dtype=bool)
+        if influence:
+            out["influence"] = _statistic_influence(group, statistic)
+    return out
