@@ -1,0 +1,557 @@
+"""Randomized Tukey HSD: which pairs of systems differ, with the multiplicity handled.
+
+Functional API on arrays (:func:`tukey_hsd`), on designs (:func:`tukey_hsd_design`, which
+the accessors call), and a run that can be stepped and watched (:func:`tukey_hsd_run`).
+The maths is in :mod:`pairedstats.core.tukey`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ._validation import check_choice, check_n_resamples, metadata, normalise_rng
+from .core import tukey as core
+from .core.design import PairedDesign, comparison_pairs
+from .core.montecarlo import MonteCarloPValue
+from .core.streams import BLOCK
+from .results import ComparisonResult
+
+__all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
+           "tukey_hsd_run"]  # fmt: skip
+
+_EXACT = ("auto", True, False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TukeyHSDResult(ComparisonResult):
+    """Result of the randomized Tukey HSD test.
+
+    Every array has shape ``(n_groups, n_comparisons)``.
+
+    Attributes
+    ----------
+    mean_a, mean_b : ndarray
+        Mean score of each side over the items.
+    difference : ndarray
+        ``mean_b - mean_a``. The p-value uses ``|difference|``.
+    pvalue : ndarray
+        Fraction of trials (or, exactly, of all within-item arrangements) whose range of
+        system means is at least ``|difference|``. No +1: 0 means below ``1 / n_resamples``.
+    pvalue_low, pvalue_high : ndarray
+        95% highest-density interval of the exact p-value given the trials (uniform Beta
+        prior, :meth:`MonteCarloPValue.hdi`); both equal ``pvalue`` when it is exact.
+    n_resamples : ndarray of int
+        Trials drawn (0 for an exact p-value).
+    exceeding : ndarray of float
+        Trials whose range reached ``|difference|`` (NaN for an exact p-value).
+    n_items : ndarray of int
+        Items (blocks) in the group.
+    pvalue_method : ndarray of str
+        ``"exact"`` or ``"monte-carlo"``.
+    """
+
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    difference: np.ndarray
+    pvalue: np.ndarray
+    pvalue_low: np.ndarray
+    pvalue_high: np.ndarray
+    n_resamples: np.ndarray
+    exceeding: np.ndarray
+    n_items: np.ndarray
+    pvalue_method: np.ndarray
+
+    _columns: ClassVar[tuple[str, ...]] = (
+        "mean_a",
+        "mean_b",
+        "difference",
+        "pvalue",
+        "pvalue_low",
+        "pvalue_high",
+        "n_resamples",
+        "exceeding",
+        "n_items",
+        "pvalue_method",
+    )
+    _title: ClassVar[str] = "Randomized Tukey HSD"
+    _printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy", "dropped")
+
+    def monte_carlo_pvalues(self) -> tuple[MonteCarloPValue | None, ...]:
+        """One :class:`MonteCarloPValue` per row of :meth:`to_dataframe` (None if exact)."""
+        out = []
+        for count, trials in zip(
+            self.exceeding.ravel().tolist(), self.n_resamples.ravel().tolist(), strict=True
+        ):
+            out.append(None if math.isnan(count) else MonteCarloPValue(int(count), trials))
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """What a monitor is shown: a copy of the state of a run.
+
+    Attributes
+    ----------
+    trials : int
+        Trials done so far.
+    planned : int
+        Trials the run will do in all.
+    pvalues : tuple
+        One :class:`MonteCarloPValue` per row of the result (group-major, pairs in order);
+        None for the rows of groups computed exactly.
+    done : bool
+        Whether this is the last checkpoint.
+    """
+
+    trials: int
+    planned: int
+    pvalues: tuple
+    done: bool
+
+
+# -------------------------------------------------------------------- validation
+def _tukey_hsd_iv(
+    scores, systems, n_resamples, rng, exact, missing, monitor, every, progress, workers
+):
+    """Check every keyword; return the design and the normalised settings."""
+    n_resamples = check_n_resamples(n_resamples)
+    if not any(exact is e for e in _EXACT) and exact != "auto":
+        raise ValueError(f"`exact` must be 'auto', True or False; got {exact!r}.")
+    missing = check_choice(missing, "missing", ("raise", "complete"))
+    if monitor is not None and not callable(monitor):
+        raise TypeError(f"`monitor` must be a callable taking a Checkpoint; got {monitor!r}.")
+    if every is not None:
+        every = check_n_resamples(every, "every")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"`progress` must be True or False; got {progress!r}.")
+    if workers is not None and (
+        isinstance(workers, (bool, np.bool_))
+        or not isinstance(workers, numbers.Integral)
+        or workers < 1
+    ):
+        raise ValueError(f"`workers` must be a positive integer or None; got {workers!r}.")
+    if progress:
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            raise ImportError(
+                "`progress=True` needs tqdm; install it with `pip install pairedstats[progress]`."
+            ) from None
+    if isinstance(scores, PairedDesign):
+        design = scores
+        if design.scores.shape[2] != 1:
+            raise ValueError(
+                "`design` must have one score column for tukey_hsd; got "
+                f"{design.scores.shape[2]} columns {design.columns!r}."
+            )
+        bad = int(np.count_nonzero(~np.isfinite(design.scores)))
+        if bad:
+            raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")
+    else:
+        design = _design_from_scores(scores, systems, missing)
+    if design.n_systems < 2:
+        raise ValueError(f"`scores` must have at least 2 systems; got {design.n_systems}.")
+    small = np.diff(design.offsets)
+    if np.any(small < 1):
+        raise ValueError("every group must have at least one item; got an empty group.")
+    root = normalise_rng(rng)
+    return design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root
+
+
+def _design_from_scores(scores, systems, missing) -> PairedDesign:
+    try:
+        x = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`scores` must be a real array of shape (n_items, n_systems); got {type(scores)!r}."
+        ) from None
+    if x.ndim != 2:
+        raise ValueError(
+            f"`scores` must have shape (n_items, n_systems); got {x.ndim} dimensions {x.shape}."
+        )
+    if systems is None:
+        systems = tuple(range(x.shape[1]))
+    else:
+        systems = tuple(systems)
+        if len(systems) != x.shape[1]:
+            raise ValueError(
+                f"`systems` must name the {x.shape[1]} columns of `scores`; got {len(systems)}."
+            )
+        if len(set(systems)) != len(systems):
+            raise ValueError(f"`systems` must be distinct; got {systems!r}.")
+    if np.isinf(x).any():
+        raise ValueError(f"`scores` must be finite; got {int(np.isinf(x).sum())} infinite values.")
+    nan = np.isnan(x)
+    dropped = 0
+    if nan.any():
+        if missing == "raise":
+            rows = int(nan.any(axis=1).sum())
+            raise ValueError(
+                f"`scores` has {int(nan.sum())} NaN or missing values in {rows} items; a "
+                "missing score makes every p-value meaningless. Pass missing='complete' to "
+                "keep the items scored for every system."
+            )
+        keep = ~nan.any(axis=1)
+        dropped = int((~keep).sum())
+        x = x[keep]
+    if x.shape[0] < 1:
+        raise ValueError("`scores` must have at least one complete item; got none.")
+    return PairedDesign(
+        scores=x[:, :, None],
+        systems=systems,
+        offsets=np.array([0, x.shape[0]], dtype=np.int64),
+        items=np.arange(x.shape[0]),
+        dropped=dropped,
+        dropped_by_group=(dropped,),
+    )
+
+
+# -------------------------------------------------------------------------- run
+class TukeyHSDRun:
+    """A randomized Tukey HSD run that can be advanced in steps and looked at.
+
+    Made by :func:`tukey_hsd_run`. The run keeps one count per pair, not the trials, so
+    its memory does not grow with the trials; however the trials are cut into steps, and
+    at any number of workers, the counts are those of one :func:`tukey_hsd` call with the
+    same ``rng``.
+
+    Attributes
+    ----------
+    trials : int
+        Trials done so far (the same in every Monte Carlo group).
+    planned : int
+        Trials the run does in all (0 when every group is computed exactly).
+    done : bool
+        ``trials == planned``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=(30, 3)) + [0.0, 0.0, 0.5]
+    >>> run = tukey_hsd_run(x, n_resamples=2_000, rng=1, exact=False)
+    >>> run.step(512).trials
+    512
+    >>> [p.trials for p in run.pvalues()]
+    [512, 512, 512]
+    >>> result = run.result()          # does the remaining 1488 trials
+    >>> int(result.n_resamples[0, 0])
+    2000
+    """
+
+    def __init__(self, design, n_resamples, exact, root, workers, missing, engine="auto"):
+        self._design = design
+        self._root = root
+        self._workers = core.default_workers(workers)
+        self._engine = engine
+        self._setting = {"exact": exact, "missing": missing}
+        self._pairs = comparison_pairs(design.systems)
+        x = design.scores[:, :, 0]
+        self._groups = []
+        self._exact = []
+        self._counters = []
+        methods = []
+        for g in range(design.n_groups):
+            prepared = core.prepare_group(x[design.group(g)], self._pairs)
+            self._groups.append(prepared)
+            p = None
+            if exact is True or exact == "auto":
+                p = core.exact_pvalues(prepared)
+                if p is None and exact is True:
+                    raise ValueError(
+                        "`exact=True` needs a small design: the scores of group "
+                        f"{design.group_keys[g]!r} ({prepared.n_items} items x {prepared.k} "
+                        "systems) have too many arrangements for enumeration and are not on a "
+                        "small enough integer grid for the dynamic programme; use "
+                        "exact='auto' or exact=False."
+                    )
+            self._exact.append(p)
+            methods.append("exact" if p is not None else "monte-carlo")
+            labels = (core.STREAM_LABEL, tuple(design.group_keys[g]))
+            self._counters.append(
+                None if p is not None else core.MonteCarloCounter(prepared, root, labels, engine)
+            )
+        self._methods = methods
+        self.planned = n_resamples if any(c is not None for c in self._counters) else 0
+        self._counts = [np.zeros(len(self._pairs), dtype=np.int64) for _ in self._groups]
+        self._trials = 0
+
+    @property
+    def trials(self) -> int:
+        return self._trials
+
+    @property
+    def done(self) -> bool:
+        return self._trials >= self.planned
+
+    def step(self, n_trials: int) -> TukeyHSDRun:
+        """Do ``n_trials`` more trials (in every Monte Carlo group); return the run."""
+        n_trials = check_n_resamples(n_trials, "n_trials")
+        if self._trials + n_trials > self.planned:
+            raise ValueError(
+                f"`n_trials` must be at most the {self.planned - self._trials} trials left of "
+                f"the {self.planned} planned; got {n_trials}."
+            )
+        lo, hi = self._trials, self._trials + n_trials
+        active = [(g, c) for g, c in enumerate(self._counters) if c is not None]
+        tasks = [(g, a, z) for g, _ in active for a, z in core._split(lo, hi, self._workers)]
+        if self._workers > 1 and len(tasks) > 1:
+            with ThreadPoolExecutor(min(self._workers, len(tasks))) as pool:
+                parts = list(pool.map(lambda t: self._counters[t[0]]._count(t[1], t[2]), tasks))
+        else:
+            parts = [self._counters[g]._count(a, z) for g, a, z in tasks]
+        for (g, _, _), counts in zip(tasks, parts, strict=True):
+            self._counts[g] += counts
+        self._trials = hi
+        return self
+
+    def pvalues(self) -> tuple:
+        """One :class:`MonteCarloPValue` per result row (None for exact groups)."""
+        out = []
+        for g, counts in enumerate(self._counts):
+            for j in range(len(self._pairs)):
+                if self._counters[g] is None:
+                    out.append(None)
+                else:
+                    out.append(MonteCarloPValue(int(counts[j]), self._trials))
+        return tuple(out)
+
+    def checkpoint(self) -> Checkpoint:
+        """A copy of the state, as given to a monitor."""
+        return Checkpoint(
+            trials=self._trials, planned=self.planned, pvalues=self.pvalues(), done=self.done
+        )
+
+    def run(
+        self,
+        monitor: Callable[[Checkpoint], object] | None = None,
+        every: int | None = None,
+        progress: bool = False,
+    ) -> TukeyHSDResult:
+        """Do the remaining trials, showing a checkpoint every ``every`` trials; the result.
+
+        ``every`` defaults to 1% of the planned trials rounded up to whole blocks of
+        256 trials. The monitor and the progress bar only look; the result is the same
+        without them.
+        """
+        left = self.planned - self._trials
+        if every is None:
+            every = max(BLOCK, -(-max(1, self.planned // 100) // BLOCK) * BLOCK)
+        bar = None
+        if progress:
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:
+                raise ImportError(
+                    "`progress=True` needs tqdm; install it with "
+                    "`pip install pairedstats[progress]`."
+                ) from None
+            bar = tqdm(total=self.planned, initial=self._trials, unit="trial")
+        try:
+            while left > 0:
+                n = min(every, left)
+                self.step(n)
+                left -= n
+                if bar is not None:
+                    bar.update(n)
+                if monitor is not None:
+                    monitor(self.checkpoint())
+        finally:
+            if bar is not None:
+                bar.close()
+        return self._result()
+
+    def result(self) -> TukeyHSDResult:
+        """Do the remaining trials (if any) and return the result."""
+        return self.run()
+
+    def _result(self) -> TukeyHSDResult:
+        design = self._design
+        n_groups, n_comp = design.n_groups, len(self._pairs)
+        a = np.array([p[0] for p in self._pairs], dtype=np.intp)
+        b = np.array([p[1] for p in self._pairs], dtype=np.intp)
+        shape = (n_groups, n_comp)
+        cols = {
+            name: np.empty(shape)
+            for name in ("mean_a", "mean_b", "pvalue", "pvalue_low", "pvalue_high", "exceeding")
+        }
+        n_res = np.zeros(shape, dtype=np.int64)
+        n_items = np.repeat(design.n_items()[:, None], n_comp, axis=1).astype(np.int64)
+        methods = np.empty(shape, dtype=object)
+        x = design.scores[:, :, 0]
+        for g in range(n_groups):
+            means = x[design.group(g)].mean(axis=0)
+            cols["mean_a"][g], cols["mean_b"][g] = means[a], means[b]
+            methods[g] = self._methods[g]
+            if self._exact[g] is not None:
+                p = self._exact[g]
+                cols["pvalue"][g] = cols["pvalue_low"][g] = cols["pvalue_high"][g] = p
+                cols["exceeding"][g] = np.nan
+            else:
+                counts = self._counts[g]
+                cols["pvalue"][g] = counts / self._trials
+                cols["exceeding"][g] = counts
+                n_res[g] = self._trials
+                for j, c in enumerate(counts.tolist()):
+                    cols["pvalue_low"][g, j], cols["pvalue_high"][g, j] = MonteCarloPValue(
+                        c, self._trials
+                    ).hdi()
+        kinds = set(self._methods)
+        overall = kinds.pop() if len(kinds) == 1 else "mixed"
+        quanta = tuple(grp.quantum for grp in self._groups)
+        meta = metadata(
+            "tukey_hsd",
+            n_resamples=self.planned,
+            seed_entropy=self._root,
+            exact=self._setting["exact"],
+            pvalue_method=overall,
+            missing=self._setting["missing"],
+            dropped=int(design.dropped),
+            ties="grid" if all(q is not None for q in quanta) else "tolerance",
+            tie_quantum=quanta if len(quanta) > 1 else quanta[0],
+            tie_tolerance=core.TOLERANCE,
+            confidence_level=0.95,
+        )
+        if design.dropped:
+            meta["note"] = (
+                f"{design.dropped} items with missing scores were dropped (complete items kept)."
+            )
+        return TukeyHSDResult(
+            group_names=design.group_names,
+            group_keys=design.group_keys,
+            label_a=tuple(design.systems[i] for i in a),
+            label_b=tuple(design.systems[i] for i in b),
+            metadata=meta,
+            mean_a=cols["mean_a"],
+            mean_b=cols["mean_b"],
+            difference=cols["mean_b"] - cols["mean_a"],
+            pvalue=cols["pvalue"],
+            pvalue_low=cols["pvalue_low"],
+            pvalue_high=cols["pvalue_high"],
+            n_resamples=n_res,
+            exceeding=cols["exceeding"],
+            n_items=n_items,
+            pvalue_method=methods,
+        )
+
+
+# ---------------------------------------------------------------------- public
+def tukey_hsd_run(
+    scores,
+    *,
+    systems=None,
+    n_resamples: int = 10_000,
+    rng=None,
+    exact="auto",
+    missing: str = "raise",
+    workers: int | None = None,
+) -> TukeyHSDRun:
+    """Make a :class:`TukeyHSDRun`; ``scores`` is an array or a ``PairedDesign``.
+
+    The keywords are those of :func:`tukey_hsd`. Groups computed exactly are done when the
+    run is made.
+    """
+    design, n_resamples, exact, missing, _, _, _, workers, root = _tukey_hsd_iv(
+        scores, systems, n_resamples, rng, exact, missing, None, None, False, workers
+    )
+    return TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
+
+
+def tukey_hsd(
+    scores,
+    *,
+    systems=None,
+    n_resamples: int = 10_000,
+    rng=None,
+    exact="auto",
+    missing: str = "raise",
+    monitor: Callable[[Checkpoint], object] | None = None,
+    every: int | None = None,
+    progress: bool = False,
+    workers: int | None = None,
+) -> TukeyHSDResult:
+    """Randomized Tukey HSD test of all pairs of systems scored on the same items.
+
+    In each trial the scores are shuffled across systems independently within every item
+    and the range (largest minus smallest) of the system means is recorded. A pair's
+    p-value is the fraction of trials whose range is at least the pair's observed
+    ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so 0 means below
+    ``1 / n_resamples``. The range statistic accounts for testing all pairs. With two
+    systems it is Fisher's paired randomization (sign-flip) test.
+
+    Ties are exact: scores on a common grid (multiples of 10**-d for d <= 6, or of 1/q for
+    q <= 1000, within a relative 1e-9) are compared as integers; other scores as float sums
+    with a tolerance of 1e-9 of the largest possible system sum.
+
+    Parameters
+    ----------
+    scores : array_like, shape (n_items, n_systems)
+        One row per item (block), one column per system.
+    systems : sequence, optional
+        System labels (default: column numbers).
+    n_resamples : int, default 10_000
+        Trials (the "B" of the literature).
+    rng : None, int, SeedSequence, BitGenerator or Generator
+        Seed material (SPEC 7). The root entropy is recorded as ``metadata["seed_entropy"]``;
+        passing it back as ``rng`` re-runs the call.
+    exact : {"auto", True, False}, default "auto"
+        ``True``: the exact permutation p-value (every within-item arrangement), or a
+        ValueError if the design is too large. ``False``: Monte Carlo. ``"auto"``: exact
+        when the scores are on a grid whose dynamic programme has at most 2**22 states
+        and 2e8 operations, or the arrangements (item 0 held fixed) number at most 2**18;
+        Monte Carlo otherwise. The ``pvalue_method`` column says which was used.
+    missing : {"raise", "complete"}, default "raise"
+        NaN scores raise a ValueError that counts them; "complete" keeps the items scored
+        for every system and records the number dropped (``metadata["dropped"]``).
+    monitor : callable, optional
+        Called with a :class:`Checkpoint` every ``every`` trials and at the end.
+    every : int, optional
+        Trials between checkpoints (default 1% of ``n_resamples``, whole blocks of 256).
+    progress : bool, default False
+        Show a tqdm progress bar (needs ``pairedstats[progress]``).
+    workers : int, optional
+        Threads (default: the CPUs available). Never changes the numbers.
+
+    Returns
+    -------
+    TukeyHSDResult
+        One row per pair ``(a, b)``, a before b in system order. ``to_dataframe()`` gives
+        the columns ``system_a, system_b, mean_a, mean_b, difference, pvalue, pvalue_low,
+        pvalue_high, n_resamples, exceeding, n_items, pvalue_method``.
+
+    Examples
+    --------
+    Sakai (2018), Table 5.1, two of the systems: the exact Fisher p-value is 135/2048.
+
+    >>> x = [.7, .3, .2, .6, .4, .4, 0, .7, .1, .3, .5, .4, 0, .6, .5, .3, .1, .5, .2, .1]
+    >>> y = [.5, .1, 0, .2, .4, .3, 0, .5, .3, .3, .4, .4, .1, .4, .2, .1, .1, .6, .3, .2]
+    >>> res = tukey_hsd(np.column_stack([x, y]), systems=["X", "Y"])
+    >>> float(res.pvalue[0, 0] * 2048), res.pvalue_method[0, 0]
+    (135.0, 'exact')
+    >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, exact=False, n_resamples=20_000)
+    >>> print(f"{res.pvalue[0, 0]:.3f}")
+    0.064
+    """
+    design, n_resamples, exact, missing, monitor, every, progress, workers, root = _tukey_hsd_iv(
+        scores, systems, n_resamples, rng, exact, missing, monitor, every, progress, workers
+    )
+    run = TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
+    return run.run(monitor=monitor, every=every, progress=progress)
+
+
+def tukey_hsd_design(design: PairedDesign, **keywords) -> TukeyHSDResult:
+    """:func:`tukey_hsd` on a :class:`~pairedstats.core.design.PairedDesign` (per group).
+
+    Each group's trials come from a stream keyed by the seed and the group key, so a group's
+    p-values do not depend on the other groups. ``design.dropped`` is reported as
+    ``metadata["dropped"]``.
+    """
+    if not isinstance(design, PairedDesign):
+        raise TypeError(f"`design` must be a PairedDesign; got {type(design)!r}.")
+    return tukey_hsd(design, **keywords)
