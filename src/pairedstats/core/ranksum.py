@@ -461,7 +461,7 @@ def ranksum_1d(
             corr = -0.5
     else:
         corr = 0.0
-    z = (dz - corr) / sigma if sigma > 0 else math.nan
+    z = float((dz - corr) / sigma) if sigma > 0 else math.nan
 
     pmf_nt = None
     if use_exact:
@@ -470,7 +470,7 @@ def ranksum_1d(
             used = "exact"
             lower_tail = np.cumsum(pmf_nt)  # P(U <= u)
             upper_tail = np.cumsum(pmf_nt[::-1])[::-1]  # P(U >= u)
-            u_int = int(round(u_a))
+            u_int = round(u_a)
             p_less_u = float(lower_tail[u_int])  # P(U_a <= u_a): b tends to exceed a
             p_more_u = float(upper_tail[u_int])
             dist = abs(2 * u_int - total)

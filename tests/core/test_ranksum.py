@@ -1,0 +1,295 @@
+"""The rank-sum core against R (stats, coin), scipy and brute-force enumeration.
+
+Reference values: tests/reference/ranksum/*.csv, written by make_reference.R in the same
+folder (R's wilcox.test(x = a, y = b): it reports x - y = a - b, we report b - a).
+"""
+
+import csv
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from pairedstats.core import ranksum as core
+
+REF = Path(__file__).parent.parent / "reference" / "ranksum"
+# R's alternative about x - y = a - b, ours about b - a
+ALT_FROM_R = {"two.sided": "two-sided", "less": "greater", "greater": "less"}
+
+
+def _read(name):
+    with open(REF / name, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+DATASETS = {
+    row["dataset"]: (np.array(row["a"].split(), float), np.array(row["b"].split(), float))
+    for row in _read("datasets.csv")
+}
+CASES = _read("cases.csv")
+
+
+def _run(a, b, alternative="two-sided", level=0.95, method="auto", correction=True):
+    return core.ranksum_1d(
+        a,
+        b,
+        alternative=alternative,
+        confidence_level=level,
+        method=method,
+        correction=correction,
+    )
+
+
+def _case_id(row):
+    kind = "exact" if row["exact"] == "TRUE" else "asym"
+    corr = "corr" if row["correct"] == "TRUE" else "nocorr"
+    return f"{row['dataset']}-{row['alternative']}-{kind}-{corr}-{row['conf_level']}"
+
+
+# ------------------------------------------------------------------ R: wilcox.test
+@pytest.mark.parametrize("row", CASES, ids=_case_id)
+def test_matches_r_wilcox_test(row):
+    a, b = DATASETS[row["dataset"]]
+    exact = row["exact"] == "TRUE"
+    out = _run(
+        a,
+        b,
+        alternative=ALT_FROM_R[row["alternative"]],
+        level=float(row["conf_level"]),
+        method="exact" if exact else "asymptotic",
+        correction=row["correct"] == "TRUE",
+    )
+    assert out["method"] == ("exact" if exact else "asymptotic")
+    assert out["u_a"] == float(row["W"])
+    np.testing.assert_allclose(out["pvalue"], float(row["p_value"]), rtol=1e-10, atol=1e-300)
+    # R's interval of a - b, negated and mirrored
+    r_low, r_high = -float(row["ci_high"]), -float(row["ci_low"])
+    diffs = np.subtract.outer(b, a).ravel()
+    for ours, theirs in ((out["ci_low"], r_low), (out["ci_high"], r_high)):
+        if math.isinf(theirs):
+            assert ours == theirs
+        elif exact:
+            assert ours == theirs  # both are the same order statistic
+        else:
+            # R finds the crossing with uniroot(tol = 1e-4); ours is the difference itself
+            assert abs(ours - theirs) <= 1.1e-4
+            # ... and it is the difference R's root sits next to (differences of grid data
+            # may differ in the last bits: 1.389 and 1.3890000000000002)
+            nearest = diffs[np.argmin(np.abs(diffs - theirs))]
+            assert abs(ours - nearest) <= 1e-12 * max(1.0, abs(nearest))
+    if exact:
+        assert out["shift"] == -float(row["estimate"])
+        # R warns only when the miss is > 1.5 alpha; we flag every unreached level
+        if row["not_achievable"] == "TRUE":
+            assert not out["level_reached"]
+        if out["level_reached"]:
+            assert out["ci_coverage"] >= float(row["conf_level"])
+    else:
+        # R's asymptotic estimate is a root of the normal statistic: a middle difference
+        d = np.sort(diffs)
+        mid_lo, mid_hi = d[(d.size - 1) // 2], d[d.size // 2]
+        r_est = -float(row["estimate"])
+        assert mid_lo - 1.1e-4 <= r_est <= mid_hi + 1.1e-4
+        assert mid_lo <= out["shift"] <= mid_hi
+
+
+def test_reference_covers_the_paths():
+    kinds = {(r["exact"], r["correct"], r["alternative"]) for r in CASES}
+    assert len(kinds) == 9  # exact (correct irrelevant) and asymptotic +- correction, x 3
+    tied = [r for r in CASES if r["dataset"].startswith("t")]
+    assert len(tied) >= 60
+    assert any(r["not_achievable"] == "TRUE" for r in CASES)
+    assert len({(r["n_a"], r["n_b"]) for r in CASES}) >= 12
+
+
+def test_null_pmf_matches_r_dwilcox():
+    rows = _read("dwilcox.csv")
+    by_size = {}
+    for r in rows:
+        by_size.setdefault((int(r["m"]), int(r["n"])), []).append(float(r["dwilcox"]))
+    for (m, n), expected in by_size.items():
+        np.testing.assert_allclose(core.null_pmf_no_ties(m, n), expected, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(core.null_pmf_no_ties(n, m), expected, rtol=1e-12, atol=0)
+
+
+# ------------------------------------------------ exact conditional null with ties
+def test_exact_conditional_matches_coin():
+    for row in _read("coin.csv"):
+        a, b = DATASETS[row["dataset"]]
+        out = _run(a, b, alternative=ALT_FROM_R[row["alternative"]], method="exact")
+        np.testing.assert_allclose(out["pvalue"], float(row["p_value"]), rtol=1e-10)
+
+
+def _enumerate_pvalues(a, b):
+    """Brute force: every split of the pooled ranks into sizes n_a, n_b."""
+    pooled = np.concatenate([a, b])
+    ranks = stats.rankdata(pooled)
+    n_a = a.size
+    w_obs = ranks[:n_a].sum()
+    mu = n_a * (pooled.size + 1) / 2
+    splits = itertools.combinations(range(pooled.size), n_a)
+    sums = np.array([ranks[list(c)].sum() for c in splits])
+    tol = 1e-9
+    return {
+        "greater": np.mean(sums <= w_obs + tol),
+        "less": np.mean(sums >= w_obs - tol),
+        "two-sided": np.mean(np.abs(sums - mu) >= abs(w_obs - mu) - tol),
+    }
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_conditional_matches_enumeration(seed):
+    rng = np.random.default_rng(seed)
+    n_a, n_b = rng.integers(1, 9, size=2)
+    levels = rng.integers(2, 6)
+    a = rng.integers(0, levels, n_a).astype(float)
+    b = rng.integers(0, levels, n_b).astype(float) + rng.integers(0, 2)
+    expected = _enumerate_pvalues(a, b)
+    for alternative, p in expected.items():
+        out = _run(a, b, alternative=alternative, method="exact")
+        np.testing.assert_allclose(out["pvalue"], p, rtol=1e-12)
+
+
+def test_no_ties_exact_matches_enumeration_and_subset_recursion():
+    rng = np.random.default_rng(11)
+    a, b = rng.normal(size=6), rng.normal(size=7) + 0.8
+    expected = _enumerate_pvalues(a, b)
+    for alternative, p in expected.items():
+        out = _run(a, b, alternative=alternative, method="exact")
+        assert out["method"] == "exact"
+        np.testing.assert_allclose(out["pvalue"], p, rtol=1e-12)
+    for m, n in [(1, 1), (3, 8), (9, 4), (15, 22)]:
+        values, pmf = core.null_pmf_ties(2 * np.arange(1, m + n + 1), m)
+        np.testing.assert_array_equal(values // 2 - m * (m + 1) // 2, np.arange(m * n + 1))
+        np.testing.assert_allclose(pmf, core.null_pmf_no_ties(m, n), rtol=1e-12)
+
+
+def test_null_pmf_large_sizes_match_scipy_exact():
+    # scipy's exact Mann-Whitney distribution is computed by a different algorithm
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=180), rng.normal(size=150) + 0.15
+    for alternative in ("two-sided", "less", "greater"):
+        ours = _run(a, b, alternative=alternative, method="exact")["pvalue"]
+        theirs = stats.mannwhitneyu(b, a, alternative=alternative, method="exact").pvalue
+        np.testing.assert_allclose(ours, theirs, rtol=1e-9)
+
+
+# ------------------------------------------------------------- scipy mannwhitneyu
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("correction", [True, False])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_asymptotic_matches_scipy(ties, correction, alternative):
+    rng = np.random.default_rng(3)
+    for n_a, n_b in [(5, 9), (40, 33), (200, 170)]:
+        if ties:
+            a, b = rng.integers(0, 6, n_a) * 1.0, rng.integers(0, 7, n_b) * 1.0
+        else:
+            a, b = rng.normal(size=n_a), rng.normal(size=n_b) + 0.2
+        out = _run(a, b, alternative=alternative, method="asymptotic", correction=correction)
+        res = stats.mannwhitneyu(
+            b, a, alternative=alternative, method="asymptotic", use_continuity=correction
+        )
+        # scipy's U1 of (b, a) is u_b = n_a n_b - u_a
+        assert out["u_a"] == n_a * n_b - res.statistic
+        np.testing.assert_allclose(out["pvalue"], res.pvalue, rtol=1e-10)
+
+
+def test_exact_no_ties_matches_scipy_small():
+    rng = np.random.default_rng(8)
+    for n_a, n_b in [(1, 1), (1, 6), (7, 3), (12, 20)]:
+        a, b = rng.normal(size=n_a), rng.normal(size=n_b) + 0.5
+        for alternative in ("two-sided", "less", "greater"):
+            out = _run(a, b, alternative=alternative, method="exact")
+            res = stats.mannwhitneyu(b, a, alternative=alternative, method="exact")
+            np.testing.assert_allclose(out["pvalue"], res.pvalue, rtol=1e-12)
+
+
+# -------------------------------------------------------------- statistics, signs
+def test_rank_statistics_and_effect_sizes_by_definition():
+    rng = np.random.default_rng(21)
+    a = rng.integers(0, 5, 13).astype(float)
+    b = rng.integers(1, 6, 17).astype(float)
+    out = _run(a, b)
+    greater = np.mean(b[:, None] > a[None, :])
+    equal = np.mean(b[:, None] == a[None, :])
+    np.testing.assert_allclose(out["common_language"], greater + equal / 2, rtol=1e-14)
+    np.testing.assert_allclose(out["rank_biserial"], 2 * (greater + equal / 2) - 1, rtol=1e-14)
+    ranks = stats.rankdata(np.concatenate([a, b]))
+    assert out["rank_sum_a"] == ranks[:13].sum()
+    assert out["u_a"] == np.sum(a[:, None] > b[None, :]) + 0.5 * np.sum(a[:, None] == b)
+    n = 30
+    _, t = np.unique(np.concatenate([a, b]), return_counts=True)
+    var = 13 * 17 / 12 * ((n + 1) - np.sum(t**3 - t) / (n * (n - 1)))
+    np.testing.assert_allclose(out["null_variance"], var, rtol=1e-14)
+    assert out["null_mean"] == 13 * 31 / 2
+    np.testing.assert_allclose(out["shift"], np.median(np.subtract.outer(b, a)), rtol=0)
+
+
+def test_signs_and_swap_symmetry():
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=25), rng.normal(size=30) + 1.0
+    ab = _run(a, b, alternative="greater")
+    assert ab["z"] > 0
+    assert ab["shift"] > 0
+    assert ab["pvalue"] < 0.01
+    assert ab["ci_high"] == math.inf
+    ba = _run(b, a, alternative="less")
+    np.testing.assert_allclose(ba["pvalue"], ab["pvalue"], rtol=1e-12)
+    assert ba["shift"] == -ab["shift"]
+    assert ba["ci_high"] == -ab["ci_low"]
+    two_ab, two_ba = _run(a, b), _run(b, a)
+    assert (two_ba["ci_low"], two_ba["ci_high"]) == (-two_ab["ci_high"], -two_ab["ci_low"])
+
+
+def test_all_tied():
+    out = _run(np.ones(4), np.ones(3))
+    assert out["method"] == "exact-conditional"
+    assert out["pvalue"] == 1.0
+    assert math.isnan(out["z"])
+    assert out["shift"] == 0.0
+    asym = _run(np.ones(4), np.ones(3), method="asymptotic")
+    assert math.isnan(asym["pvalue"])
+    assert math.isnan(asym["z"])
+    assert asym["ci_low"] == asym["ci_high"] == 0.0
+
+
+def test_auto_rule():
+    rng = np.random.default_rng(9)
+    assert _run(rng.normal(size=300), rng.normal(size=300))["method"] == "exact"
+    assert _run(rng.normal(size=400), rng.normal(size=400))["method"] == "asymptotic"
+    tied = _run(rng.integers(0, 5, 40) * 1.0, rng.integers(0, 5, 40) * 1.0)
+    assert tied["method"] == "exact-conditional"
+    big = _run(rng.integers(0, 5, 150) * 1.0, rng.integers(0, 5, 150) * 1.0)
+    assert big["method"] == "asymptotic"
+    ops, _ = core.exact_cost(300, 300, None, False)
+    assert ops <= core.AUTO_EXACT_BUDGET < core.exact_cost(400, 400, None, False)[0]
+
+
+# ------------------------------------------------------- k-th pairwise difference
+def _kinds(rng):
+    yield rng.normal(size=1100), rng.normal(size=1000) + 0.3  # selection path (> 2**20)
+    yield rng.integers(0, 7, 1300) * 1.0, rng.integers(0, 9, 900) * 1.0  # heavy ties
+    yield 1e8 + rng.normal(size=1200) * 1e-4, 1e8 + rng.normal(size=1000) * 1e-4  # rounding
+    yield np.full(1100, 2.5), np.full(1000, 2.5)  # one value
+    yield rng.normal(size=3), rng.normal(size=5)  # small
+    yield np.array([7.0]), np.array([-1.0])
+
+
+def test_kth_difference_is_the_sorted_outer_difference():
+    rng = np.random.default_rng(2)
+    for a, b in _kinds(rng):
+        a, b = np.sort(a), np.sort(b)
+        d = np.sort(np.subtract.outer(b, a), axis=None)
+        ks = {1, 2, d.size, max(d.size - 1, 1), (d.size + 1) // 2, d.size // 2 + 1}
+        ks |= set(rng.integers(1, d.size + 1, size=6).tolist())
+        for k in sorted(k for k in ks if k <= d.size):
+            assert core.kth_difference(a, b, k) == d[k - 1], k
+        assert core.hodges_lehmann(a, b) == np.median(d)
+
+
+def test_kth_difference_rejects_bad_rank():
+    with pytest.raises(ValueError, match=r"`k` must be between 1 and 6; got 7"):
+        core.kth_difference(np.arange(2.0), np.arange(3.0), 7)
