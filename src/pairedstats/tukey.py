@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -201,6 +202,14 @@ def _design_from_scores(scores, systems, missing) -> PairedDesign:
         keep = ~nan.any(axis=1)
         dropped = int((~keep).sum())
         x = x[keep]
+        from ._inputs import DroppedDataWarning
+
+        warnings.warn(
+            f"missing='complete' dropped {dropped} of {len(keep)} item(s) that lacked a "
+            "score for some system.",
+            DroppedDataWarning,
+            stacklevel=4,
+        )
     if x.shape[0] < 1:
         raise ValueError("`scores` must have at least one complete item; got none.")
     return PairedDesign(

@@ -1,0 +1,254 @@
+"""Array core of the randomized Tukey HSD: ties, exact p-values, Monte Carlo kernels."""
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from pairedstats.core import tukey as core
+from pairedstats.core.streams import BLOCK, block_generator
+
+REF = Path(__file__).parents[1] / "reference" / "tukey"
+PAIRS3 = [(0, 1), (0, 2), (1, 2)]
+
+
+@pytest.fixture(scope="module")
+def sakai():
+    data = np.genfromtxt(REF / "sakai_table_5_1.csv", delimiter=",", skip_header=1)[:, 1:]
+    ref = json.loads((REF / "sakai_exact.json").read_text())
+    return data, ref
+
+
+def brute_force(x, pairs, tol=1e-9):
+    """Every within-item arrangement, float sums, a relative tolerance: the definition."""
+    n, k = x.shape
+    perms = list(itertools.permutations(range(k)))
+    sums = x.sum(axis=0)
+    obs = np.array([abs(sums[b] - sums[a]) for a, b in pairs])
+    scale = np.abs(x).max(axis=1).sum()
+    hits = np.zeros(len(pairs))
+    total = 0
+    for choice in itertools.product(range(len(perms)), repeat=n):
+        s = sum(x[i, list(perms[c])] for i, c in enumerate(choice))
+        hits += (s.max() - s.min()) >= obs - tol * scale
+        total += 1
+    return hits / total
+
+
+# ------------------------------------------------------------------------ ties
+@pytest.mark.parametrize(
+    ("x", "quantum"),
+    [
+        (np.array([[0.05, 0.15, 0.95], [0.3, 0.1, 0.45]]), 0.05),
+        (np.array([[0.0, 1.0], [1.0, 1.0]]), 1.0),
+        (np.array([[1 / 3, 2 / 3], [1.0, 0.0]]), 1 / 3),
+        (np.array([[12.5, 13.0], [0.25, 0.0]]), 0.25),
+    ],
+)
+def test_quantize_finds_grid(x, quantum):
+    ints, q = core.quantize(x)
+    assert q == pytest.approx(quantum, rel=1e-12)
+    np.testing.assert_allclose(ints * q, x - x.min(axis=1, keepdims=True), atol=1e-12)
+
+
+def test_quantize_rejects_continuous_scores():
+    x = np.random.default_rng(5).random((10, 3))
+    assert core.quantize(x) == (None, None)
+    g = core.prepare_group(x, PAIRS3)
+    assert g.quantum is None
+    assert g.tolerance == pytest.approx(
+        1e-9 * (x - x.min(axis=1, keepdims=True)).max(axis=1).sum()
+    )
+
+
+def test_naive_float_comparison_loses_ties(sakai):
+    # Why the grid matters: float means of Sakai's data make ranges that equal the X-Y
+    # difference mathematically compare as smaller; the exact answer is 0.3038.
+    x, ref = sakai
+    means = x.mean(axis=0)
+    obs = abs(means[1] - means[0])
+    rng = np.random.default_rng(3)
+    p = rng.permuted(np.broadcast_to(x, (20_000, *x.shape)), axis=-1).mean(axis=1)
+    naive = np.mean(p.max(axis=1) - p.min(axis=1) >= obs)
+    assert naive < 0.28  # about 0.267
+    assert ref["three_systems"]["X-Y"]["value"] == pytest.approx(0.3038, abs=5e-5)
+
+
+# ------------------------------------------------------------------------ exact
+def test_sakai_exact_dynamic_programme(sakai):
+    x, ref = sakai
+    g = core.prepare_group(x, PAIRS3)
+    assert core._exact_plan(g) == "dp"
+    expected = [ref["three_systems"][k]["value"] for k in ("X-Y", "X-Z", "Y-Z")]
+    np.testing.assert_allclose(core.exact_pvalues(g), expected, rtol=1e-12)
+    np.testing.assert_allclose(expected, [0.3038, 0.1066, 0.8916], atol=5e-5)
+
+
+def test_sakai_two_systems_fisher(sakai):
+    x, ref = sakai
+    g = core.prepare_group(x[:, :2], [(0, 1)])
+    assert core.exact_pvalues(g)[0] == 135 / 2048
+    assert ref["two_systems_XY"]["X-Y"] == {
+        "numerator": 135,
+        "denominator": 2048,
+        "value": 135 / 2048,
+    }
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("grid", [True, False])
+def test_exact_against_brute_force(seed, grid):
+    rng = np.random.default_rng(seed)
+    x = rng.random((5, 3))
+    if grid:
+        x = np.round(x * 4) / 4  # many ties
+    g = core.prepare_group(x, PAIRS3)
+    np.testing.assert_allclose(core.exact_pvalues(g), brute_force(x, PAIRS3), rtol=1e-12)
+
+
+def test_dp_equals_enumeration():
+    x = np.round(np.random.default_rng(9).random((7, 3)) * 10) / 10
+    g = core.prepare_group(x, PAIRS3)
+    r1, p1 = core._exact_dp(g.values)
+    r2, p2 = core._exact_enumerate(g.values)
+    for t in np.unique(r2):
+        assert p1[r1 >= t].sum() == pytest.approx(p2[r2 >= t].sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize("grid", [True, False])
+def test_two_systems_equal_scipy_permutation_test(grid):
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(12, 2)) + np.array([0, 0.4])
+    if grid:
+        x = np.round(x, 1)
+    res = stats.permutation_test(
+        (x[:, 0], x[:, 1]),
+        lambda a, b, axis: np.mean(b - a, axis=axis),
+        permutation_type="samples",
+        n_resamples=np.inf,
+        alternative="two-sided",
+    )
+    g = core.prepare_group(x, [(0, 1)])
+    assert core.exact_pvalues(g)[0] == pytest.approx(res.pvalue, rel=1e-12)
+
+
+def test_exact_too_large_returns_none():
+    g = core.prepare_group(np.random.default_rng(0).random((40, 4)), [(0, 1)])
+    assert core._exact_plan(g) is None
+    assert core.exact_pvalues(g) is None
+
+
+# ------------------------------------------------------------------ Monte Carlo
+def test_generator_is_the_streams_block_generator():
+    labels = ("tukey_hsd", ("g", 1))
+    words = core.label_words(labels)
+    a = core._generator(7, words, 3).integers(0, 2**32, size=5)
+    b = block_generator(7, labels, 3).integers(0, 2**32, size=5)
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("fact", [2, 6, 24, 120, 720])
+def test_magic_division_is_exact(fact):
+    x = np.zeros((1, {2: 2, 6: 3, 24: 4, 120: 5, 720: 6}[fact]))
+    s = core._sampler(core.prepare_group(x + np.arange(x.shape[1]), [(0, 1)]))
+    assert s.kind == "table"
+    v = np.unique(
+        np.concatenate(
+            [
+                np.arange(0, 5000),
+                np.arange(s.high - 5000, s.high),
+                (np.arange(1, 5000) * (s.high // 5000))[:, None] + np.array([-1, 0, 1]),
+            ],
+            axis=None,
+        )
+    )
+    v = v[(v >= 0) & (v < s.high)].astype(object)  # exact Python integers
+    q = (v * s.magic) >> s.shift
+    assert all(q == v // fact)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(20, 2), (15, 3), (9, 5), (4, 7)],  # table paths, and Fisher-Yates for k = 7
+)
+@pytest.mark.parametrize("grid", [True, False])
+def test_numba_kernel_equals_numpy_reference(shape, grid):
+    x = np.random.default_rng(1).random(shape)
+    if grid:
+        x = np.round(x, 2)
+    pairs = list(itertools.combinations(range(shape[1]), 2))
+    g = core.prepare_group(x, pairs)
+    a = core.count_trials(g, 5, ["t"], 0, 1000, engine="numpy", workers=1)
+    b = core.count_trials(g, 5, ["t"], 0, 1000, engine="auto", workers=1)
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("k", [3, 7])
+def test_counts_do_not_depend_on_chunking_or_workers(k):
+    x = np.round(np.random.default_rng(2).random((25, k)), 1)
+    pairs = list(itertools.combinations(range(k), 2))
+    g = core.prepare_group(x, pairs)
+    n = 3 * BLOCK + 77
+    whole = core.count_trials(g, 9, ["t"], 0, n, workers=1)
+    for cut in ([1, 300, 511, 512, 700], [BLOCK], [5, 6, 7]):
+        edges = [0, *cut, n]
+        parts = sum(
+            core.count_trials(g, 9, ["t"], a, z, workers=1) for a, z in itertools.pairwise(edges)
+        )
+        np.testing.assert_array_equal(parts, whole)
+    np.testing.assert_array_equal(core.count_trials(g, 9, ["t"], 0, n, workers=2), whole)
+    counter = core.MonteCarloCounter(g, 9, ["t"])
+    assert core._split(0, n, 4) != [(0, n)]
+    np.testing.assert_array_equal(counter.count(0, n, workers=1), whole)
+
+
+def test_partial_block_is_prefix_of_full_block():
+    g = core.prepare_group(np.round(np.random.default_rng(4).random((10, 4)), 2), [(0, 1)])
+    s = core._sampler(g)
+    words = core.label_words(["t"])
+    full = s.draw(core._generator(3, words, 0), BLOCK)
+    part = s.draw(core._generator(3, words, 0), 100)
+    np.testing.assert_array_equal(full[:100], part)
+
+
+def test_streams_are_keyed_by_labels():
+    g = core.prepare_group(np.round(np.random.default_rng(4).random((30, 3)), 2), PAIRS3)
+    a = core.count_trials(g, 3, ["tukey_hsd", ("a",)], 0, 2000)
+    b = core.count_trials(g, 3, ["tukey_hsd", ("b",)], 0, 2000)
+    assert not np.array_equal(a, b)
+
+
+def test_monte_carlo_agrees_with_exact_sakai(sakai):
+    x, _ = sakai
+    g = core.prepare_group(x, PAIRS3)
+    exact = core.exact_pvalues(g)
+    n = 40_000
+    p = core.count_trials(g, 2024, ["tukey_hsd", ()], 0, n) / n
+    se = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(p - exact) <= 4 * se)
+
+
+def test_shuffle_path_is_uniform():
+    # k = 7 (Fisher-Yates digits) on two items: exact by enumeration (item 0 fixed)
+    x = np.array([[0.0, 1, 2, 3, 5, 8, 13], [0.0, 2, 1, 7, 4, 9, 6]])
+    pairs = list(itertools.combinations(range(7), 2))
+    g = core.prepare_group(x, pairs)
+    assert core._sampler(g).kind == "shuffle"
+    exact = core.exact_pvalues(g)
+    n = 20_000
+    p = core.count_trials(g, 8, ["t"], 0, n) / n
+    se = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(p - exact) <= 4 * se + 1e-12)
+
+
+def test_tolerance_mode_counts_float_ties():
+    # nDCG-like irrational scores: system 1 is system 0 with the items' values swapped,
+    # so the observed difference is reached exactly by some arrangements
+    v = 1 / np.log2(np.arange(2, 8))
+    x = np.column_stack([v, v[::-1], v[[1, 0, 3, 2, 5, 4]]])
+    g = core.prepare_group(x, PAIRS3)
+    assert g.quantum is None
+    np.testing.assert_allclose(core.exact_pvalues(g), brute_force(x, PAIRS3), rtol=1e-12)
