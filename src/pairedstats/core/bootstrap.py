@@ -242,7 +242,7 @@ class _UnitStream:
         keep = self.raw[first:]
         self.pos -= first * self.cpw
         chunks = need_units / self.accept
-        words = int(math.ceil((chunks + 6.0 * math.sqrt(chunks + 1.0)) / self.cpw)) + 4
+        words = math.ceil((chunks + 6.0 * math.sqrt(chunks + 1.0)) / self.cpw) + 4
         self.raw = np.concatenate([keep, self.gen.bit_generator.random_raw(words)])
 
     def _run(self, out, vals):
@@ -417,12 +417,17 @@ def bias_correction(replicates, estimate) -> np.ndarray:
     """BCa bias correction ``z0 = Phi^-1(F)``, F the share of replicates below the estimate.
 
     Ties count one half (scipy's rule: the mean of the shares ``< estimate`` and
-    ``<= estimate``).
+    ``<= estimate``). A replicate within ``1e-12`` (relative to the larger of ``|estimate|``
+    and the replicates' mean absolute value) of the estimate is a tie: resamples equal to the
+    sample in exact arithmetic (e.g. every unit drawn once) must not be split by rounding.
     """
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.asarray(estimate, dtype=np.float64)[..., None]
-    share = ((reps < est).sum(axis=-1) + (reps <= est).sum(axis=-1)) / (2.0 * reps.shape[-1])
-    return special.ndtri(share)
+    scale = np.maximum(np.abs(est), np.abs(reps).mean(axis=-1, keepdims=True))
+    tol = 1e-12 * scale
+    below = (reps < est - tol).sum(axis=-1)
+    at_or_below = (reps <= est + tol).sum(axis=-1)
+    return special.ndtri((below + at_or_below) / (2.0 * reps.shape[-1]))
 
 
 def acceleration(influence) -> np.ndarray:

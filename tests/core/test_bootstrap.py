@@ -1,0 +1,325 @@
+"""The bootstrap core: sampler, replicates, jackknife, intervals, against references.
+
+References: exact enumeration of small bootstrap distributions, the tutorial's worked
+numbers, and R's boot package on pairedstats' own resample matrices
+(tests/reference/bootstrap, made by export_inputs.py and make_reference.R).
+"""
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pairedstats.core import bootstrap as cb
+from pairedstats.core.streams import BLOCK, block_generator
+
+REF = Path(__file__).parent.parent / "reference" / "bootstrap"
+ROOT = 20240607
+
+
+def _group(scores, pairs=((0, 1),), **kw):
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim == 2:
+        scores = scores[:, :, None]
+    return cb.GroupData(scores, list(pairs), **kw)
+
+
+def _reps(group, n_resamples, root=1, **kw):
+    return cb.group_replicates(group, group_key=(), root=root, n_resamples=n_resamples, **kw)
+
+
+# ------------------------------------------------------------------------- sampler
+@pytest.mark.parametrize("n", [1, 3, 5, 1000, 65536, 65537, 70001])
+def test_compiled_decoder_matches_numpy_reference(n):
+    vals = np.random.default_rng(n).standard_normal((n, 3))
+    out = {}
+    for name, decoder in [("jit", None), ("ref", cb._decode_python)]:
+        gen = np.random.Generator(np.random.PCG64(5))
+        stream = cb._UnitStream(gen, n, decoder=decoder)
+        idx = np.empty((6, n), dtype=np.int64)
+        stream.indices(idx[:2])  # split batches: the stream continues where it stopped
+        stream.indices(idx[2:])
+        gen = np.random.Generator(np.random.PCG64(6))
+        stream = cb._UnitStream(gen, n, decoder=decoder)
+        acc = np.zeros((6, 3))
+        stream.sums(vals, acc[:1])
+        stream.sums(vals, acc[1:])
+        out[name] = idx, acc
+    np.testing.assert_array_equal(out["jit"][0], out["ref"][0])
+    np.testing.assert_allclose(out["jit"][1], out["ref"][1], rtol=1e-13, atol=1e-12)
+    # the sums are the sums over the drawn indices
+    gen = np.random.Generator(np.random.PCG64(6))
+    idx = cb.draw_indices(gen, n, 6)
+    np.testing.assert_allclose(out["jit"][1], vals[idx].sum(axis=1), rtol=1e-12, atol=1e-11)
+
+
+@pytest.mark.parametrize("n", [3, 7, 65537])
+def test_draws_are_uniform(n):
+    gen = np.random.Generator(np.random.PCG64(123))
+    draws = cb.draw_indices(gen, n, max(1, 600_000 // n)).ravel()
+    if n < 100:
+        freq = np.bincount(draws, minlength=n) / draws.size
+        se = np.sqrt((1 / n) * (1 - 1 / n) / draws.size)
+        assert np.all(np.abs(freq - 1 / n) < 5 * se)
+    # mean and variance of a discrete uniform on 0..n-1
+    mean, var = (n - 1) / 2, (n**2 - 1) / 12
+    assert abs(draws.mean() - mean) < 5 * np.sqrt(var / draws.size)
+    assert abs(draws.var() / var - 1) < 5 * np.sqrt(0.8 / draws.size)
+    assert draws.min() >= 0 and draws.max() < n
+
+
+def test_resample_indices_are_keyed_by_block_not_batch():
+    a = cb.resample_indices(9, ["bootstrap", ("g",)], 11, 2 * BLOCK + 5)
+    b = cb.resample_indices(9, ["bootstrap", ("g",)], 11, BLOCK + 1)
+    np.testing.assert_array_equal(a[: BLOCK + 1], b)
+    third = cb.draw_indices(block_generator(9, ["bootstrap", ("g",)], 2), 11, 5)
+    np.testing.assert_array_equal(a[2 * BLOCK :], third)
+    other = cb.resample_indices(9, ["bootstrap", ("h",)], 11, 10)
+    assert (other != a[:10]).any()
+
+
+def test_batch_size_and_threads_do_not_change_numbers():
+    gen = np.random.default_rng(3)
+    scores = gen.normal(size=(300, 4))
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2)]
+    group = _group(scores, pairs)
+    base = _reps(group, 700, workers=1, resampling="index")["replicates"]
+    for workers, batch in [(2, None), (1, 7), (2, 13)]:
+        other = _reps(group, 700, workers=workers, batch_rows=batch, resampling="index")
+        np.testing.assert_array_equal(other["replicates"], base)
+    # statistic path too
+    mean = lambda x, axis: x.mean(axis=axis)  # noqa: E731
+    s1 = _reps(group, 300, statistic=mean)["replicates"]
+    s2 = _reps(group, 300, statistic=mean, batch_rows=11)["replicates"]
+    np.testing.assert_array_equal(s1, s2)
+    # and it draws the same resamples as the mean path
+    np.testing.assert_allclose(s1, base[:, :300], rtol=1e-12, atol=1e-13)
+
+
+def test_a_comparison_does_not_depend_on_the_other_comparisons():
+    scores = np.random.default_rng(4).normal(size=(50, 3))
+    alone = _reps(_group(scores, [(0, 2)]), 600, resampling="index")["replicates"]
+    many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)]), 600, resampling="index")
+    np.testing.assert_array_equal(many["replicates"][2], alone[0])
+    # shared draws: (0,2) = (0,1) + (1,2) resample by resample
+    r = many["replicates"]
+    np.testing.assert_allclose(r[0] + r[1], r[2], atol=1e-13)
+
+
+# --------------------------------------------------------------------- tutorial
+def test_tutorial_percentile_interval():
+    reps = np.array([-3, -2, -1, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 10.0])
+    low, high = cb.percentile_interval(reps, 0.90)
+    assert low == pytest.approx(-2.05, abs=1e-12)
+    assert high == pytest.approx(8.10, abs=1e-12)
+    rng = np.random.default_rng(0)
+    low2, high2 = cb.percentile_interval(rng.permutation(reps), 0.90)  # order irrelevant
+    assert (low2, high2) == (low, high)
+
+
+def test_tutorial_replicate_means():
+    d = np.array([5, -5, 7, -3, 8.0])
+    idx = np.array([[1, 2, 2, 5, 4], [3, 3, 1, 5, 5]]) - 1
+    np.testing.assert_array_equal(cb.ratio_replicates(d, indices=idx), [0.0, 7.0])
+    counts = cb.counts_from_indices(idx, 5)
+    np.testing.assert_array_equal(cb.ratio_replicates(d, counts=counts), [0.0, 7.0])
+    # classification example: 0 and 0.75
+    d8 = np.array([1, 0, -1, 0, 1, 0, -1, 0.0])
+    idx8 = np.array([[1, 2, 3, 5, 6, 6, 7, 8], [1, 1, 1, 4, 5, 5, 5, 8]]) - 1
+    np.testing.assert_array_equal(cb.ratio_replicates(d8, indices=idx8), [0.0, 0.75])
+
+
+# ------------------------------------------------------------- exact enumeration
+def _exact_quantile_bracket(values, probs, p, eps):
+    """Quantiles of a discrete distribution at p - eps and p + eps (inverse CDF)."""
+    order = np.argsort(values)
+    v, cdf = values[order], np.cumsum(probs[order])
+    return v[np.searchsorted(cdf, p - eps)], v[np.searchsorted(cdf, p + eps)]
+
+
+def _check_against_exact(reps, values, probs, B):
+    mean = probs @ values
+    var = probs @ (values - mean) ** 2
+    assert abs(reps.mean() - mean) < 5 * np.sqrt(var / B)
+    # variance estimate: se ~ sqrt((m4 - var^2) / B)
+    m4 = probs @ (values - mean) ** 4
+    assert abs(reps.var() - var) < 5 * np.sqrt((m4 - var**2) / B)
+    for p in (0.025, 0.5, 0.975):
+        lo, hi = _exact_quantile_bracket(values, probs, p, 0.01)
+        q = np.quantile(reps, p)
+        assert lo - 1e-12 <= q <= hi + 1e-12
+    return mean, var
+
+
+@pytest.mark.parametrize("resampling", ["index", "counts"])
+def test_items_against_all_4_to_the_4_resamples(resampling):
+    a = np.array([0.2, 0.5, 0.9, 0.4])
+    b = np.array([0.6, 0.5, 1.0, 0.0])
+    d = b - a
+    tuples = np.array(list(itertools.product(range(4), repeat=4)))
+    values = d[tuples].mean(axis=1)
+    probs = np.full(values.size, 1 / values.size)
+    B = 40_000
+    reps = _reps(_group(np.column_stack([a, b])), B, resampling=resampling)["replicates"][0]
+    mean, var = _check_against_exact(reps, values, probs, B)
+    assert var == pytest.approx(np.var(d) / 4, rel=1e-12)  # the closed form
+    assert mean == pytest.approx(d.mean(), rel=1e-12)
+
+
+def test_counts_path_is_exact_for_indicators():
+    # 0/1 accuracies: three distinct differences; counts path vs exact moments
+    rng = np.random.default_rng(8)
+    acc = (rng.random((400, 2)) < [0.7, 0.76]).astype(float)
+    d = acc[:, 1] - acc[:, 0]
+    B = 20_000
+    out = _reps(_group(acc), B)
+    assert out["counts_path"].all()
+    reps = out["replicates"][0]
+    var = np.var(d) / d.size
+    assert abs(reps.mean() - d.mean()) < 5 * np.sqrt(var / B)
+    assert abs(reps.var() / var - 1) < 5 * np.sqrt(2 / B)
+    idx = _reps(_group(acc), B, resampling="index")
+    assert not idx["counts_path"].any()
+    assert abs(idx["replicates"][0].var() / var - 1) < 5 * np.sqrt(2 / B)
+
+
+def test_clusters_against_exact_enumeration_of_the_ratio_estimator():
+    # 3 clusters of sizes 1, 2, 3: 27 equally likely cluster tuples
+    d = np.array([1.0, 0.0, 2.0, -1.0, 4.0, 0.5])
+    cluster = np.array([0, 1, 1, 2, 2, 2])
+    sums = np.array([1.0, 2.0, 3.5])
+    sizes = np.array([1.0, 2.0, 3.0])
+    tuples = np.array(list(itertools.product(range(3), repeat=3)))
+    values = sums[tuples].sum(axis=1) / sizes[tuples].sum(axis=1)
+    probs = np.full(values.size, 1 / 27)
+    B = 40_000
+    scores = np.column_stack([np.zeros(6), d])
+    for resampling in ["index", "counts"]:
+        out = _reps(_group(scores, cluster=cluster), B, resampling=resampling)
+        assert out["estimate"][0] == pytest.approx(d.sum() / 6)  # not the mean of cluster means
+        assert out["estimate"][0] != pytest.approx((sums / sizes).mean())
+        _check_against_exact(out["replicates"][0], values, probs, B)
+
+
+def test_strata_against_exact_enumeration():
+    # strata of 2 and 3 items, population weights 0.7 / 0.3: 4 * 27 combinations
+    d = np.array([0.0, 1.0, 2.0, -2.0, 3.0])
+    strata = np.array([0, 0, 1, 1, 1])
+    t0 = np.array(list(itertools.product(range(2), repeat=2)))
+    t1 = np.array(list(itertools.product(range(3), repeat=3)))
+    m0 = d[:2][t0].mean(axis=1)
+    m1 = d[2:][t1].mean(axis=1)
+    values = (0.7 * m0[:, None] + 0.3 * m1[None, :]).ravel()
+    probs = np.full(values.size, 1 / values.size)
+    B = 40_000
+    scores = np.column_stack([np.zeros(5), d])
+    group = _group(scores, strata=strata, strata_labels=("s0", "s1"), weights={0: 7, 1: 3})
+    out = _reps(group, B, resampling="index")
+    assert out["estimate"][0] == pytest.approx(0.7 * 0.5 + 0.3 * 1.0)
+    _check_against_exact(out["replicates"][0], values, probs, B)
+
+
+# ------------------------------------------------------------------- R reference
+def _r_reference():
+    ref = {}
+    for line in (REF / "reference.csv").read_text().splitlines()[1:]:
+        case, quantity, value = line.split(",")
+        ref[case.strip('"'), quantity.strip('"')] = float(value)
+    return ref
+
+
+def _data():
+    arr = np.loadtxt(REF / "data.csv", delimiter=",", skiprows=1)
+    return arr[:, :2], arr[:, 2].astype(int), arr[:, 3].astype(int), arr[:, 4].astype(int)
+
+
+def test_exported_resamples_are_still_drawn():
+    # the R reference was computed from these matrices; the streams must not drift
+    def read(name):
+        return np.loadtxt(REF / name, delimiter=",", dtype=np.int64)
+
+    np.testing.assert_array_equal(
+        read("idx_items.csv"), cb.resample_indices(ROOT, ["bootstrap", ()], 30, 2000)
+    )
+    for h, n in enumerate([8, 10, 12]):
+        np.testing.assert_array_equal(
+            read(f"idx_stratum{h}.csv"), cb.resample_indices(ROOT, ["bootstrap", (), h], n, 2000)
+        )
+    np.testing.assert_array_equal(
+        read("idx_clusters.csv"), cb.resample_indices(ROOT, ["bootstrap", ()], 12, 2000)
+    )
+
+
+@pytest.mark.parametrize("case", ["items", "strata", "clusters", "cluster_strata"])
+def test_against_r_boot(case):
+    ref = _r_reference()
+    scores, strata, cluster, cl_strata = _data()
+    kw = {}
+    if case in ("strata", "cluster_strata"):
+        kw = dict(strata_labels=(0, 1, 2), weights={0: 0.5, 1: 0.3, 2: 0.2})
+        kw["strata"] = strata if case == "strata" else cl_strata
+    if case in ("clusters", "cluster_strata"):
+        kw["cluster"] = cluster
+    group = _group(scores, **kw)
+    out = cb.group_replicates(
+        group, group_key=(), root=ROOT, n_resamples=2000, resampling="index", influence=True
+    )
+    reps, est, L = out["replicates"][0], out["estimate"][0], out["influence"][0]
+    tol = dict(rel=1e-10, abs=1e-13)
+    assert est == pytest.approx(ref[case, "estimate"], **tol)
+    assert reps.mean() == pytest.approx(ref[case, "mean_t"], **tol)
+    assert reps.std(ddof=1) == pytest.approx(ref[case, "se"], **tol)
+    low, high = cb.percentile_interval(reps, 0.95)
+    assert (low, high) == pytest.approx(
+        (ref[case, "percentile_low"], ref[case, "percentile_high"]), **tol
+    )
+    low, high = cb.basic_interval(reps, est, 0.95)
+    assert (low, high) == pytest.approx((ref[case, "basic_low"], ref[case, "basic_high"]), **tol)
+    low, high, z0, a = cb.bca_interval(reps, est, L, 0.95)
+    assert z0 == pytest.approx(ref[case, "z0"], **tol)
+    assert a == pytest.approx(ref[case, "acceleration"], **tol)
+    assert (low, high) == pytest.approx((ref[case, "bca_low"], ref[case, "bca_high"]), **tol)
+
+
+# --------------------------------------------------------------------- jackknife
+@pytest.mark.parametrize("design", ["items", "clusters"])
+def test_closed_form_jackknife_equals_leave_one_out_loop(design):
+    # (with strata the two differ by design: a general statistic is computed on the items
+    # left, the stratified mean re-weights the strata)
+    scores, _, cluster, _ = _data()
+    kw = {"cluster": cluster} if design == "clusters" else {}
+    group = _group(scores, **kw)
+    closed = cb.mean_influence(group, group.unit_sums(group.differences()))
+    loop = cb._statistic_influence(group, lambda x, axis: x.mean(axis=axis))
+    np.testing.assert_allclose(closed, loop, rtol=1e-10, atol=1e-12)
+    if design == "items":
+        d = group.differences()[:, 0]
+        np.testing.assert_allclose(closed[0], d - d.mean(), atol=1e-12)
+
+
+# ---------------------------------------------------------------------- degenerate
+def test_all_differences_equal_give_a_point():
+    a = np.arange(9) / 8
+    scores = np.column_stack([a, a + 0.1])  # differences equal only up to rounding
+    scores[:, 1] = a + 0.125  # exactly equal differences
+    out = _reps(_group(scores), 500, influence=True)
+    reps = out["replicates"][0]
+    assert (reps == out["estimate"][0]).all()
+    assert reps.std(ddof=1) == 0
+    assert cb.percentile_interval(reps, 0.95) == (out["estimate"][0], out["estimate"][0])
+    with pytest.warns(cb.DegenerateBootstrapWarning, match="single point"):
+        low, high, _, _ = cb.bca_interval(
+            out["replicates"], out["estimate"], out["influence"], 0.95
+        )
+    assert low[0] == high[0] == out["estimate"][0]
+
+
+def test_bca_falls_back_when_the_estimate_is_outside_the_replicates():
+    reps = np.array([[1.0, 2.0, 3.0, 4.0]])
+    with pytest.warns(cb.DegenerateBootstrapWarning, match="outside the bootstrap"):
+        low, high, z0, _ = cb.bca_interval(reps, [0.0], [[1.0, -1.0]], 0.5)
+    assert np.isinf(z0[0])
+    assert (low[0], high[0]) == cb.percentile_interval(reps[0], 0.5)
+    with pytest.warns(cb.DegenerateBootstrapWarning, match="acceleration is undefined"):
+        cb.bca_interval(reps, [2.5], [[0.0, 0.0]], 0.5)
