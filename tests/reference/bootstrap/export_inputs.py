@@ -35,7 +35,7 @@ def main():
         comments="",
         fmt=["%.17g", "%.17g", "%d", "%d", "%d"],
     )
-    write = lambda name, m: np.savetxt(HERE / name, m, delimiter=",", fmt="%d")  # noqa: E731
+    write = lambda name, m: np.savetxt(HERE / name, m, delimiter=",", fmt="%d")
     write("idx_items.csv", resample_indices(ROOT, [LABEL, ()], n, B))
     for h, size in enumerate([8, 10, 12]):
         write(f"idx_stratum{h}.csv", resample_indices(ROOT, [LABEL, (), h], size, B))
