@@ -1,0 +1,229 @@
+"""Functional API of the randomized Tukey HSD: results, missing data, runs, monitors, errors."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pairedstats._inputs import DroppedDataWarning
+from pairedstats.core.design import PairedDesign
+from pairedstats.core.montecarlo import MonteCarloPValue
+from pairedstats.tukey import Checkpoint, tukey_hsd, tukey_hsd_design, tukey_hsd_run
+
+REF = Path(__file__).parent / "reference" / "tukey"
+
+
+@pytest.fixture(scope="module")
+def sakai():
+    return np.genfromtxt(REF / "sakai_table_5_1.csv", delimiter=",", skip_header=1)[:, 1:]
+
+
+@pytest.fixture(scope="module")
+def scores():
+    rng = np.random.default_rng(20240501)
+    return np.round(rng.random((40, 4)) + np.array([0.0, 0.05, 0.1, 0.3]), 2)
+
+
+def test_sakai_exact_result(sakai):
+    res = tukey_hsd(sakai, systems=["X", "Y", "Z"])
+    frame = res.to_dataframe()
+    assert list(frame.columns[:12]) == [
+        "system_a", "system_b", "mean_a", "mean_b", "difference", "pvalue", "pvalue_low",
+        "pvalue_high", "n_resamples", "exceeding", "n_items", "pvalue_method",
+    ]  # fmt: skip
+    assert frame["system_a"].tolist() == ["X", "X", "Y"]
+    assert frame["system_b"].tolist() == ["Y", "Z", "Z"]
+    np.testing.assert_allclose(frame["pvalue"], [0.303764, 0.106587, 0.891600], atol=1e-6)
+    np.testing.assert_allclose(frame["difference"], frame["mean_b"] - frame["mean_a"])
+    assert frame["difference"].iloc[0] == pytest.approx(-0.075)  # Y - X
+    assert (frame["pvalue_method"] == "exact").all()
+    assert (frame["n_resamples"] == 0).all()
+    assert frame.attrs["pvalue_method"] == "exact"
+    assert frame.attrs["ties"] == "grid"
+
+
+def test_sakai_monte_carlo_within_four_se(sakai):
+    res = tukey_hsd(sakai, rng=7, exact=False, n_resamples=20_000)
+    exact = np.array([0.3037641619972263, 0.10658729564809329, 0.8915998652994335])
+    se = np.sqrt(exact * (1 - exact) / 20_000)
+    assert np.all(np.abs(res.pvalue[0] - exact) <= 4 * se)
+    assert (res.pvalue_method == "monte-carlo").all()
+    assert (res.n_resamples == 20_000).all()
+    for row, p in enumerate(res.monte_carlo_pvalues()):
+        assert p.pvalue == res.pvalue[0, row]
+        assert (res.pvalue_low[0, row], res.pvalue_high[0, row]) == p.hdi()
+        assert res.pvalue_low[0, row] < exact[row] < res.pvalue_high[0, row]
+
+
+def test_seed_entropy_reproduces(scores):
+    a = tukey_hsd(scores, rng=None, n_resamples=3000)
+    b = tukey_hsd(scores, rng=a.metadata["seed_entropy"], n_resamples=3000)
+    np.testing.assert_array_equal(a.pvalue, b.pvalue)
+    c = tukey_hsd(scores, rng=np.random.default_rng(1), n_resamples=3000)
+    assert not np.array_equal(a.exceeding, c.exceeding)
+
+
+def test_identical_with_or_without_monitor_progress_workers(scores):
+    base = tukey_hsd(scores, rng=3, n_resamples=2600, workers=1)
+    seen = []
+    with_monitor = tukey_hsd(
+        scores, rng=3, n_resamples=2600, monitor=seen.append, every=700, progress=True, workers=2
+    )
+    np.testing.assert_array_equal(base.exceeding, with_monitor.exceeding)
+    assert [c.trials for c in seen] == [700, 1400, 2100, 2600]
+    assert [c.done for c in seen] == [False, False, False, True]
+    assert all(isinstance(c, Checkpoint) for c in seen)
+    assert seen[-1].pvalues == base.monte_carlo_pvalues()
+    with pytest.raises(AttributeError):
+        seen[0].trials = 3  # read-only
+
+
+def test_run_steps_at_any_count(scores):
+    base = tukey_hsd(scores, rng=11, n_resamples=2000)
+    run = tukey_hsd_run(scores, rng=11, n_resamples=2000, workers=2)
+    assert run.planned == 2000
+    for n in (1, 255, 300, 13, 700):
+        run.step(n)
+    assert run.trials == 1269
+    partial = run.pvalues()
+    assert all(isinstance(p, MonteCarloPValue) and p.trials == 1269 for p in partial)
+    with pytest.raises(ValueError, match="`n_trials` must be at most the 731 trials left"):
+        run.step(732)
+    res = run.result()
+    assert run.done
+    np.testing.assert_array_equal(res.exceeding, base.exceeding)
+    # the partial counts are those of a 1269-trial call
+    short = tukey_hsd(scores, rng=11, n_resamples=1269)
+    assert tuple(MonteCarloPValue(int(c), 1269) for c in short.exceeding[0]) == partial
+
+
+def test_design_groups_use_their_own_streams(scores):
+    two = PairedDesign(
+        scores=np.concatenate([scores, scores[::-1] + 0.01])[:, :, None],
+        systems=("a", "b", "c", "d"),
+        offsets=np.array([0, 40, 80]),
+        group_names=("dataset",),
+        group_keys=(("d1",), ("d2",)),
+        items=np.arange(80),
+    )
+    one = PairedDesign(
+        scores=(scores[::-1] + 0.01)[:, :, None],
+        systems=("a", "b", "c", "d"),
+        offsets=np.array([0, 40]),
+        group_names=("dataset",),
+        group_keys=(("d2",),),
+        items=np.arange(40),
+    )
+    r2 = tukey_hsd_design(two, rng=5, n_resamples=1500)
+    r1 = tukey_hsd_design(one, rng=5, n_resamples=1500)
+    np.testing.assert_array_equal(r2.exceeding[1], r1.exceeding[0])
+    frame = r2.to_dataframe()
+    assert frame["dataset"].tolist() == ["d1"] * 6 + ["d2"] * 6
+    assert (frame["n_items"] == 40).all()
+
+
+def test_nan_raises_with_count(scores):
+    x = scores.copy()
+    x[3, 1] = x[3, 2] = x[7, 0] = np.nan
+    with pytest.raises(ValueError, match="`scores` has 3 NaN or missing values in 2 items"):
+        tukey_hsd(x)
+
+
+def test_missing_complete_drops_and_reports(scores):
+    x = scores.copy()
+    x[3, 1] = x[7, 0] = np.nan
+    with pytest.warns(DroppedDataWarning, match="dropped 2 of 40"):
+        res = tukey_hsd(x, missing="complete", rng=2, n_resamples=1000)
+    assert res.metadata["dropped"] == 2
+    assert "2 items with missing scores were dropped" in res.metadata["note"]
+    kept = np.delete(scores, [3, 7], axis=0)
+    np.testing.assert_array_equal(
+        res.exceeding, tukey_hsd(kept, rng=2, n_resamples=1000).exceeding
+    )
+    assert (res.n_items == 38).all()
+
+
+def test_exact_true_and_false(sakai):
+    assert (tukey_hsd(sakai[:, :2], exact=True).pvalue == 135 / 2048).all()
+    big = np.random.default_rng(0).random((60, 5))
+    with pytest.raises(ValueError, match="`exact=True` needs a small design"):
+        tukey_hsd(big, exact=True)
+    assert (tukey_hsd(big, n_resamples=500, rng=1).pvalue_method == "monte-carlo").all()
+
+
+def test_progress_without_tqdm(monkeypatch, scores):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    with pytest.raises(ImportError, match=r"pairedstats\[progress\]"):
+        tukey_hsd(scores, progress=True)
+
+
+def test_printed_table(sakai):
+    text = str(tukey_hsd(sakai, systems=["X", "Y", "Z"]))
+    assert text.startswith("Randomized Tukey HSD")
+    assert "exact" in text
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"n_resamples": 0}, ValueError, "`n_resamples` must be a positive integer; got 0"),
+        ({"n_resamples": 1.5}, TypeError, "`n_resamples` must be a positive integer; got 1.5"),
+        ({"exact": "yes"}, ValueError, "`exact` must be 'auto', True or False; got 'yes'"),
+        (
+            {"missing": "drop"},
+            ValueError,
+            "`missing` must be one of 'raise', 'complete'; got 'drop'",
+        ),
+        ({"monitor": 3}, TypeError, "`monitor` must be a callable taking a Checkpoint; got 3"),
+        ({"every": 0}, ValueError, "`every` must be a positive integer; got 0"),
+        ({"progress": "yes"}, TypeError, "`progress` must be True or False; got 'yes'"),
+        ({"workers": 0}, ValueError, "`workers` must be a positive integer or None; got 0"),
+        (
+            {"systems": ["a", "b"]},
+            ValueError,
+            "`systems` must name the 3 columns of `scores`; got 2",
+        ),
+        ({"systems": ["a", "a", "b"]}, ValueError, "`systems` must be distinct"),
+        ({"rng": "seed"}, TypeError, "`rng` must be None"),
+    ],
+)
+def test_tukey_hsd_iv(sakai, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        tukey_hsd(sakai, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("scores", "error", "match"),
+    [
+        (
+            [1.0, 2.0],
+            ValueError,
+            r"`scores` must have shape \(n_items, n_systems\); got 1 dimensions",
+        ),
+        ([["a", "b"]], TypeError, "`scores` must be a real array"),
+        ([[1.0], [2.0]], ValueError, "`scores` must have at least 2 systems; got 1"),
+        ([[1.0, np.inf]], ValueError, "`scores` must be finite; got 1 infinite values"),
+        (np.empty((0, 2)), ValueError, "`scores` must have at least one complete item; got none"),
+    ],
+)
+def test_tukey_hsd_scores_iv(scores, error, match):
+    with pytest.raises(error, match=match):
+        tukey_hsd(scores)
+
+
+def test_design_iv(sakai):
+    with pytest.raises(TypeError, match="`design` must be a PairedDesign"):
+        tukey_hsd_design(sakai)
+    multi = PairedDesign(
+        scores=np.zeros((3, 2, 2)), systems=("a", "b"), offsets=np.array([0, 3]),
+        items=np.arange(3), columns=("p", "q"),
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="`design` must have one score column for tukey_hsd"):
+        tukey_hsd_design(multi)
+    bad = PairedDesign(
+        scores=np.full((3, 2, 1), np.nan), systems=("a", "b"), offsets=np.array([0, 3]),
+        items=np.arange(3),
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=r"`design\.scores` must be finite; got 6 NaN"):
+        tukey_hsd_design(bad)
