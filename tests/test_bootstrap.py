@@ -34,7 +34,7 @@ class TestBootstrapIV:
         x = np.zeros((5, 2))
         with pytest.raises(TypeError, match="`statistic` must be callable or None; got 3"):
             bootstrap(x, statistic=3)
-        with pytest.raises(ValueError, match="several score columns need `statistic`.*got 2"):
+        with pytest.raises(ValueError, match=r"several score columns need `statistic`.*got 2"):
             bootstrap(np.zeros((5, 2, 2)))
         one = PairedDesign(
             scores=np.zeros((3, 1, 1)), systems=("a",), offsets=np.array([0, 3]),
@@ -53,12 +53,12 @@ class TestBootstrapIV:
 
     def test_numbers(self):
         x = np.zeros((5, 2))
-        with pytest.raises(ValueError, match="`n_resamples` must be at least 2 .*; got 1"):
+        with pytest.raises(ValueError, match=r"`n_resamples` must be at least 2 .*; got 1"):
             bootstrap(x, n_resamples=1)
-        with pytest.raises(TypeError, match="`n_resamples` must be a positive integer; got 2.5"):
+        with pytest.raises(TypeError, match=r"`n_resamples` must be a positive integer; got 2.5"):
             bootstrap(x, n_resamples=2.5)
         with pytest.raises(
-            ValueError, match="`confidence_level` must be strictly between 0 and 1; got 1.5"
+            ValueError, match=r"`confidence_level` must be strictly between 0 and 1; got 1.5"
         ):
             bootstrap(x, confidence_level=1.5)
         with pytest.raises(
