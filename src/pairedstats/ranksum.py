@@ -191,7 +191,7 @@ def ranksum(
         tied midranks with ties (as R's coin); ``"asymptotic"``: the normal approximation
         with the tie-corrected variance. ``"auto"`` uses the exact distribution whenever
         its cost (:func:`pairedstats.core.ranksum.exact_cost`) is at most
-        ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about 340 x 340; with ties:
+        ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about 90 x 90; with ties:
         about 60 x 60), the normal approximation otherwise.
     correction : bool, optional
         Continuity correction of the normal approximation (p-value, ``z`` and the

@@ -115,6 +115,21 @@ def test_null_pmf_matches_r_dwilcox():
         np.testing.assert_allclose(core.null_pmf_no_ties(n, m), expected, rtol=1e-12, atol=0)
 
 
+def test_null_pmf_matches_exact_integer_gaussian_binomial():
+    # counts of u = coefficients of [m + n choose m]_q, in exact integer arithmetic
+    m, n = 40, 35
+    c = [1] + [0] * (m * n)
+    for i in range(1, m + 1):
+        for k in range(i, i * n + 1):  # divide by (1 - q^i)
+            c[k] += c[k - i]
+        for k in range(i * n, n + i - 1, -1):  # multiply by (1 - q^(n + i))
+            c[k] -= c[k - n - i]
+    total = math.comb(m + n, m)
+    assert sum(c) == total
+    expected = np.array([x / total for x in c])
+    np.testing.assert_allclose(core.null_pmf_no_ties(m, n), expected, rtol=1e-13, atol=0)
+
+
 # ------------------------------------------------ exact conditional null with ties
 def test_exact_conditional_matches_coin():
     for row in _read("coin.csv"):
@@ -170,7 +185,7 @@ def test_no_ties_exact_matches_enumeration_and_subset_recursion():
 def test_null_pmf_large_sizes_match_scipy_exact():
     # scipy's exact Mann-Whitney distribution is computed by a different algorithm
     rng = np.random.default_rng(5)
-    a, b = rng.normal(size=180), rng.normal(size=150) + 0.15
+    a, b = rng.normal(size=120), rng.normal(size=100) + 0.15
     for alternative in ("two-sided", "less", "greater"):
         ours = _run(a, b, alternative=alternative, method="exact")["pvalue"]
         theirs = stats.mannwhitneyu(b, a, alternative=alternative, method="exact").pvalue
@@ -258,14 +273,15 @@ def test_all_tied():
 
 def test_auto_rule():
     rng = np.random.default_rng(9)
-    assert _run(rng.normal(size=300), rng.normal(size=300))["method"] == "exact"
-    assert _run(rng.normal(size=400), rng.normal(size=400))["method"] == "asymptotic"
+    assert _run(rng.normal(size=85), rng.normal(size=85))["method"] == "exact"
+    assert _run(rng.normal(size=10), rng.normal(size=800))["method"] == "exact"
+    assert _run(rng.normal(size=100), rng.normal(size=100))["method"] == "asymptotic"
     tied = _run(rng.integers(0, 5, 40) * 1.0, rng.integers(0, 5, 40) * 1.0)
     assert tied["method"] == "exact-conditional"
     big = _run(rng.integers(0, 5, 150) * 1.0, rng.integers(0, 5, 150) * 1.0)
     assert big["method"] == "asymptotic"
-    ops, _ = core.exact_cost(300, 300, None, False)
-    assert ops <= core.AUTO_EXACT_BUDGET < core.exact_cost(400, 400, None, False)[0]
+    ops, _ = core.exact_cost(85, 85, None, False)
+    assert ops <= core.AUTO_EXACT_BUDGET < core.exact_cost(100, 100, None, False)[0]
 
 
 # ------------------------------------------------------- k-th pairwise difference
