@@ -205,13 +205,16 @@ def test_counts_do_not_depend_on_chunking_or_workers(k):
     np.testing.assert_array_equal(counter.count(0, n, workers=1), whole)
 
 
-def test_partial_block_is_prefix_of_full_block():
-    g = core.prepare_group(np.round(np.random.default_rng(4).random((10, 4)), 2), [(0, 1)])
+@pytest.mark.parametrize("k", [4, 20])
+def test_partial_block_is_prefix_of_full_block(k):
+    g = core.prepare_group(np.round(np.random.default_rng(4).random((10, k)), 2), [(0, 1)])
     s = core._sampler(g)
+    assert s.kind == ("table" if k == 4 else "shuffle")
     words = core.label_words(["t"])
-    full = s.draw(core._generator(3, words, 0), BLOCK)
-    part = s.draw(core._generator(3, words, 0), 100)
+    full = s.draw(3, words, 0, BLOCK)
+    part = s.draw(3, words, 0, 100)
     np.testing.assert_array_equal(full[:100], part)
+    assert np.all(full < np.broadcast_to(s.high, full.shape))
 
 
 def test_streams_are_keyed_by_labels():

@@ -20,7 +20,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 __all__ = ["HDIWidth", "MonteCarloPValue", "StandardError", "beta_hdi", "trials_for"]
 
@@ -83,32 +83,36 @@ def beta_hdi(a: float, b: float, level: float = 0.95) -> tuple[float, float]:
     >>> low, round(high * 1000, 2)
     (0.0, 2.99)
     """
-    dist = stats.beta(a, b)
     if a <= 1 and b <= 1:
         # U-shaped or flat: the density is highest at the ends; no single shortest interval
         # that is an interval exists (for a = b = 1 every interval of length level ties).
         # Report the central interval, which is what a flat posterior suggests.
-        return float(dist.ppf((1 - level) / 2)), float(dist.ppf((1 + level) / 2))
+        return _ppf((1 - level) / 2, a, b), _ppf((1 + level) / 2, a, b)
     if a <= 1:
-        return 0.0, float(dist.ppf(level))
+        return 0.0, _ppf(level, a, b)
     if b <= 1:
-        return float(dist.ppf(1 - level)), 1.0
+        return _ppf(1 - level, a, b), 1.0
     # Unimodal: the width ppf(q + level) - ppf(q) is smallest where the densities at the two
-    # ends are equal; logpdf(upper) - logpdf(lower) decreases from +inf to -inf in q.
+    # ends are equal; log pdf(upper) - log pdf(lower) decreases from +inf to -inf in q.
     tail = 1 - level
 
     def gap(q: float) -> float:
-        lower, upper = dist.ppf(q), dist.ppf(q + level)
-        value = dist.logpdf(upper) - dist.logpdf(lower)
+        lower, upper = _ppf(q, a, b), _ppf(q + level, a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = _log_kernel(upper, a, b) - _log_kernel(lower, a, b)
         return float(np.clip(np.nan_to_num(value, nan=0.0), -1e300, 1e300))
 
-    lo_q, hi_q = 0.0, tail
-    if gap(lo_q) <= 0:  # pragma: no cover - density already falls at 0 (cannot for a > 1)
-        return 0.0, float(dist.ppf(level))
-    if gap(hi_q) >= 0:  # pragma: no cover - symmetric to the above
-        return float(dist.ppf(tail)), 1.0
-    q = optimize.brentq(gap, lo_q, hi_q, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=200)
-    return float(dist.ppf(q)), float(dist.ppf(q + level))
+    q = optimize.brentq(gap, 0.0, tail, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=200)
+    return _ppf(q, a, b), _ppf(q + level, a, b)
+
+
+def _ppf(q: float, a: float, b: float) -> float:
+    return float(special.betaincinv(a, b, q))
+
+
+def _log_kernel(x: float, a: float, b: float) -> float:
+    # log density up to the normalising constant (which cancels in differences)
+    return (a - 1) * np.log(x) + (b - 1) * np.log1p(-x)
 
 
 @dataclass(frozen=True)
@@ -225,7 +229,7 @@ class MonteCarloPValue:
         """
         alpha = _check_probability(alpha, "alpha")
         a, b = self._posterior(prior)
-        return float(stats.beta.cdf(alpha, a, b))
+        return float(special.betainc(a, b, alpha))
 
 
 @dataclass(frozen=True)

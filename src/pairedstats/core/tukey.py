@@ -347,9 +347,28 @@ class _Sampler:
     shift: int = 0
     radices: np.ndarray | None = None  # shuffle kind: k, k-1, ..., 2
     chunk_ends: np.ndarray | None = None  # shuffle kind: end of each draw's radices
+    chunk_highs: np.ndarray | None = None  # shuffle kind: bound of each chunk's draws
+    magic_radix: np.ndarray | None = None  # shuffle kind: v // r == (v * magic) >> shift
+    shift_radix: np.ndarray | None = None
 
-    def draw(self, gen: np.random.Generator, m: int) -> np.ndarray:
-        return gen.integers(0, self.high, size=(m, self.n_draws), dtype=np.uint32)
+    def draw(self, root: int, words: tuple[int, ...], block: int, m: int) -> np.ndarray:
+        """The draws of the first ``m`` trials of ``block``: one row per trial.
+
+        The table kind makes one call on the block's generator. The shuffle kind has one
+        stream per chunk of radices (its words extended by the chunk number), each one call
+        with a scalar bound, interleaved so that row ``t`` holds item 0's chunks, then item
+        1's, ...
+        """
+        if self.kind == "table":
+            gen = _generator(root, words, block)
+            return gen.integers(0, self.high, size=(m, self.n_draws), dtype=np.uint32)
+        n_chunks = len(self.chunk_highs)
+        out = np.empty((m, self.n_draws), dtype=np.uint32)
+        for c, high in enumerate(self.chunk_highs.tolist()):
+            gen = _generator(root, (*words, c), block)
+            out[:, c::n_chunks] = gen.integers(0, high, size=(m, self.n_draws // n_chunks),
+                                               dtype=np.uint32)  # fmt: skip
+        return out
 
 
 def _sampler(group: TukeyGroup) -> _Sampler:
@@ -391,10 +410,24 @@ def _sampler(group: TukeyGroup) -> _Sampler:
     return _Sampler(
         kind="shuffle",
         high=np.tile(per_item, n),
+        chunk_highs=per_item,
         n_draws=n * len(highs),
         radices=radices,
         chunk_ends=np.array(ends, dtype=np.int64),
+        magic_radix=np.array([_magic(r)[0] for r in radices.tolist()], dtype=np.int64),
+        shift_radix=np.array([_magic(r)[1] for r in radices.tolist()], dtype=np.int64),
     )
+
+
+def _magic(divisor: int, bits: int = 31) -> tuple[int, int]:
+    """``(magic, shift)`` with ``v // divisor == (v * magic) >> shift`` for ``0 <= v < 2**bits``.
+
+    With ``shift = bits + ceil(log2 divisor)`` and ``magic = ceil(2**shift / divisor)`` the
+    error ``e = magic * divisor - 2**shift`` is below ``divisor``, so ``v * e < 2**shift``
+    and the floor is exact; ``v * magic < 2**63`` fits an int64.
+    """
+    shift = bits + max(1, math.ceil(math.log2(divisor)))
+    return -(-(2**shift) // divisor), shift
 
 
 # numpy versions of the kernels: the reference the numba ones must match exactly
@@ -469,7 +502,7 @@ def _table_counts(table, draws, fact, digits, magic, shift, n, thresholds, count
                 counts[j] += 1
 
 
-def _shuffle_counts(values, draws, radices, chunk_ends, thresholds, counts):
+def _shuffle_counts(values, draws, radices, magics, shifts, chunk_ends, thresholds, counts):
     """Compiled kernel (see :func:`_numba_kernels`): Fisher-Yates per item."""
     m = draws.shape[0]
     n, k = values.shape
@@ -489,7 +522,7 @@ def _shuffle_counts(values, draws, radices, chunk_ends, thresholds, counts):
                 end = chunk_ends[c]
                 for p in range(start, end):
                     r = radices[p]
-                    q = v // r
+                    q = (v * magics[p]) >> shifts[p]  # v // r, exact for v < 2**31
                     digit = v - q * r
                     v = q
                     j = r - 1
@@ -540,7 +573,14 @@ def _count_block(group, s, draws, counts, engine):
             )  # fmt: skip
         else:
             kernels["shuffle"](
-                group.values, draws, s.radices, s.chunk_ends, group.thresholds, counts
+                group.values,
+                draws,
+                s.radices,
+                s.magic_radix,
+                s.shift_radix,
+                s.chunk_ends,
+                group.thresholds,
+                counts,
             )
         return
     if s.kind == "table":
@@ -561,7 +601,7 @@ def _count_range(group, s, root, words, lo, hi, engine) -> np.ndarray:
     for block in range(lo // BLOCK, -(-hi // BLOCK)):
         first = block * BLOCK
         a, z = max(lo, first), min(hi, first + BLOCK)
-        draws = s.draw(_generator(root, words, block), z - first)
+        draws = s.draw(root, words, block, z - first)
         _count_block(group, s, draws[a - first :], counts, engine)
     return counts
 
