@@ -116,6 +116,6 @@ def test_ranksum_accessor_equals_function():
 
 
 def test_baseline_error_through_the_accessor(runs):
-    with pytest.raises(KeyError, match="`baseline`: 'bm26' is not a system"):
+    with pytest.raises(ValueError, match="`baseline` must be one of the systems"):
         runs.paired.bootstrap(item="query", system="run", score="ndcg", by="collection",
                               baseline="bm26")

@@ -9,7 +9,6 @@ import xarray as xr
 
 from pairedstats import DroppedDataWarning
 from pairedstats._inputs import (
-    check_baseline,
     design_from_array,
     design_from_dataset,
     design_from_frame,
@@ -466,12 +465,3 @@ def test_two_sample_errors():
         match="`group`: 'group' is neither a dimension of 'x' nor a coordinate along 'item'",
     ):
         two_sample_from_dataset(ds)
-
-
-def test_baseline_must_be_a_system(tidy):
-    d = _tidy_call(tidy, by="ds")
-    check_baseline(d, "y")
-    with pytest.raises(
-        KeyError, match=re.escape("`baseline`: 'w' is not a system; the systems are 'x', 'y', 'z'")
-    ):
-        check_baseline(d, "w")

@@ -15,5 +15,29 @@ from . import accessors as _accessors  # noqa: F401  (registers .paired)
 from . import datasets
 from ._inputs import DroppedDataWarning
 from ._version import __version__
+from .bootstrap import BootstrapResult, bootstrap, bootstrap_design
+from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
+from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
+from .tukey import TukeyHSDResult, TukeyHSDRun, tukey_hsd, tukey_hsd_design, tukey_hsd_run
 
-__all__ = ["DroppedDataWarning", "__version__", "datasets"]
+__all__ = [
+    "BootstrapResult",
+    "DroppedDataWarning",
+    "HDIWidth",
+    "MonteCarloPValue",
+    "RanksumConfidenceWarning",
+    "RanksumResult",
+    "StandardError",
+    "TukeyHSDResult",
+    "TukeyHSDRun",
+    "__version__",
+    "bootstrap",
+    "bootstrap_design",
+    "datasets",
+    "ranksum",
+    "ranksum_design",
+    "trials_for",
+    "tukey_hsd",
+    "tukey_hsd_design",
+    "tukey_hsd_run",
+]

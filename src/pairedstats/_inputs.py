@@ -242,15 +242,6 @@ def _select_systems(available: list, systems, arg: str = "systems") -> list:
     return list(chosen)
 
 
-def check_baseline(design: PairedDesign, baseline) -> None:
-    """A baseline must be one of the design's systems."""
-    if baseline is not None and baseline not in design.systems:
-        raise KeyError(
-            f"`baseline`: {baseline!r} is not a system; the systems are "
-            f"{_fmt(design.systems, limit=30)}."
-        )
-
-
 def _group_codes(frame, by: list):
     """Per-row group codes and the keys, in order of first appearance."""
     if not by:
@@ -913,14 +904,3 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
             stacklevel=3,
         )
     return _two_sample(list_a, list_b, (la, lb), score, sweep, keys, dropped)
-
-
-def sweep_coords(ds, design) -> dict:
-    """Ordered coordinate values of each group name, for rebuilding the sweep grid."""
-    out = {}
-    for j, name in enumerate(design.group_names):
-        out[name] = list(dict.fromkeys(key[j] for key in design.group_keys))
-    return out
-
-
-__all__ += ["check_baseline", "sweep_coords"]
