@@ -545,7 +545,7 @@ def tukey_hsd(
     (135.0, 'exact')
     >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, exact=False, n_resamples=20_000)
     >>> print(f"{res.pvalue[0, 0]:.3f}")
-    0.064
+    0.065
     """
     design, n_resamples, exact, missing, monitor, every, progress, workers, root = _tukey_hsd_iv(
         scores, systems, n_resamples, rng, exact, missing, monitor, every, progress, workers

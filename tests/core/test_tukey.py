@@ -255,3 +255,17 @@ def test_tolerance_mode_counts_float_ties():
     g = core.prepare_group(x, PAIRS3)
     assert g.quantum is None
     np.testing.assert_allclose(core.exact_pvalues(g), brute_force(x, PAIRS3), rtol=1e-12)
+
+
+def test_counts_across_large_blocks_and_threads():
+    x = np.round(np.random.default_rng(6).random((12, 3)), 1)
+    g = core.prepare_group(x, PAIRS3)
+    size = core.trials_per_block(core._sampler(g).n_draws)
+    assert size % BLOCK == 0
+    n = 2 * size + 5
+    whole = core.count_trials(g, 4, ["t"], 0, n, workers=1)
+    parts = core.count_trials(g, 4, ["t"], 0, size - 3, workers=1) + core.count_trials(
+        g, 4, ["t"], size - 3, n, workers=1
+    )
+    np.testing.assert_array_equal(parts, whole)
+    np.testing.assert_array_equal(core.count_trials(g, 4, ["t"], 0, n, workers=2), whole)

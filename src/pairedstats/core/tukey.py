@@ -25,8 +25,10 @@ enumerating the arrangements when they are few. Monte Carlo trials draw, per ite
 uniform integer picking one of the ``k!`` arrangements from a precomputed table (several
 items share one 32-bit draw), or, for larger ``k``, the digits of a Fisher-Yates shuffle.
 
-Random numbers: trial ``r`` of a stream uses the ``r % BLOCK``-th rows of the draws of block
-``r // BLOCK`` (:func:`pairedstats.core.streams.block_generator`), one fixed-shape call of
+Random numbers: trials are cut into blocks of ``B = trials_per_block(...)`` trials (a multiple
+of ``streams.BLOCK`` fixed by the number of draws per trial, so by the design's shape only);
+trial ``r`` of a stream uses the ``r % B``-th row of the draws of block ``r // B``
+(:func:`pairedstats.core.streams.block_generator`), one fixed-shape call of
 ``Generator.integers`` per block, so a trial's numbers depend on the seed, the labels and the
 trial number only.
 
@@ -596,11 +598,24 @@ def _generator(root: int, words: tuple[int, ...], block: int) -> np.random.Gener
     return np.random.Generator(np.random.PCG64(seq))
 
 
+def trials_per_block(n_draws: int) -> int:
+    """Trials per block generator: about 2**20 draws, 256 to 8192 trials, a power of two.
+
+    Part of the reproducibility contract (with the draws per trial, it depends only on the
+    numbers of items and systems).
+    """
+    size = BLOCK
+    while size < 8192 and 2 * size * n_draws <= 2**20:
+        size *= 2
+    return size
+
+
 def _count_range(group, s, root, words, lo, hi, engine) -> np.ndarray:
     counts = np.zeros(len(group.thresholds), dtype=np.int64)
-    for block in range(lo // BLOCK, -(-hi // BLOCK)):
-        first = block * BLOCK
-        a, z = max(lo, first), min(hi, first + BLOCK)
+    size = trials_per_block(s.n_draws)
+    for block in range(lo // size, -(-hi // size)):
+        first = block * size
+        a, z = max(lo, first), min(hi, first + size)
         draws = s.draw(root, words, block, z - first)
         _count_block(group, s, draws[a - first :], counts, engine)
     return counts
@@ -623,29 +638,33 @@ class MonteCarloCounter:
 
     def count(self, lo: int, hi: int, workers: int = 1, pool=None) -> np.ndarray:
         """Counts over trials ``lo`` (inclusive) to ``hi`` (exclusive)."""
-        tasks = _split(lo, hi, workers)
+        tasks = self.split(lo, hi, workers)
         if pool is None or len(tasks) == 1:
             parts = [self._count(a, z) for a, z in tasks]
         else:
             parts = list(pool.map(lambda t: self._count(*t), tasks))
         return np.sum(parts, axis=0, dtype=np.int64) if parts else self._count(lo, lo)
 
+    def split(self, lo: int, hi: int, workers: int) -> list[tuple[int, int]]:
+        """Trials ``lo`` to ``hi`` cut at block boundaries into at most ``workers`` runs."""
+        return _split(lo, hi, workers, trials_per_block(self.sampler.n_draws))
+
     def _count(self, lo, hi):
         return _count_range(self.group, self.sampler, self.root, self.words, lo, hi, self.engine)
 
 
-def _split(lo: int, hi: int, workers: int) -> list[tuple[int, int]]:
+def _split(lo: int, hi: int, workers: int, size: int = BLOCK) -> list[tuple[int, int]]:
     """Cut trials into at most ``workers`` contiguous runs at block boundaries."""
     if hi <= lo:
         return [(lo, lo)]
-    first, last = lo // BLOCK, -(-hi // BLOCK)
+    first, last = lo // size, -(-hi // size)
     n_blocks = last - first
-    parts = max(1, min(workers, n_blocks // 2 if n_blocks >= 4 else 1))
+    parts = max(1, min(workers, n_blocks // 2 if n_blocks >= 4 else n_blocks))
     edges = [first + (n_blocks * p) // parts for p in range(parts + 1)]
     out = []
     for p in range(parts):
-        a = lo if p == 0 else edges[p] * BLOCK
-        z = hi if p == parts - 1 else edges[p + 1] * BLOCK
+        a = lo if p == 0 else edges[p] * size
+        z = hi if p == parts - 1 else edges[p + 1] * size
         out.append((a, z))
     return out
 
@@ -660,7 +679,7 @@ def count_trials(
     --------
     >>> g = prepare_group(np.array([[1.0, 2.0], [1.0, 3.0], [5.0, 6.0]]), [(0, 1)])
     >>> int(count_trials(g, 1, ["tukey_hsd"], 0, 4000)[0])  # about a quarter of 4000
-    1003
+    968
     """
     workers = default_workers(workers)
     counter = MonteCarloCounter(group, root, labels, engine)
