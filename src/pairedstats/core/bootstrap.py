@@ -238,6 +238,7 @@ class _UnitStream:
         self.decoder = decoder or _decoder()
 
     def _refill(self, need_units: int) -> None:
+        need_units = min(need_units, 1 << 20)  # bounded buffer; the kernel resumes
         first = self.pos // self.cpw
         keep = self.raw[first:]
         self.pos -= first * self.cpw
@@ -251,7 +252,7 @@ class _UnitStream:
         while r < rows:
             need = (rows - r) * self.n - j
             available = (self.raw.size * self.cpw - self.pos) * self.accept
-            if available < need:
+            if available < min(need, 1 << 19):
                 self._refill(need)
             self.pos, r, j = self.decoder(
                 self.raw, self.pos, self.width, self.n, self.thresh, r, j, out, vals
@@ -663,6 +664,16 @@ def mean_influence(group: GroupData, sums: np.ndarray) -> np.ndarray:
     return jackknife_influence(leave, group.strata_sizes)
 
 
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max(1, min(2, os.cpu_count() or 1)))
+    return _POOL
+
+
 def _n_workers(workers: int | None) -> int:
     if workers is not None:
         return max(1, int(workers))
@@ -698,6 +709,8 @@ def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, wor
     if nw <= 1:
         for b in blocks:
             task(b)
+    elif workers is None:
+        list(_pool().map(task, blocks))
     else:
         with ThreadPoolExecutor(nw) as pool:
             list(pool.map(task, blocks))
