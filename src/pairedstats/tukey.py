@@ -312,13 +312,17 @@ class TukeyHSDRun:
         tasks = [(g, a, z) for g, _ in active for a, z in core._split(lo, hi, self._workers)]
         if self._workers > 1 and len(tasks) > 1:
             with ThreadPoolExecutor(min(self._workers, len(tasks))) as pool:
-                parts = list(pool.map(lambda t: self._counters[t[0]]._count(t[1], t[2]), tasks))
+                parts = list(pool.map(lambda t: self._count(*t, hi), tasks))
         else:
-            parts = [self._counters[g]._count(a, z) for g, a, z in tasks]
+            parts = [self._count(g, a, z, hi) for g, a, z in tasks]
         for (g, _, _), counts in zip(tasks, parts, strict=True):
             self._counts[g] += counts
         self._trials = hi
         return self
+
+    def _count(self, g, a, z, hi):
+        # only the run that ends the step may keep its last, partial block for the next step
+        return self._counters[g]._count(a, z, keep=z == hi)
 
     def pvalues(self) -> tuple:
         """One :class:`MonteCarloPValue` per result row (None for exact groups)."""
@@ -346,12 +350,18 @@ class TukeyHSDRun:
         """Do the remaining trials, showing a checkpoint every ``every`` trials; the result.
 
         ``every`` defaults to 1% of the planned trials rounded up to whole blocks of
-        256 trials. The monitor and the progress bar only look; the result is the same
+        trials (256 to 8192, see :func:`pairedstats.core.tukey.trials_per_block`). The
+        monitor and the progress bar only look; the result is the same
         without them.
         """
         left = self.planned - self._trials
-        if every is None:
-            every = max(BLOCK, -(-max(1, self.planned // 100) // BLOCK) * BLOCK)
+        if monitor is None and not progress:
+            every = max(1, left)  # nothing to show: one step
+        elif every is None:
+            size = max(
+                [core.trials_per_block(c.sampler.n_draws) for c in self._counters if c] or [BLOCK]
+            )
+            every = max(size, -(-max(1, self.planned // 100) // size) * size)
         bar = None
         if progress:
             try:
@@ -521,7 +531,7 @@ def tukey_hsd(
     monitor : callable, optional
         Called with a :class:`Checkpoint` every ``every`` trials and at the end.
     every : int, optional
-        Trials between checkpoints (default 1% of ``n_resamples``, whole blocks of 256).
+        Trials between checkpoints (default 1% of ``n_resamples``, in whole blocks).
     progress : bool, default False
         Show a tqdm progress bar (needs ``pairedstats[progress]``).
     workers : int, optional

@@ -610,14 +610,23 @@ def trials_per_block(n_draws: int) -> int:
     return size
 
 
-def _count_range(group, s, root, words, lo, hi, engine) -> np.ndarray:
+def _count_range(group, s, root, words, lo, hi, engine, cache=None) -> np.ndarray:
     counts = np.zeros(len(group.thresholds), dtype=np.int64)
     size = trials_per_block(s.n_draws)
     for block in range(lo // size, -(-hi // size)):
         first = block * size
         a, z = max(lo, first), min(hi, first + size)
-        draws = s.draw(root, words, block, z - first)
-        _count_block(group, s, draws[a - first :], counts, engine)
+        entry = cache.get("entry") if cache is not None else None  # one atomic read
+        if entry is not None and entry[0] == block:
+            draws = entry[1]
+        elif cache is not None and z < first + size:
+            # a step ending inside a block: draw the whole block once and keep it for the
+            # next step (the rows are the same: a partial block is a prefix of a full one)
+            draws = s.draw(root, words, block, size)
+            cache["entry"] = (block, draws)
+        else:
+            draws = s.draw(root, words, block, z - first)
+        _count_block(group, s, draws[a - first : z - first], counts, engine)
     return counts
 
 
@@ -635,6 +644,7 @@ class MonteCarloCounter:
         self.words = label_words(self.labels)
         self.sampler = _sampler(group)
         self.engine = engine
+        self._cache: dict = {}
 
     def count(self, lo: int, hi: int, workers: int = 1, pool=None) -> np.ndarray:
         """Counts over trials ``lo`` (inclusive) to ``hi`` (exclusive)."""
@@ -649,8 +659,11 @@ class MonteCarloCounter:
         """Trials ``lo`` to ``hi`` cut at block boundaries into at most ``workers`` runs."""
         return _split(lo, hi, workers, trials_per_block(self.sampler.n_draws))
 
-    def _count(self, lo, hi):
-        return _count_range(self.group, self.sampler, self.root, self.words, lo, hi, self.engine)
+    def _count(self, lo, hi, keep=False):
+        cache = self._cache if keep else None
+        return _count_range(
+            self.group, self.sampler, self.root, self.words, lo, hi, self.engine, cache
+        )
 
 
 def _split(lo: int, hi: int, workers: int, size: int = BLOCK) -> list[tuple[int, int]]:
