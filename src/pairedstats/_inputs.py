@@ -546,7 +546,7 @@ def _check_dims(ds, wanted: dict[str, str]) -> None:
             )
 
 
-def _score_vars(ds, score, item, system) -> list:
+def score_variables(ds, score, item, system) -> list:
     if score is None:
         names = [v for v in ds.data_vars if {item, system} <= set(ds[v].dims)]
         if not names:
@@ -608,7 +608,7 @@ def design_from_dataset(
     """
     missing = _check_missing_arg(missing)
     _check_dims(ds, {"item": item, "system": system})
-    names = _score_vars(ds, score, item, system)
+    names = score_variables(ds, score, item, system)
     available = list(ds[system].to_numpy().tolist())
     chosen = _select_systems(available, systems)
     sub = ds[names].sel({system: chosen})

@@ -10,18 +10,15 @@ object itself (with, e.g., the bootstrap distribution).
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import xarray as xr
 
-from . import _inputs
+from . import _inputs, _sweeps
+from .core.streams import root_entropy
 
 __all__ = ["PairedDataFrameAccessor", "PairedDatasetAccessor"]
-
-
-def _out(result, as_result: bool, kind: str):
-    if as_result:
-        return result
-    return result.to_dataframe() if kind == "frame" else result.to_dataset()
 
 
 @pd.api.extensions.register_dataframe_accessor("paired")
@@ -69,17 +66,15 @@ class PairedDataFrameAccessor:
         >>> list(res.columns[:4])
         ['system_a', 'system_b', 'mean_a', 'mean_b']
         """
-        from .bootstrap import bootstrap_design
-
         design = _inputs.design_from_frame(
             self._obj, item=item, system=system, score=score, systems=systems, by=by,
             cluster=cluster, strata=strata, missing=missing,
         )  # fmt: skip
-        result = bootstrap_design(
+        result = _method("bootstrap")(
             design, baseline=baseline, weights=weights, statistic=statistic,
             n_resamples=n_resamples, confidence_level=confidence_level, method=method, rng=rng,
         )  # fmt: skip
-        return _out(result, as_result, "frame")
+        return result if as_result else result.to_dataframe()
 
     def tukey_hsd(
         self,
@@ -109,14 +104,12 @@ class PairedDataFrameAccessor:
         >>> len(res)  # 4 runs: 6 pairs
         6
         """
-        from .tukey import tukey_hsd_design
-
         design = _inputs.design_from_frame(
             self._obj, item=item, system=system, score=score, systems=systems, by=by,
             missing=missing,
         )  # fmt: skip
-        result = tukey_hsd_design(design, n_resamples=n_resamples, rng=rng, **keywords)
-        return _out(result, as_result, "frame")
+        result = _method("tukey_hsd")(design, n_resamples=n_resamples, rng=rng, **keywords)
+        return result if as_result else result.to_dataframe()
 
     def ranksum(
         self,
@@ -147,16 +140,42 @@ class PairedDataFrameAccessor:
         >>> list(res.columns[:2])
         ['group_a', 'group_b']
         """
-        from .ranksum import ranksum_design
-
         design = _inputs.two_sample_from_frame(
             self._obj, score=score, group=group, a=a, b=b, by=by
         )
-        result = ranksum_design(
+        result = _method("ranksum")(
             design, alternative=alternative, confidence_level=confidence_level,
             method=method, correction=correction,
         )  # fmt: skip
-        return _out(result, as_result, "frame")
+        return result if as_result else result.to_dataframe()
+
+
+def _method(name: str):
+    """The design-level function of a method (imported on first use)."""
+    if name == "bootstrap":
+        from .bootstrap import bootstrap_design as run
+    elif name == "tukey_hsd":
+        from .tukey import tukey_hsd_design as run
+    else:
+        from .ranksum import ranksum_design as run
+    return run
+
+
+def _dataset_method(ds, *, name: str, design_kw: dict, method_kw: dict, as_result=False):
+    """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
+    build = _inputs.two_sample_from_dataset if name == "ranksum" else _inputs.design_from_dataset
+    result = _method(name)(build(ds, **design_kw), **method_kw)
+    return result if as_result else result.to_dataset()
+
+
+def _dataset_result(ds, name, design_kw, method_kw, variables, core_dims, as_result):
+    """Run in memory, or lazily chunk by chunk when the variables are dask arrays."""
+    if as_result or not _sweeps.is_lazy(ds, variables):
+        return _dataset_method(
+            ds, name=name, design_kw=design_kw, method_kw=method_kw, as_result=as_result
+        )
+    eager = partial(_dataset_method, name=name, design_kw=design_kw, method_kw=method_kw)
+    return _sweeps.map_sweep(ds[variables], eager, core_dims)
 
 
 @xr.register_dataset_accessor("paired")
@@ -165,7 +184,8 @@ class PairedDatasetAccessor:
 
     Every other dimension is a sweep (seeds, hyper-parameters, datasets): the result is a
     ``Dataset`` over those dimensions plus a ``comparison`` dimension. Several score
-    variables add a ``score`` dimension.
+    variables add a ``score`` dimension. A dask-backed Dataset stays lazy: the result is
+    computed chunk by chunk of the sweep dimensions, with the same numbers as in memory.
     """
 
     def __init__(self, dataset: xr.Dataset):
@@ -191,18 +211,18 @@ class PairedDatasetAccessor:
         as_result: bool = False,
     ):
         """Paired bootstrap over each sweep slice; see :func:`pairedstats.bootstrap`."""
-        from .bootstrap import bootstrap_design
-
-        design = _inputs.design_from_dataset(
-            self._obj, item=item, system=system, score=score, systems=systems,
-            cluster=cluster, strata=strata, missing=missing,
-            columns_as_score=statistic is not None,
+        design_kw = dict(
+            item=item, system=system, score=score, systems=systems, cluster=cluster,
+            strata=strata, missing=missing, columns_as_score=statistic is not None,
         )  # fmt: skip
-        result = bootstrap_design(
-            design, baseline=baseline, weights=weights, statistic=statistic,
-            n_resamples=n_resamples, confidence_level=confidence_level, method=method, rng=rng,
+        method_kw = dict(
+            baseline=baseline, weights=weights, statistic=statistic, n_resamples=n_resamples,
+            confidence_level=confidence_level, method=method, rng=root_entropy(rng),
         )  # fmt: skip
-        return _out(result, as_result, "dataset")
+        variables = _inputs.score_variables(self._obj, score, item, system)
+        return _dataset_result(
+            self._obj, "bootstrap", design_kw, method_kw, variables, (item, system), as_result
+        )
 
     def tukey_hsd(
         self,
@@ -218,13 +238,12 @@ class PairedDatasetAccessor:
         **keywords,
     ):
         """Randomized Tukey HSD over each sweep slice; see :func:`pairedstats.tukey_hsd`."""
-        from .tukey import tukey_hsd_design
-
-        design = _inputs.design_from_dataset(
-            self._obj, item=item, system=system, score=score, systems=systems, missing=missing
+        design_kw = dict(item=item, system=system, score=score, systems=systems, missing=missing)
+        method_kw = dict(n_resamples=n_resamples, rng=root_entropy(rng), **keywords)
+        variables = _inputs.score_variables(self._obj, score, item, system)
+        return _dataset_result(
+            self._obj, "tukey_hsd", design_kw, method_kw, variables, (item, system), as_result
         )
-        result = tukey_hsd_design(design, n_resamples=n_resamples, rng=rng, **keywords)
-        return _out(result, as_result, "dataset")
 
     def ranksum(
         self,
@@ -245,13 +264,12 @@ class PairedDatasetAccessor:
         ``group`` is a dimension holding the two labels, or a coordinate along ``item``;
         see :func:`pairedstats.ranksum`.
         """
-        from .ranksum import ranksum_design
-
-        design = _inputs.two_sample_from_dataset(
-            self._obj, score=score, group=group, a=a, b=b, item=item
-        )
-        result = ranksum_design(
-            design, alternative=alternative, confidence_level=confidence_level,
-            method=method, correction=correction,
+        design_kw = dict(score=score, group=group, a=a, b=b, item=item)
+        method_kw = dict(
+            alternative=alternative, confidence_level=confidence_level, method=method,
+            correction=correction,
         )  # fmt: skip
-        return _out(result, as_result, "dataset")
+        variables = [score] if score is not None else list(self._obj.data_vars)
+        core = (item, group) if group in self._obj.dims else (item,)
+        return _dataset_result(self._obj, "ranksum", design_kw, method_kw, variables, core,
+                               as_result)  # fmt: skip
