@@ -56,11 +56,11 @@ def main(quick=False):
     for n, k, trials in designs:
         x = np.round(np.random.default_rng(1).random((n, k)), 2)  # a 0.01 grid: exact ties
         gen = np.random.default_rng(2)
-        t_np, m_np = timed(lambda x=x, t=trials: numpy_tukey(x, t, gen), 2)
+        t_np, m_np = timed(lambda x=x, t=trials, g=gen: numpy_tukey(x, t, g), 2)
         t_1, m_1 = timed(lambda x=x, t=trials: tukey_hsd(x, n_resamples=t, rng=1, workers=1), 3)
         t_2, m_2 = timed(lambda x=x, t=trials: tukey_hsd(x, n_resamples=t, rng=1), 3)
         bits = np.random.default_rng(3).bit_generator
-        t_raw, _ = timed(lambda n=n, t=trials: bits.random_raw(n * t), 2)
+        t_raw, _ = timed(lambda n=n, t=trials, b=bits: b.random_raw(n * t), 2)
         rows.append((n, k, trials, t_np, t_1, t_2, t_raw, m_np, m_1, m_2))
     head = (
         f"{'items':>6} {'sys':>4} {'trials':>8} | {'numpy s':>8} {'ours 1t':>8} {'ours all':>8}"
@@ -80,7 +80,8 @@ def main(quick=False):
         timed(lambda t=t: tukey_hsd(x, n_resamples=t, rng=1), 1)[1] for t in (10_000, 100_000)
     ]
     print(
-        f"peak MB at 10,000 and 100,000 trials (50 x 5): {peaks[0] / 1e6:.2f}, {peaks[1] / 1e6:.2f}"
+        f"peak MB at 10,000 and 100,000 trials (50 x 5): "
+        f"{peaks[0] / 1e6:.2f}, {peaks[1] / 1e6:.2f}"
     )
 
 

@@ -40,8 +40,11 @@ def exact(columns):
     for i, j in itertools.combinations(range(len(names)), 2):
         observed = abs(totals[j] - totals[i])
         p = sum(prob for sums, prob in dist.items() if max(sums) - min(sums) >= observed)
-        out[f"{names[i]}-{names[j]}"] = {"numerator": p.numerator, "denominator": p.denominator,
-                                         "value": float(p)}
+        out[f"{names[i]}-{names[j]}"] = {
+            "numerator": p.numerator,
+            "denominator": p.denominator,
+            "value": float(p),
+        }
     return out
 
 
