@@ -15,13 +15,22 @@ from . import accessors as _accessors  # noqa: F401  (registers .paired)
 from . import datasets
 from ._inputs import DroppedDataWarning
 from ._version import __version__
-from .bootstrap import BootstrapResult, bootstrap, bootstrap_design
+from .bootstrap import BootstrapResult, DegenerateBootstrapWarning, bootstrap, bootstrap_design
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
-from .tukey import TukeyHSDResult, TukeyHSDRun, tukey_hsd, tukey_hsd_design, tukey_hsd_run
+from .tukey import (
+    Checkpoint,
+    TukeyHSDResult,
+    TukeyHSDRun,
+    tukey_hsd,
+    tukey_hsd_design,
+    tukey_hsd_run,
+)
 
 __all__ = [
     "BootstrapResult",
+    "Checkpoint",
+    "DegenerateBootstrapWarning",
     "DroppedDataWarning",
     "HDIWidth",
     "MonteCarloPValue",

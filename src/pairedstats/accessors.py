@@ -49,6 +49,7 @@ class PairedDataFrameAccessor:
         n_resamples: int = 10_000,
         confidence_level: float = 0.95,
         method: str = "percentile",
+        resampling: str = "auto",
         missing: str = "raise",
         rng=None,
         as_result: bool = False,
@@ -72,7 +73,8 @@ class PairedDataFrameAccessor:
         )  # fmt: skip
         result = _method("bootstrap")(
             design, baseline=baseline, weights=weights, statistic=statistic,
-            n_resamples=n_resamples, confidence_level=confidence_level, method=method, rng=rng,
+            n_resamples=n_resamples, confidence_level=confidence_level, method=method,
+            resampling=resampling, rng=rng,
         )  # fmt: skip
         return result if as_result else result.to_dataframe()
 
@@ -206,6 +208,7 @@ class PairedDatasetAccessor:
         n_resamples: int = 10_000,
         confidence_level: float = 0.95,
         method: str = "percentile",
+        resampling: str = "auto",
         missing: str = "raise",
         rng=None,
         as_result: bool = False,
@@ -217,7 +220,8 @@ class PairedDatasetAccessor:
         )  # fmt: skip
         method_kw = dict(
             baseline=baseline, weights=weights, statistic=statistic, n_resamples=n_resamples,
-            confidence_level=confidence_level, method=method, rng=root_entropy(rng),
+            confidence_level=confidence_level, method=method, resampling=resampling,
+            rng=root_entropy(rng),
         )  # fmt: skip
         variables = _inputs.score_variables(self._obj, score, item, system)
         return _dataset_result(

@@ -56,6 +56,11 @@ class TukeyHSDResult(ComparisonResult):
         Items (blocks) in the group.
     pvalue_method : ndarray of str
         ``"exact"`` or ``"monte-carlo"``.
+    tie_quantum : ndarray of float
+        The grid step of the group's scores when ties are counted in exact integer sums
+        (e.g. 0.05); NaN when the scores are on no grid and a tolerance is used instead.
+    n_dropped : ndarray of int
+        Items of the group dropped by ``missing="complete"``.
     """
 
     mean_a: np.ndarray
@@ -68,6 +73,8 @@ class TukeyHSDResult(ComparisonResult):
     exceeding: np.ndarray
     n_items: np.ndarray
     pvalue_method: np.ndarray
+    tie_quantum: np.ndarray
+    n_dropped: np.ndarray
 
     _columns: ClassVar[tuple[str, ...]] = (
         "mean_a",
@@ -80,9 +87,11 @@ class TukeyHSDResult(ComparisonResult):
         "exceeding",
         "n_items",
         "pvalue_method",
+        "tie_quantum",
+        "n_dropped",
     )
     _title: ClassVar[str] = "Randomized Tukey HSD"
-    _printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy", "dropped")
+    _printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy")
 
     def monte_carlo_pvalues(self) -> tuple[MonteCarloPValue | None, ...]:
         """One :class:`MonteCarloPValue` per row of :meth:`to_dataframe` (None if exact)."""
@@ -421,26 +430,19 @@ class TukeyHSDRun:
                     cols["pvalue_low"][g, j], cols["pvalue_high"][g, j] = MonteCarloPValue(
                         c, self._trials
                     ).hdi()
-        kinds = set(self._methods)
-        overall = kinds.pop() if len(kinds) == 1 else "mixed"
-        quanta = tuple(grp.quantum for grp in self._groups)
+        # only call-level settings go to the metadata: per-group facts are columns, so
+        # that results of separately computed chunks (dask) share their attributes
+        quanta = np.array([np.nan if grp.quantum is None else grp.quantum for grp in self._groups])
+        dropped = np.asarray(design.dropped_by_group or (0,) * n_groups, dtype=np.int64)
         meta = metadata(
             "tukey_hsd",
             n_resamples=self.planned,
             seed_entropy=self._root,
             exact=self._setting["exact"],
-            pvalue_method=overall,
             missing=self._setting["missing"],
-            dropped=int(design.dropped),
-            ties="grid" if all(q is not None for q in quanta) else "tolerance",
-            tie_quantum=quanta if len(quanta) > 1 else quanta[0],
             tie_tolerance=core.TOLERANCE,
             confidence_level=0.95,
         )
-        if design.dropped:
-            meta["note"] = (
-                f"{design.dropped} items with missing scores were dropped (complete items kept)."
-            )
         return TukeyHSDResult(
             group_names=design.group_names,
             group_keys=design.group_keys,
@@ -457,6 +459,8 @@ class TukeyHSDRun:
             exceeding=cols["exceeding"],
             n_items=n_items,
             pvalue_method=methods,
+            tie_quantum=np.repeat(quanta[:, None], n_comp, axis=1),
+            n_dropped=np.repeat(dropped[:, None], n_comp, axis=1),
         )
 
 
@@ -527,7 +531,7 @@ def tukey_hsd(
         Monte Carlo otherwise. The ``pvalue_method`` column says which was used.
     missing : {"raise", "complete"}, default "raise"
         NaN scores raise a ValueError that counts them; "complete" keeps the items scored
-        for every system and records the number dropped (``metadata["dropped"]``).
+        for every system and records the number dropped (the ``n_dropped`` column).
     monitor : callable, optional
         Called with a :class:`Checkpoint` every ``every`` trials and at the end.
     every : int, optional
@@ -568,8 +572,8 @@ def tukey_hsd_design(design: PairedDesign, **keywords) -> TukeyHSDResult:
     """:func:`tukey_hsd` on a :class:`~pairedstats.core.design.PairedDesign` (per group).
 
     Each group's trials come from a stream keyed by the seed and the group key, so a group's
-    p-values do not depend on the other groups. ``design.dropped`` is reported as
-    ``metadata["dropped"]``.
+    p-values do not depend on the other groups. ``design.dropped_by_group`` is reported in
+    the ``n_dropped`` column.
     """
     if not isinstance(design, PairedDesign):
         raise TypeError(f"`design` must be a PairedDesign; got {type(design)!r}.")
