@@ -71,3 +71,117 @@ def test_results_are_frozen():
     res = _result()
     with pytest.raises(FrozenInstanceError):
         res.difference = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Tested(ComparisonResult):
+    """A subclass with p-values and intervals, as the methods' results."""
+
+    difference: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    pvalue: np.ndarray
+    n_items: np.ndarray
+    _columns: ClassVar[tuple] = ("difference", "ci_low", "ci_high", "pvalue", "n_items")
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Interval(ComparisonResult):
+    difference: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    _columns: ClassVar[tuple] = ("difference", "ci_low", "ci_high")
+
+
+def _tested():
+    return _Tested(
+        group_names=("data_set",),
+        group_keys=(("a_1",), ("b&c",)),
+        label_a=("x", "x"),
+        label_b=("y", "z_2"),
+        difference=np.array([[0.5, -0.25], [1.0, 2.0]]),
+        ci_low=np.array([[0.1, -0.5], [-0.2, 1.0]]),
+        ci_high=np.array([[0.9, 0.1], [2.2, 3.0]]),
+        pvalue=np.array([[0.01, 0.2], [0.049, 0.0001]]),
+        n_items=np.full((2, 2), 7),
+        metadata=metadata("demo", confidence_level=0.95),
+    )
+
+
+def test_significant_uses_pvalues_or_intervals():
+    res = _tested()
+    np.testing.assert_array_equal(res.significant(), [[True, False], [True, True]])
+    np.testing.assert_array_equal(res.significant(0.01), [[False, False], [False, True]])
+    interval = _Interval(
+        label_a=("x", "x", "x"),
+        label_b=("y", "z", "w"),
+        difference=np.array([[1.0, -1.0, 0.0]]),
+        ci_low=np.array([[0.5, -2.0, -1.0]]),
+        ci_high=np.array([[1.5, -0.5, 1.0]]),
+        metadata=metadata("demo", confidence_level=0.9),
+    )
+    np.testing.assert_array_equal(interval.significant(), [[True, True, False]])
+    np.testing.assert_array_equal(interval.significant(0.1), [[True, True, False]])
+    with pytest.raises(ValueError, match=r"0.9 confidence intervals.*Re-run with confidence_lev"):
+        interval.significant(0.05)
+    with pytest.raises(ValueError, match=r"`alpha` must be a number in \(0, 1\); got 0"):
+        res.significant(0)
+    with pytest.raises(TypeError, match="_Diff has neither a pvalue nor an interval"):
+        _result().significant()
+
+
+def test_to_latex_marks_the_significant_rows_and_escapes():
+    text = _tested().to_latex(digits=2)
+    lines = text.splitlines()
+    assert lines[0] == r"\begin{tabular}{lllrrrr}"
+    assert lines[2] == (
+        r"data\_set & system\_a & system\_b & difference & ci\_low & ci\_high & pvalue \\"
+    )
+    body = lines[4:8]
+    assert body[0] == r"a\_1 & x & y & $0.50^{*}$ & $0.10$ & $0.90$ & $0.01$ \\"
+    assert body[1] == r"a\_1 & x & z\_2 & $-0.25$ & $-0.50$ & $0.10$ & $0.20$ \\"
+    assert body[2].startswith(r"b\&c & x & y & $1.00^{*}$")
+    assert body[3].endswith(r"& $<0.01$ \\")
+    assert lines[-2] == r"\multicolumn{7}{l}{\footnotesize $^{*}$ $p < 0.05$} \\"
+    assert lines[-1] == r"\end{tabular}"
+    strict = _tested().to_latex(["pvalue", "difference"], alpha=0.01, marker=r"\dagger")
+    assert strict.count(r"^{\dagger}") == 2  # the one row with p < 0.01, and the note
+    assert r"$<0.001$ & $2.000^{\dagger}$" in strict
+    assert r"$p < 0.01$" in strict
+
+
+def test_to_latex_intervals_table_and_options():
+    interval = _Interval(
+        label_a=("x",),
+        label_b=("y",),
+        difference=np.array([[1.0]]),
+        ci_low=np.array([[0.5]]),
+        ci_high=np.array([[1.5]]),
+        metadata=metadata("demo", confidence_level=0.9),
+    )
+    text = interval.to_latex(
+        caption="Gains", label="tab:gains", header={"difference": r"$\Delta$"}
+    )
+    lines = text.splitlines()
+    assert lines[:4] == [r"\begin{table}", r"\centering", r"\caption{Gains}", r"\label{tab:gains}"]
+    assert r"system\_a & system\_b & $\Delta$ & ci\_low & ci\_high \\" in lines
+    assert r"x & y & $1.000^{*}$ & $0.500$ & $1.500$ \\" in lines
+    assert r"90\% interval excludes 0" in text
+    assert lines[-1] == r"\end{table}"
+    assert "multicolumn" not in interval.to_latex(note=False)
+
+
+def test_to_latex_errors():
+    res = _tested()
+    with pytest.raises(ValueError, match="`columns`: no quantity column named 'mean'"):
+        res.to_latex(["mean"])
+    with pytest.raises(ValueError, match="`mark`: 'pvalue' is not one of the shown columns"):
+        res.to_latex(["difference"], mark="pvalue")
+    with pytest.raises(ValueError, match="`digits` must be a non-negative integer; got -1"):
+        res.to_latex(digits=-1)
+
+
+def test_html_shows_the_title_and_settings():
+    html = _result()._repr_html_()
+    assert html.startswith("<p><b>Difference</b></p><p><small>method=demo, n_resamples=100")
+    assert "<table" in html

@@ -12,7 +12,7 @@ The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_h
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
-from . import datasets
+from . import datasets, display
 from ._inputs import DroppedDataWarning
 from ._version import __version__
 from .bootstrap import BootstrapResult, DegenerateBootstrapWarning, bootstrap, bootstrap_design
@@ -43,6 +43,7 @@ __all__ = [
     "bootstrap",
     "bootstrap_design",
     "datasets",
+    "display",
     "ranksum",
     "ranksum_design",
     "trials_for",

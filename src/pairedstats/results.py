@@ -120,9 +120,7 @@ class ComparisonResult:
         frame = self.to_dataframe()
         with pd.option_context("display.max_columns", None, "display.width", 120):
             body = frame.to_string(index=False)
-        meta = ", ".join(
-            f"{k}={v}" for k, v in self.metadata.items() if k in self._printed_metadata
-        )
+        meta = self._meta_line()
         lines = [self._title] if self._title else []
         if meta:
             lines.append(meta)
@@ -138,7 +136,222 @@ class ComparisonResult:
         "seed_entropy",
     )
 
+    def _meta_line(self) -> str:
+        return ", ".join(
+            f"{k}={v}" for k, v in self.metadata.items() if k in self._printed_metadata
+        )
+
     def _repr_html_(self) -> str:
+        import html
+
         frame = self.to_dataframe()
-        title = f"<p><b>{self._title}</b></p>" if self._title else ""
-        return title + frame.to_html(index=False)
+        title = f"<p><b>{html.escape(self._title)}</b></p>" if self._title else ""
+        meta = self._meta_line()
+        meta = f"<p><small>{html.escape(meta)}</small></p>" if meta else ""
+        return title + meta + frame.to_html(index=False)
+
+    # ------------------------------------------------------------ significance
+    def significant(self, alpha: float | None = None) -> np.ndarray:
+        """Which comparisons are significant: booleans of shape (n_groups, n_comparisons).
+
+        With a ``pvalue`` column (Tukey HSD, rank-sum): ``pvalue < alpha`` (default
+        ``alpha=0.05``). With only an interval (bootstrap): the interval excludes 0, which
+        is the two-sided decision at ``alpha = 1 - confidence_level``; another ``alpha``
+        raises a ``ValueError`` (re-run with that confidence level instead).
+
+        Parameters
+        ----------
+        alpha : float, optional
+            Significance level, in (0, 1).
+
+        Returns
+        -------
+        numpy.ndarray of bool
+        """
+        if alpha is not None and (
+            isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1
+        ):
+            raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
+        if "pvalue" in self._columns:
+            level = 0.05 if alpha is None else float(alpha)
+            return np.asarray(self.pvalue, dtype=float) < level
+        if "ci_low" in self._columns and "ci_high" in self._columns:
+            confidence = self.metadata.get("confidence_level")
+            if alpha is not None and (confidence is None or abs((1 - confidence) - alpha) > 1e-12):
+                raise ValueError(
+                    f"`alpha`: this result has {confidence} confidence intervals, so it "
+                    f"decides at alpha = 1 - {confidence}; got alpha={alpha!r}. Re-run with "
+                    f"confidence_level={1 - alpha:g} instead"
+                )
+            low = np.asarray(self.ci_low, dtype=float)
+            high = np.asarray(self.ci_high, dtype=float)
+            return (low > 0) | (high < 0)
+        raise TypeError(f"{type(self).__name__} has neither a pvalue nor an interval")
+
+    # ------------------------------------------------------------------ LaTeX
+    _latex_default: ClassVar[tuple[str, ...]] = (
+        "n_a",
+        "n_b",
+        "mean_a",
+        "mean_b",
+        "difference",
+        "shift",
+        "ci_low",
+        "ci_high",
+        "pvalue",
+    )
+
+    def to_latex(
+        self,
+        columns=None,
+        *,
+        alpha: float | None = None,
+        marker: str = "*",
+        mark: str | None = None,
+        digits: int = 3,
+        header: dict | None = None,
+        caption: str | None = None,
+        label: str | None = None,
+        note: bool = True,
+    ) -> str:
+        r"""The result as a LaTeX ``tabular`` (booktabs) with significance markers.
+
+        A significant comparison (see :meth:`significant`: ``pvalue < alpha``, or an interval
+        that excludes 0) gets ``marker`` as a superscript on its ``mark`` column, and a last
+        row explains the marker. Numbers are formatted for display only (``digits`` decimals;
+        p-values below ``10**-digits`` print as ``<0.001``); the result keeps full precision.
+        The table needs ``\usepackage{booktabs}``.
+
+        Parameters
+        ----------
+        columns : list of str, optional
+            Quantity columns to show after the group and label columns. Default: those of
+            ``n_a, n_b, mean_a, mean_b, difference, shift, ci_low, ci_high, pvalue`` that
+            the result has.
+        alpha : float, optional
+            Significance level (default 0.05 for p-values; interval-only results decide at
+            their ``1 - confidence_level``).
+        marker : str
+            Superscript of significant comparisons (math mode), default ``"*"``.
+        mark : str, optional
+            Column that carries the marker: default ``difference`` (or ``shift``).
+        digits : int
+            Decimals of the floating-point columns.
+        header : dict, optional
+            Column name -> LaTeX header (used as given); default: the escaped column names.
+        caption, label : str, optional
+            When given, the tabular is wrapped in a ``table`` environment with them.
+        note : bool
+            Add the row explaining the marker (default True).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import pairedstats
+        >>> res = pairedstats.ranksum([1.0, 2, 3, 4, 5], [6.0, 7, 8, 9, 10])
+        >>> print(res.to_latex(["n_a", "n_b", "shift", "pvalue"]))
+        \begin{tabular}{llrrrr}
+        \toprule
+        group\_a & group\_b & n\_a & n\_b & shift & pvalue \\
+        \midrule
+        a & b & $5$ & $5$ & $5.000^{*}$ & $0.008$ \\
+        \bottomrule
+        \multicolumn{6}{l}{\footnotesize $^{*}$ $p < 0.05$} \\
+        \end{tabular}
+        """
+        frame = self.to_dataframe()
+        names = [*self.group_names, *self._label_columns]
+        if columns is None:
+            columns = [c for c in self._latex_default if c in self._columns]
+        else:
+            columns = [columns] if isinstance(columns, str) else list(columns)
+            unknown = [c for c in columns if c not in frame.columns or c in names]
+            if unknown:
+                raise ValueError(
+                    f"`columns`: no quantity column named {unknown[0]!r}; the result has "
+                    + ", ".join(repr(c) for c in frame.columns if c not in names)
+                )
+        if mark is None:
+            mark = next((c for c in ("difference", "shift") if c in columns), None)
+        elif mark not in columns:
+            raise ValueError(f"`mark`: {mark!r} is not one of the shown columns {columns}")
+        if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+            raise ValueError(f"`digits` must be a non-negative integer; got {digits!r}")
+        flags = self.significant(alpha).reshape(-1)
+        if "pvalue" in self._columns:
+            rule = f"$p < {0.05 if alpha is None else alpha:g}$"
+        else:
+            rule = f"{self.metadata.get('confidence_level', 0.95) * 100:g}\\% interval excludes 0"
+        header = header or {}
+        shown = [*names, *columns]
+        heads = [header.get(c, _latex_escape(str(c))) for c in shown]
+        spec = "l" * len(names) + "".join("r" if _is_numeric(frame[c]) else "l" for c in columns)
+        lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(heads) + r" \\"]
+        lines.append("\\midrule")
+        for row, flag in zip(frame.itertuples(index=False), flags):
+            values = dict(zip(frame.columns, row))
+            cells = [_latex_escape(str(values[c])) for c in names]
+            for c in columns:
+                star = marker if (flag and c == mark) else None
+                cells.append(_latex_cell(values[c], c, digits, star))
+            lines.append(" & ".join(cells) + r" \\")
+        lines.append("\\bottomrule")
+        if note and mark is not None:
+            lines.append(
+                f"\\multicolumn{{{len(shown)}}}{{l}}{{\\footnotesize $^{{{marker}}}$ {rule}}}"
+                r" \\"
+            )
+        lines.append("\\end{tabular}")
+        body = "\n".join(lines)
+        if caption is None and label is None:
+            return body
+        wrapped = ["\\begin{table}", "\\centering"]
+        if caption is not None:
+            wrapped.append(f"\\caption{{{caption}}}")
+        if label is not None:
+            wrapped.append(f"\\label{{{label}}}")
+        return "\n".join([*wrapped, body, "\\end{table}"])
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def _is_numeric(series) -> bool:
+    return series.dtype.kind in "biuf"
+
+
+def _latex_cell(value, column: str, digits: int, star: str | None) -> str:
+    """One number in math mode (display formatting only), with an optional superscript."""
+    sup = f"^{{{star}}}" if star else ""
+    if isinstance(value, str) or value is None:
+        return _latex_escape(str(value))
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, int | np.integer):
+        return f"${int(value)}{sup}$"
+    number = float(value)
+    if np.isnan(number):
+        return "--"
+    if np.isinf(number):
+        return f"${'-' if number < 0 else ''}\\infty{sup}$"
+    if column.startswith("pvalue") and 0 < number < 10.0**-digits:
+        return f"$<{10.0**-digits:.{digits}f}{sup}$"
+    return f"${number:.{digits}f}{sup}$"

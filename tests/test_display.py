@@ -1,0 +1,90 @@
+"""Compact letter display (Piepho 2004 insert-and-absorb)."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import pairedstats
+from pairedstats.display import letter_sets, letters
+
+
+def test_hand_worked_example():
+    # A > B > C > D; A-C, A-D and B-D differ. By hand: start {ABCD};
+    # A-C splits it into {BCD}, {ABD}; A-D splits {ABD} into {BD}, {AB}, and {BD} is
+    # absorbed by {BCD}; B-D splits {BCD} into {CD}, {BC}. Columns {AB}, {BC}, {CD}.
+    got = letter_sets("ABCD", [("A", "C"), ("A", "D"), ("B", "D")], means=[4, 3, 2, 1])
+    assert got == {"A": "a", "B": "ab", "C": "bc", "D": "c"}
+
+
+def test_letter_a_goes_to_the_highest_mean_whatever_the_input_order():
+    got = letter_sets("DCBA", [("A", "C"), ("A", "D"), ("B", "D")], means=[1, 2, 3, 4])
+    assert got == {"D": "c", "C": "bc", "B": "ab", "A": "a"}
+
+
+def test_none_and_all_different():
+    assert letter_sets("xyz", []) == {"x": "a", "y": "a", "z": "a"}
+    pairs = list(itertools.combinations("wxyz", 2))
+    assert letter_sets("wxyz", pairs, means=[1, 2, 3, 4]) == {
+        "w": "d", "x": "c", "y": "b", "z": "a"
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_shared_letter_exactly_when_not_different(n):
+    rng = np.random.default_rng(n)
+    systems = [f"s{i}" for i in range(n)]
+    pairs = list(itertools.combinations(systems, 2))
+    for _ in range(60):
+        different = [p for p in pairs if rng.random() < 0.5]
+        got = letter_sets(systems, different, means=rng.normal(size=n))
+        for a, b in pairs:
+            share = bool(set(got[a]) & set(got[b]))
+            assert share == ((a, b) not in different), (different, got)
+        # no letter's set of systems is contained in another's (absorbed)
+        columns = {ch: {s for s in systems if ch in got[s]} for s in systems for ch in got[s]}
+        for c1, c2 in itertools.permutations(columns, 2):
+            assert not columns[c1] <= columns[c2]
+
+
+def test_letters_of_a_tukey_result_per_group():
+    runs = pairedstats.datasets.load_runs()
+    hsd = runs.paired.tukey_hsd(
+        item="query", system="run", score="ndcg", by="collection", n_resamples=2000, rng=3,
+        as_result=True,
+    )  # fmt: skip
+    table = letters(hsd, alpha=0.05)
+    assert list(table.columns) == ["collection", "system", "mean", "letters"]
+    frame = hsd.to_dataframe()
+    for collection, part in table.groupby("collection", sort=False):
+        assert part["mean"].is_monotonic_decreasing
+        assert part["letters"].iloc[0].startswith("a")
+        got = dict(zip(part["system"], part["letters"]))
+        rows = frame[frame["collection"] == collection]
+        for row in rows.itertuples():
+            share = bool(set(got[row.system_a]) & set(got[row.system_b]))
+            assert share == (row.pvalue >= 0.05)
+            assert part.set_index("system").loc[row.system_a, "mean"] == row.mean_a
+    # a stricter alpha can only merge groups
+    strict = letters(hsd, alpha=1e-9)
+    assert set(strict["letters"]) == {"a"}
+
+
+def test_errors():
+    runs = pairedstats.datasets.load_runs()
+    boot = runs.paired.bootstrap(
+        item="query", system="run", score="ndcg", n_resamples=200, rng=1, as_result=True
+    )
+    with pytest.raises(TypeError, match="letters need a result with 'pvalue'"):
+        letters(boot)
+    hsd = runs.paired.tukey_hsd(
+        item="query", system="run", score="ndcg", n_resamples=200, rng=1, as_result=True
+    )
+    with pytest.raises(ValueError, match=r"`alpha` must be a number in \(0, 1\); got 1.5"):
+        letters(hsd, alpha=1.5)
+    with pytest.raises(ValueError, match="`systems` must be distinct"):
+        letter_sets("aab", [])
+    with pytest.raises(ValueError, match="cannot differ from itself: 'a'"):
+        letter_sets("ab", [("a", "a")])
+    with pytest.raises(ValueError, match=r"one value per system \(2\); got \(3,\)"):
+        letter_sets("ab", [], means=[1, 2, 3])
