@@ -1,0 +1,470 @@
+"""All benchmarks in one run: the three methods against their peers, and the physical limit.
+
+Run: ``python benchmark/run_all.py`` (the sizes of the issues, about 3-4 minutes on the
+2-core development machine) or ``--quick`` (small sizes, well under a minute).
+``--repeats R`` sets the timed repeats (median reported; default 3, the two scipy bootstrap
+runs of the largest size use 2).
+
+Every case runs in its own subprocess (``--case NAME``), so that the peak resident memory
+(``resource.getrusage(RUSAGE_SELF).ru_maxrss``, which includes the interpreter and imports)
+belongs to that case alone; the table also gives the tracemalloc peak of one call beyond the
+data (numpy's buffers are traced). Times are medians of the repeats after one untimed
+warm-up call (JIT cache load, thread pool), except the largest scipy bootstrap, which is not
+warmed up. Ratios are peer time / our time, both measured in this run.
+
+Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
+``scipy.stats.permutation_test(permutation_type="samples")`` (two systems: Fisher's paired
+randomization test, as ``tukey_hsd`` with two systems); the straightforward vectorized numpy
+randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
+``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
+``np.median(np.subtract.outer(b, a))``. The physical limit: random 64-bit words per second
+from ``BitGenerator.random_raw`` and bounded integers per second from
+``Generator.integers``; a method drawing one random number per item and resample cannot be
+faster than ``draws / rate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+# --------------------------------------------------------------------------- cases
+def _sizes(quick: bool) -> dict:
+    if quick:
+        return {
+            "boot": (2_000, 2_000),
+            "perm": (50, 20_000),
+            "tukey": [(50, 5, 20_000), (200, 20, 2_000)],
+            "hl": 2_000,
+            "mwu": 2_000,
+        }
+    return {
+        "boot": (10_000, 10_000),
+        "perm": (50, 100_000),
+        "tukey": [(50, 5, 100_000), (1000, 20, 10_000)],
+        "hl": 10_000,
+        "mwu": 10_000,
+    }
+
+
+def _diff(a, b, axis=-1):
+    return np.mean(b, axis=axis) - np.mean(a, axis=axis)
+
+
+def _case_table(quick: bool) -> dict:
+    """name -> (group, implementation, setup() -> (callable, draws or None), warm, peer)."""
+    s = _sizes(quick)
+    cases = {}
+
+    def add(name, group, label, setup, warm, peer):
+        cases[name] = (group, label, setup, warm, peer)
+
+    n_items, n_res = s["boot"]
+    boot_group = f"bootstrap {n_items:,} items x {n_res:,} resamples"
+
+    def boot_data(binary=False):
+        rng = np.random.default_rng(0)
+        if binary:
+            return (rng.random((n_items, 2)) < [0.7, 0.72]).astype(float)
+        return rng.normal(size=(n_items, 2)) + rng.normal(size=(n_items, 1))
+
+    def scipy_boot(binary=False):
+        from scipy import stats
+
+        x = boot_data(binary)
+        return lambda: stats.bootstrap(
+            (x[:, 0], x[:, 1]), _diff, paired=True, vectorized=True,
+            n_resamples=n_res, rng=np.random.default_rng(1),
+        )  # fmt: skip
+
+    def ours_boot(binary=False, **kw):
+        from pairedstats import bootstrap
+
+        x = boot_data(binary)
+        return lambda: bootstrap(x, n_resamples=n_res, rng=1, **kw)
+
+    draws = n_items * n_res
+    add(
+        "boot_scipy",
+        boot_group + ", continuous",
+        "scipy.stats.bootstrap(paired, vectorized)",
+        lambda: (scipy_boot(), draws),
+        False,
+        None,
+    )
+    add(
+        "boot_pct",
+        boot_group + ", continuous",
+        "pairedstats percentile",
+        lambda: (ours_boot(), draws),
+        True,
+        "boot_scipy",
+    )
+    add(
+        "boot_bca",
+        boot_group + ", continuous",
+        "pairedstats bca",
+        lambda: (ours_boot(method="bca"), draws),
+        True,
+        "boot_scipy",
+    )
+    add(
+        "boot01_scipy",
+        boot_group + ", 0/1 scores",
+        "scipy.stats.bootstrap(paired, vectorized)",
+        lambda: (scipy_boot(True), draws),
+        False,
+        None,
+    )
+    add(
+        "boot01_counts",
+        boot_group + ", 0/1 scores",
+        "pairedstats (auto: counts path)",
+        lambda: (ours_boot(True), None),
+        True,
+        "boot01_scipy",
+    )
+    add(
+        "boot01_index",
+        boot_group + ", 0/1 scores",
+        "pairedstats index path",
+        lambda: (ours_boot(True, resampling="index"), draws),
+        True,
+        "boot01_scipy",
+    )
+
+    # two systems: Fisher's randomization test
+    n_perm, t_perm = s["perm"]
+    perm_group = f"2 systems, {n_perm} items x {t_perm:,} resamples (Fisher randomization)"
+
+    def perm_data():
+        return np.round(np.random.default_rng(1).random((n_perm, 2)), 2)
+
+    def scipy_perm():
+        from scipy import stats
+
+        x = perm_data()
+        return lambda: stats.permutation_test(
+            (x[:, 0], x[:, 1]), _diff, permutation_type="samples", vectorized=True,
+            n_resamples=t_perm, rng=np.random.default_rng(2),
+        )  # fmt: skip
+
+    def ours_perm():
+        from pairedstats import tukey_hsd
+
+        x = perm_data()
+        return lambda: tukey_hsd(x, n_resamples=t_perm, exact=False, rng=1)
+
+    add(
+        "perm_scipy",
+        perm_group,
+        "scipy.stats.permutation_test(samples)",
+        lambda: (scipy_perm(), n_perm * t_perm),
+        True,
+        None,
+    )
+    add(
+        "perm_ours",
+        perm_group,
+        "pairedstats tukey_hsd (2 systems)",
+        lambda: (ours_perm(), n_perm * t_perm),
+        True,
+        "perm_scipy",
+    )
+
+    # randomized Tukey HSD
+    for n, k, trials in s["tukey"]:
+        group = f"Tukey HSD {n} items x {k} systems x {trials:,} trials (0.01 grid)"
+        tag = f"tukey_{n}_{k}"
+
+        def data(n=n, k=k):
+            return np.round(np.random.default_rng(1).random((n, k)), 2)
+
+        def numpy_peer(n=n, k=k, trials=trials):
+            from bench_tukey import numpy_tukey
+
+            x = data()
+            return lambda: numpy_tukey(x, trials, np.random.default_rng(2))
+
+        def ours(workers=None, trials=trials):
+            from pairedstats import tukey_hsd
+
+            x = data()
+            return lambda: tukey_hsd(x, n_resamples=trials, exact=False, rng=1, workers=workers)
+
+        add(
+            tag + "_numpy",
+            group,
+            "numpy Generator.permuted (batches of 1000)",
+            lambda f=numpy_peer, d=n * trials: (f(), d),
+            True,
+            None,
+        )
+        add(
+            tag + "_ours1",
+            group,
+            "pairedstats, 1 thread",
+            lambda f=ours, d=n * trials: (f(1), d),
+            True,
+            tag + "_numpy",
+        )
+        add(
+            tag + "_ours",
+            group,
+            "pairedstats, all threads",
+            lambda f=ours, d=n * trials: (f(), d),
+            True,
+            tag + "_numpy",
+        )
+
+    # rank-sum
+    n_hl = s["hl"]
+    hl_group = f"Hodges-Lehmann shift {n_hl:,} x {n_hl:,}"
+
+    def hl_data():
+        rng = np.random.default_rng(20240519)
+        return rng.normal(size=n_hl), rng.normal(size=n_hl) + 0.1
+
+    def naive_hl():
+        a, b = hl_data()
+        return lambda: np.median(np.subtract.outer(b, a))
+
+    def ours_hl():
+        from pairedstats.core.ranksum import hodges_lehmann
+
+        a, b = hl_data()
+        return lambda: hodges_lehmann(np.sort(a), np.sort(b))
+
+    add(
+        "hl_naive",
+        hl_group,
+        "np.median(np.subtract.outer(b, a))",
+        lambda: (naive_hl(), None),
+        False,
+        None,
+    )
+    add(
+        "hl_ours",
+        hl_group,
+        "pairedstats.core.ranksum.hodges_lehmann",
+        lambda: (ours_hl(), None),
+        True,
+        "hl_naive",
+    )
+
+    n_mw = s["mwu"]
+    mw_group = f"rank-sum test {n_mw:,} x {n_mw:,}, asymptotic"
+
+    def mw_data():
+        rng = np.random.default_rng(7)
+        return rng.normal(size=n_mw), rng.normal(size=n_mw) + 0.1
+
+    def scipy_mw():
+        from scipy import stats
+
+        a, b = mw_data()
+        return lambda: stats.mannwhitneyu(b, a, method="asymptotic")
+
+    def ours_mw():
+        from pairedstats import ranksum
+
+        a, b = mw_data()
+        return lambda: ranksum(a, b, method="asymptotic")
+
+    add(
+        "mw_scipy",
+        mw_group,
+        "scipy.stats.mannwhitneyu (no shift, no CI)",
+        lambda: (scipy_mw(), None),
+        True,
+        None,
+    )
+    add(
+        "mw_ours",
+        mw_group,
+        "pairedstats.ranksum (test + HL shift + 95% CI)",
+        lambda: (ours_mw(), None),
+        True,
+        "mw_scipy",
+    )
+
+    # the physical limit
+    n_raw = 10**7 if quick else 10**8
+    limit = f"physical limit: {n_raw:,} random draws"
+
+    def raw():
+        bits = np.random.default_rng(3).bit_generator
+        return lambda: bits.random_raw(n_raw)
+
+    def integers():
+        gen = np.random.default_rng(3)
+        return lambda: gen.integers(0, 10_000, size=n_raw)
+
+    def integers32():
+        gen = np.random.default_rng(3)
+        return lambda: gen.integers(0, 10_000, size=n_raw, dtype=np.uint32)
+
+    add(
+        "raw",
+        limit,
+        "BitGenerator.random_raw (PCG64, 64-bit words)",
+        lambda: (raw(), n_raw),
+        True,
+        None,
+    )
+    add(
+        "int64",
+        limit,
+        "Generator.integers(0, 10_000) int64",
+        lambda: (integers(), n_raw),
+        True,
+        None,
+    )
+    add(
+        "int32",
+        limit,
+        "Generator.integers(0, 10_000) uint32",
+        lambda: (integers32(), n_raw),
+        True,
+        None,
+    )
+    return cases
+
+
+# --------------------------------------------------------------------------- child
+def run_case(name: str, quick: bool, repeats: int) -> dict:
+    group, label, setup, warm, peer = _case_table(quick)[name]
+    fn, draws = setup()
+    if name in ("boot_scipy", "boot01_scipy") and not quick:
+        repeats = min(repeats, 2)  # 7 s and 4 GB each
+    if warm:
+        fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    tracemalloc.start()
+    fn()
+    traced = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    maxrss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    return {
+        "case": name,
+        "group": group,
+        "implementation": label,
+        "peer": peer,
+        "seconds": float(np.median(times)),
+        "all_seconds": times,
+        "traced_mib": traced / 2**20,
+        "maxrss_mib": maxrss_kb / 1024,
+        "draws": draws,
+    }
+
+
+# --------------------------------------------------------------------------- parent
+def machine() -> dict:
+    import scipy
+
+    import pairedstats
+
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "pairedstats": pairedstats.__version__,
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="pairedstats benchmarks against peers")
+    parser.add_argument("--quick", action="store_true", help="small sizes (< 1 minute)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed repeats per case")
+    parser.add_argument("--case", help=argparse.SUPPRESS)
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case, args.quick, args.repeats)))
+        return
+    info = machine()
+    print(
+        f"{info['cpu']}, {info['cores']} cores, load {info['load_average'][0]:.2f}; "
+        f"Python {info['python']}, numpy {info['numpy']}, scipy {info['scipy']}, "
+        f"pairedstats {info['pairedstats']}; {info['date']}",
+        flush=True,
+    )
+    results = {}
+    t_start = time.perf_counter()
+    for name in _case_table(args.quick):
+        cmd = [sys.executable, __file__, "--case", name, "--repeats", str(args.repeats)]
+        if args.quick:
+            cmd.append("--quick")
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        results[name] = r
+        _print_row(r, results)
+    rates = {k: results[k]["draws"] / results[k]["seconds"] for k in ("raw", "int64", "int32")}
+    print("\nphysical limit (draws per second): " + ", ".join(
+        f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()))  # fmt: skip
+    print(
+        "lower bound for one random number per (item, resample): one 64-bit word each /"
+        " four 16-bit chunks of a word each (as the pairedstats bootstrap kernel cuts them):"
+    )
+    seen = set()
+    for name, r in results.items():
+        if r["draws"] and r["group"] not in seen and name not in rates:
+            seen.add(r["group"])
+            bound = r["draws"] / rates["raw"]
+            print(f"  {r['group']}: {r['draws']:,} draws -> {bound:.3f} s / {bound / 4:.3f} s")
+    print(f"\ntotal {time.perf_counter() - t_start:.0f} s", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"machine": info, "results": results}, indent=1))
+
+
+_last_group = [None]
+
+
+def _print_row(r, results):
+    if r["group"] != _last_group[0]:
+        print(f"\n{r['group']}")
+        print(f"  {'implementation':48s} {'median s':>9s} {'ratio':>7s} "
+              f"{'traced MiB':>11s} {'maxRSS MiB':>11s}")  # fmt: skip
+        _last_group[0] = r["group"]
+    ratio = ""
+    if r["peer"] is not None:
+        ratio = f"{results[r['peer']]['seconds'] / r['seconds']:.1f}x"
+    print(
+        f"  {r['implementation']:48s} {r['seconds']:9.3f} {ratio:>7s} "
+        f"{r['traced_mib']:11.1f} {r['maxrss_mib']:11.0f}",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
