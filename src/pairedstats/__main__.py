@@ -1,8 +1,10 @@
 """``python -m pairedstats``: a real comparison on the bundled example data.
 
-Prints three tables: paired bootstrap intervals of each run against the BM25 baseline per
-collection, the randomized Tukey HSD across all runs, and the rank-sum test with the
-Hodges-Lehmann shift on the social-influence survey.
+With a method (``python -m pairedstats bootstrap FILE ...``) it is the ``pairedstats``
+command line (:mod:`pairedstats.cli`). Without one it prints three tables: paired bootstrap
+intervals of each run against the BM25 baseline per collection, the randomized Tukey HSD
+across all runs, and the rank-sum test with the Hodges-Lehmann shift on the social-influence
+survey.
 """
 
 from __future__ import annotations
@@ -38,7 +40,17 @@ def demo(n_resamples: int = 10_000, rng: int = 2026) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pairedstats", description=__doc__)
+    from . import cli
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in (*cli.COMMANDS, "--version"):
+        return cli.main(argv)
+    parser = argparse.ArgumentParser(
+        prog="python -m pairedstats",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Methods: python -m pairedstats {bootstrap,tukey-hsd,ranksum} -h",
+    )
     parser.add_argument("--n-resamples", type=int, default=10_000)
     parser.add_argument("--rng", type=int, default=2026, help="seed (default 2026)")
     args = parser.parse_args(argv)
