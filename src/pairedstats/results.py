@@ -150,6 +150,40 @@ class ComparisonResult:
         meta = f"<p><small>{html.escape(meta)}</small></p>" if meta else ""
         return title + meta + frame.to_html(index=False)
 
+    # ------------------------------------------------------------------ plots
+    def plot(self, kind: str = "auto", **keywords):
+        """Plot the result (needs matplotlib: ``pip install 'pairedstats[plot]'``).
+
+        Parameters
+        ----------
+        kind : {"auto", "forest", "pvalues", "distribution"}
+            ``forest``: differences with intervals (:func:`pairedstats.plotting.forest`);
+            ``pvalues``: the p-value matrix of all pairs
+            (:func:`pairedstats.plotting.pvalue_matrix`); ``distribution``: a bootstrap
+            distribution with its interval (:func:`pairedstats.plotting.distribution`).
+            ``auto``: ``forest`` for results with intervals, else ``pvalues``.
+        **keywords
+            Passed to the plotting function (``ax=``, ``group=``, ...).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        from . import plotting
+
+        kinds = {
+            "forest": plotting.forest,
+            "pvalues": plotting.pvalue_matrix,
+            "distribution": plotting.distribution,
+        }
+        if kind == "auto":
+            kind = "forest" if "ci_low" in self._columns else "pvalues"
+        if kind not in kinds:
+            raise ValueError(
+                f"`kind` must be 'auto', 'forest', 'pvalues' or 'distribution'; got {kind!r}"
+            )
+        return kinds[kind](self, **keywords)
+
     # ------------------------------------------------------------ significance
     def significant(self, alpha: float | None = None) -> np.ndarray:
         """Which comparisons are significant: booleans of shape (n_groups, n_comparisons).

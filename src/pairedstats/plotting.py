@@ -1,0 +1,227 @@
+"""Plots of results (needs matplotlib: ``pip install 'pairedstats[plot]'``).
+
+- :func:`forest`: each comparison's difference (b - a) with its interval, zero marked;
+- :func:`pvalue_matrix`: the p-values of all pairs of systems as a symmetric heatmap;
+- :func:`distribution`: a comparison's bootstrap distribution with its interval.
+
+Each function draws on ``ax`` (a new figure when omitted) and returns the Axes. The same
+plots are :meth:`pairedstats.results.ComparisonResult.plot` of a result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["distribution", "forest", "pvalue_matrix"]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as err:
+        raise ImportError(
+            "pairedstats plotting needs matplotlib: python -m pip install 'pairedstats[plot]'"
+        ) from err
+    return plt
+
+
+def _axes(ax, size):
+    if ax is not None:
+        return ax
+    _, ax = _pyplot().subplots(figsize=size, layout="constrained")
+    return ax
+
+
+def _require(result, names, what):
+    columns = getattr(result, "_columns", ())
+    missing = [n for n in names if n not in columns and not hasattr(result, n)]
+    if missing:
+        raise TypeError(
+            f"`result`: {what} needs a result with {missing[0]!r}; got {type(result).__name__}"
+        )
+
+
+def _group_index(result, group) -> int:
+    keys = list(result.group_keys)
+    if group is None:
+        if len(keys) != 1:
+            raise ValueError(
+                f"`group`: the result has {len(keys)} groups; choose one of {keys} "
+                "(a key tuple, or its position)"
+            )
+        return 0
+    if isinstance(group, int | np.integer) and not isinstance(group, bool):
+        if not 0 <= group < len(keys):
+            raise ValueError(f"`group`: position {group} is out of range for {len(keys)} groups")
+        return int(group)
+    key = group if isinstance(group, tuple) else (group,)
+    if key not in keys:
+        raise ValueError(f"`group`: {group!r} is not a group; the groups are {keys}")
+    return keys.index(key)
+
+
+def _row_labels(result) -> list[str]:
+    labels = []
+    for key in result.group_keys:
+        prefix = ", ".join(str(k) for k in key)
+        for a, b in zip(result.label_a, result.label_b):
+            text = f"{b} - {a}"
+            labels.append(f"{prefix}: {text}" if prefix else text)
+    return labels
+
+
+def forest(result, *, ax=None, color="C0", zero=True):
+    """Forest plot: each comparison's difference (b - a) with its interval.
+
+    One row per group and comparison, top to bottom in the order of
+    :meth:`~pairedstats.results.ComparisonResult.to_dataframe`; a dot at ``difference`` (or
+    ``shift``), a line from ``ci_low`` to ``ci_high``, and a dashed line at 0. The open side
+    of a one-sided interval is drawn to just past the data and ends in an arrow head.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        A result with intervals (bootstrap, rank-sum).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    color : str
+        Colour of the dots and intervals.
+    zero : bool
+        Draw the vertical line at 0 (default True).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _require(result, ("ci_low", "ci_high"), "a forest plot")
+    centre = "difference" if "difference" in result._columns else "shift"
+    est = np.asarray(getattr(result, centre), dtype=float).reshape(-1)
+    low = np.asarray(result.ci_low, dtype=float).reshape(-1)
+    high = np.asarray(result.ci_high, dtype=float).reshape(-1)
+    labels = _row_labels(result)
+    n = len(est)
+    ax = _axes(ax, (6.0, 0.9 + 0.35 * n))
+    y = np.arange(n)[::-1]
+    # one-sided intervals: draw the open side to just past the data, with an arrow head
+    values = np.concatenate([est, low[np.isfinite(low)], high[np.isfinite(high)], [0.0]])
+    span = max(float(np.ptp(values)), 1e-12)
+    left = np.where(np.isfinite(low), low, values.min() - 0.15 * span)
+    right = np.where(np.isfinite(high), high, values.max() + 0.15 * span)
+    ax.hlines(y, left, right, color=color, linewidth=2, label="interval", gid="interval")
+    ax.plot(est, y, "o", color=color, label=centre, gid="estimate")
+    if np.isinf(low).any():
+        ax.plot(left[np.isinf(low)], y[np.isinf(low)], "<", color=color, gid="open_low")
+    if np.isinf(high).any():
+        ax.plot(right[np.isinf(high)], y[np.isinf(high)], ">", color=color, gid="open_high")
+    if zero:
+        ax.axvline(0.0, color="0.4", linestyle="--", linewidth=1, gid="zero")
+    ax.set_yticks(y, labels)
+    level = result.metadata.get("confidence_level")
+    ax.set_xlabel(f"{centre} (b - a)" + (f", {level:.0%} interval" if level else ""))
+    ax.set_ylim(-0.6, n - 0.4)
+    return ax
+
+
+def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cmap="viridis"):
+    """Heatmap of the p-values of all pairs of systems (symmetric; empty diagonal).
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        A result over all pairs with ``pvalue`` (Tukey HSD).
+    group : tuple, int, optional
+        Which group (key or position); required when the result has several.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    alpha : float
+        Cells with ``pvalue < alpha`` are annotated in bold.
+    annotate : bool
+        Write the p-values in the cells (default True).
+    cmap : str
+        Colour map (of p in [0, 1]).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The image (``ax.images[0]``) holds the matrix, rows and columns in system order.
+    """
+    _require(result, ("pvalue",), "a p-value matrix")
+    g = _group_index(result, group)
+    systems = list(dict.fromkeys([*result.label_a, *result.label_b]))
+    index = {s: i for i, s in enumerate(systems)}
+    k = len(systems)
+    matrix = np.full((k, k), np.nan)
+    pvalue = np.asarray(result.pvalue, dtype=float)[g]
+    for c, (a, b) in enumerate(zip(result.label_a, result.label_b)):
+        matrix[index[a], index[b]] = matrix[index[b], index[a]] = pvalue[c]
+    ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
+    image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)
+    ax.figure.colorbar(image, ax=ax, label="p-value")
+    ax.set_xticks(range(k), [str(s) for s in systems], rotation=45, ha="right")
+    ax.set_yticks(range(k), [str(s) for s in systems])
+    if annotate:
+        for i in range(k):
+            for j in range(k):
+                if i != j and np.isfinite(matrix[i, j]):
+                    p = matrix[i, j]
+                    ax.text(j, i, f"{p:.3g}", ha="center", va="center", fontsize=8,
+                            color="white" if p < 0.5 else "black",
+                            fontweight="bold" if p < alpha else "normal")  # fmt: skip
+    key = result.group_keys[g]
+    if key:
+        ax.set_title(", ".join(f"{n}={v}" for n, v in zip(result.group_names, key)))
+    return ax
+
+
+def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C0"):
+    """Histogram of one comparison's bootstrap distribution, with its interval.
+
+    Vertical lines: ``ci_low`` and ``ci_high`` (solid), ``difference`` (dashed).
+
+    Parameters
+    ----------
+    result : BootstrapResult
+        With ``bootstrap_distribution`` (``as_result=True`` from the accessors).
+    comparison : int or tuple
+        Position of the comparison, or its ``(system_a, system_b)`` labels.
+    group : tuple, int, optional
+        Which group (key or position); required when the result has several.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    bins : int
+        Histogram bins.
+    color : str
+        Colour of the histogram.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _require(result, ("bootstrap_distribution",), "a distribution plot")
+    g = _group_index(result, group)
+    pairs = list(zip(result.label_a, result.label_b))
+    if isinstance(comparison, tuple):
+        if comparison not in pairs:
+            raise ValueError(f"`comparison`: {comparison!r} is not one of {pairs}")
+        c = pairs.index(comparison)
+    elif isinstance(comparison, int | np.integer) and 0 <= comparison < len(pairs):
+        c = int(comparison)
+    else:
+        raise ValueError(f"`comparison`: expected a position < {len(pairs)} or a pair; "
+                         f"got {comparison!r}")  # fmt: skip
+    draws = np.asarray(result.bootstrap_distribution[g][c], dtype=float)
+    ax = _axes(ax, (6.0, 3.5))
+    ax.hist(draws, bins=bins, color=color, alpha=0.6, label=f"{len(draws)} resamples")
+    low = float(np.asarray(result.ci_low)[g, c])
+    high = float(np.asarray(result.ci_high)[g, c])
+    diff = float(np.asarray(result.difference)[g, c])
+    level = result.metadata.get("confidence_level", 0.95)
+    ax.axvline(low, color="k", linewidth=1.5, label=f"{level:.0%} interval", gid="ci_low")
+    ax.axvline(high, color="k", linewidth=1.5, gid="ci_high")
+    ax.axvline(diff, color="C3", linestyle="--", linewidth=1.5, label="difference",
+               gid="difference")  # fmt: skip
+    a, b = pairs[c]
+    ax.set_xlabel(f"{b} - {a}")
+    ax.set_ylabel("resamples")
+    ax.legend(loc="best", fontsize=8)
+    return ax

@@ -1,0 +1,143 @@
+"""Plots: rendered to PNG with Agg; the drawn data are the result's numbers."""
+
+import sys
+
+import numpy as np
+import pytest
+
+import pairedstats
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from pairedstats import plotting  # noqa: E402
+
+RUNS = pairedstats.datasets.load_runs()
+
+
+@pytest.fixture(scope="module")
+def boot():
+    return RUNS.paired.bootstrap(
+        item="query", system="run", score="ndcg", baseline="bm25", by="collection",
+        n_resamples=1000, rng=4, as_result=True,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def hsd():
+    return RUNS.paired.tukey_hsd(
+        item="query", system="run", score="p10", by="collection", n_resamples=500, rng=4,
+        as_result=True,
+    )  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def _png(ax, path):
+    ax.figure.savefig(path, dpi=60)
+    assert path.exists()
+    assert path.stat().st_size > 3_000  # a drawn figure, not an empty canvas (~1.5 kB)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _by_gid(ax, gid):
+    found = [a for a in [*ax.lines, *ax.collections] if a.get_gid() == gid]
+    assert len(found) == 1, gid
+    return found[0]
+
+
+def test_forest_draws_each_interval_at_its_values(boot, tmp_path):
+    ax = plotting.forest(boot)
+    _png(ax, tmp_path / "forest.png")
+    frame = boot.to_dataframe()
+    segments = _by_gid(ax, "interval").get_segments()
+    assert len(segments) == len(frame) == 6
+    starts = [s[0][0] for s in segments]
+    ends = [s[1][0] for s in segments]
+    np.testing.assert_array_equal(starts, frame["ci_low"])
+    np.testing.assert_array_equal(ends, frame["ci_high"])
+    np.testing.assert_array_equal(_by_gid(ax, "estimate").get_xdata(), frame["difference"])
+    np.testing.assert_array_equal(_by_gid(ax, "zero").get_xdata(), [0, 0])
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    # top row first: the first row of the table is drawn at the top
+    assert labels[int(np.argmax([t.get_position()[1] for t in ax.get_yticklabels()]))] == (
+        "robust04: bm25+rm3 - bm25"
+    )
+    assert boot.plot().get_xlabel() == "difference (b - a), 95% interval"
+
+
+def test_forest_of_a_rank_sum_interval(tmp_path):
+    res = pairedstats.datasets.load_ratings().paired.ranksum(
+        score="deviation", group="changed", a="unchanged", b="changed", as_result=True
+    )
+    ax = res.plot()
+    _png(ax, tmp_path / "rank.png")
+    (segment,) = _by_gid(ax, "interval").get_segments()
+    assert [segment[0][0], segment[1][0]] == [res.ci_low[0, 0], res.ci_high[0, 0]]
+    np.testing.assert_array_equal(_by_gid(ax, "estimate").get_xdata(), res.shift[0])
+    one_sided = pairedstats.datasets.load_ratings().paired.ranksum(
+        score="deviation", group="changed", a="unchanged", b="changed", alternative="less",
+        as_result=True,
+    )  # fmt: skip
+    assert np.isinf(one_sided.ci_low[0, 0])
+    ax = one_sided.plot()
+    (segment,) = _by_gid(ax, "interval").get_segments()
+    assert segment[1][0] == one_sided.ci_high[0, 0]
+    assert segment[0][0] < min(one_sided.shift[0, 0], one_sided.ci_high[0, 0])
+    assert _by_gid(ax, "open_low").get_xdata()[0] == segment[0][0]
+
+
+def test_pvalue_matrix_holds_the_pvalues(hsd, tmp_path):
+    ax = plotting.pvalue_matrix(hsd, group=("msmarco",))
+    _png(ax, tmp_path / "matrix.png")
+    image = ax.images[0].get_array()
+    systems = [t.get_text() for t in ax.get_yticklabels()]
+    assert systems == ["bm25", "bm25+rm3", "dense", "hybrid"]
+    frame = hsd.to_dataframe()
+    frame = frame[frame["collection"] == "msmarco"]
+    assert image.mask.diagonal().all()
+    for row in frame.itertuples():
+        i, j = systems.index(row.system_a), systems.index(row.system_b)
+        assert image[i, j] == image[j, i] == row.pvalue
+    assert ax.get_title() == "collection=msmarco"
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 12
+    same = plotting.pvalue_matrix(hsd, group=1).images[0].get_array()
+    np.testing.assert_array_equal(same.filled(-1), image.filled(-1))
+
+
+def test_distribution_shows_the_resamples_and_the_interval(boot, tmp_path):
+    ax = boot.plot("distribution", group="msmarco", comparison=("bm25", "dense"))
+    _png(ax, tmp_path / "dist.png")
+    g, c = 1, 1
+    assert _by_gid(ax, "ci_low").get_xdata()[0] == boot.ci_low[g, c]
+    assert _by_gid(ax, "ci_high").get_xdata()[0] == boot.ci_high[g, c]
+    assert _by_gid(ax, "difference").get_xdata()[0] == boot.difference[g, c]
+    heights = [p.get_height() for p in ax.patches]
+    assert sum(heights) == 1000
+    draws = boot.bootstrap_distribution[g][c]
+    assert min(p.get_x() for p in ax.patches) == pytest.approx(draws.min())
+    assert ax.get_xlabel() == "dense - bm25"
+
+
+def test_errors(boot, hsd, monkeypatch):
+    with pytest.raises(TypeError, match="a forest plot needs a result with 'ci_low'"):
+        plotting.forest(hsd)
+    with pytest.raises(ValueError, match=r"`group`: the result has 2 groups; choose one"):
+        plotting.pvalue_matrix(hsd)
+    with pytest.raises(ValueError, match=r"`group`: 'trec' is not a group"):
+        plotting.distribution(boot, group="trec")
+    with pytest.raises(ValueError, match="`group`: position 5 is out of range for 2 groups"):
+        plotting.distribution(boot, group=5)
+    with pytest.raises(ValueError, match=r"`comparison`: \('dense', 'bm25'\) is not one of"):
+        plotting.distribution(boot, group=0, comparison=("dense", "bm25"))
+    with pytest.raises(ValueError, match="`kind` must be 'auto', 'forest', 'pvalues' or"):
+        boot.plot("violin")
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r"needs matplotlib: python -m pip install 'pairedst"):
+        plotting.forest(boot)
