@@ -185,3 +185,9 @@ def test_html_shows_the_title_and_settings():
     html = _result()._repr_html_()
     assert html.startswith("<p><b>Difference</b></p><p><small>method=demo, n_resamples=100")
     assert "<table" in html
+
+
+def test_a_group_named_group_is_allowed():
+    ds = _result(keys=((1,), (2,)), names=("group",)).to_dataset()
+    assert ds["difference"].dims == ("group", "comparison")
+    assert ds["group"].values.tolist() == [1, 2]

@@ -99,10 +99,10 @@ class ComparisonResult:
             ds = xr.Dataset(data, coords=coords)
         else:
             index = pd.MultiIndex.from_tuples(self.group_keys, names=list(self.group_names))
-            data = {name: (("group", "comparison"), values) for name, values in arrays.items()}
+            data = {name: (("__group", "comparison"), values) for name, values in arrays.items()}
             ds = xr.Dataset(data, coords=coords)
-            ds = ds.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "group"))
-            ds = ds.unstack("group")
+            ds = ds.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "__group"))
+            ds = ds.unstack("__group")
             order = self.group_coords or {
                 name: list(dict.fromkeys(key[j] for key in self.group_keys))
                 for j, name in enumerate(self.group_names)
