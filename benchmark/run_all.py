@@ -194,13 +194,13 @@ def _case_table(quick: bool) -> dict:
         def data(n=n, k=k):
             return np.round(np.random.default_rng(1).random((n, k)), 2)
 
-        def numpy_peer(n=n, k=k, trials=trials):
+        def numpy_peer(trials=trials, data=data):
             from bench_tukey import numpy_tukey
 
             x = data()
             return lambda: numpy_tukey(x, trials, np.random.default_rng(2))
 
-        def ours(workers=None, trials=trials):
+        def ours(workers=None, trials=trials, data=data):
             from pairedstats import tukey_hsd
 
             x = data()
