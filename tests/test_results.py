@@ -191,3 +191,11 @@ def test_a_group_named_group_is_allowed():
     ds = _result(keys=((1,), (2,)), names=("group",)).to_dataset()
     assert ds["difference"].dims == ("group", "comparison")
     assert ds["group"].values.tolist() == [1, 2]
+
+
+def test_repr_is_the_table_not_the_arrays():
+    res = _result()
+    text = repr(res)
+    assert text.splitlines()[0] == "<_Diff: 4 group(s) x 2 comparison(s)>"
+    assert text.endswith(str(res))
+    assert "array(" not in text

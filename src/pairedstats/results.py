@@ -45,6 +45,18 @@ class ComparisonResult:
     _label_columns: ClassVar[tuple[str, str]] = ("system_a", "system_b")
     _title: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs):
+        # The printed table is the repr (in a terminal, and IPython's text/plain): the
+        # generated dataclass repr would dump every array, the bootstrap distribution too.
+        # Set before @dataclass runs, which keeps a __repr__ the class already defines.
+        super().__init_subclass__(**kwargs)
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = ComparisonResult._table_repr
+
+    def _table_repr(self) -> str:
+        n_groups, n_comp = len(self.group_keys), len(self.label_a)
+        return f"<{type(self).__name__}: {n_groups} group(s) x {n_comp} comparison(s)>\n{self}"
+
     # ------------------------------------------------------------------ tables
     def _column_arrays(self) -> dict[str, np.ndarray]:
         return {name: np.asarray(getattr(self, name)) for name in self._columns}
