@@ -58,4 +58,6 @@ if __name__ == "__main__":  # python tests/test_notebooks.py --write
         book = execute(path)
         print(f"{path.name}: {time.perf_counter() - start:.1f} s")
         if "--write" in sys.argv:
+            for cell in book.cells:
+                cell.metadata.pop("execution", None)
             nbformat.write(book, path)
