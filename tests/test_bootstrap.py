@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import pairedstats
 from pairedstats._inputs import design_from_array
 from pairedstats.bootstrap import (
     BootstrapResult,
@@ -295,3 +296,12 @@ def test_degenerate_differences():
         res = bootstrap(scores, n_resamples=300, rng=1, method="bca")
     assert res.ci_low[0, 0] == res.ci_high[0, 0] == 0.5
     assert np.isfinite(res.ci_low).all()
+
+
+def test_workers_do_not_change_the_numbers_and_are_checked():
+    x = np.random.default_rng(12).normal(size=(300, 3))
+    one = pairedstats.bootstrap(x, n_resamples=1500, rng=4, workers=1)
+    two = pairedstats.bootstrap(x, n_resamples=1500, rng=4, workers=2)
+    np.testing.assert_array_equal(one.bootstrap_distribution, two.bootstrap_distribution)
+    with pytest.raises(ValueError, match="`workers` must be a positive integer; got 0"):
+        pairedstats.bootstrap(x, workers=0)

@@ -176,7 +176,7 @@ def _dataset_result(ds, name, design_kw, method_kw, variables, core_dims, as_res
         return _dataset_method(
             ds, name=name, design_kw=design_kw, method_kw=method_kw, as_result=as_result
         )
-    if name == "tukey_hsd" and method_kw.get("workers") is None:
+    if name != "ranksum" and method_kw.get("workers") is None:
         # dask runs the chunks in parallel already: one thread per task avoids running
         # 2 threads in each of several worker processes (the counts do not depend on it)
         method_kw = {**method_kw, "workers": 1}

@@ -209,6 +209,7 @@ def bootstrap(
     method: str = "percentile",
     resampling: str = "auto",
     rng=None,
+    workers: int | None = None,
 ) -> BootstrapResult:
     """Paired bootstrap confidence intervals of the differences b minus a.
 
@@ -253,6 +254,8 @@ def bootstrap(
     rng : seed or numpy Generator, optional
         Root of the resampling streams (SPEC 7); the root is recorded as
         ``metadata["seed_entropy"]``.
+    workers : int, optional
+        Threads drawing resample blocks (default: up to 2). The numbers do not depend on it.
 
     Returns
     -------
@@ -293,7 +296,7 @@ def bootstrap(
         resampling=resampling,
         rng=rng,
     )
-    return _run(*settings, statistic=statistic)
+    return _run(*settings, statistic=statistic, workers=_check_workers(workers))
 
 
 def bootstrap_design(
@@ -307,6 +310,7 @@ def bootstrap_design(
     method: str = "percentile",
     resampling: str = "auto",
     rng=None,
+    workers: int | None = None,
 ) -> BootstrapResult:
     """:func:`bootstrap` on a :class:`~pairedstats.core.design.PairedDesign` (all groups).
 
@@ -333,12 +337,16 @@ def bootstrap_design(
         resampling=resampling,
         rng=rng,
     )
-    return _run(*settings, statistic=statistic)
+    return _run(*settings, statistic=statistic, workers=_check_workers(workers))
+
+
+def _check_workers(workers) -> int | None:
+    return None if workers is None else _validation.check_n_resamples(workers, "workers")
 
 
 def _run(
     design, baseline, weights, n_resamples, confidence_level, method, resampling, root, *,
-    statistic,
+    statistic, workers=None,
 ):  # fmt: skip
     pairs = comparison_pairs(design.systems, baseline)
     n_groups, k = design.n_groups, len(pairs)
@@ -369,6 +377,7 @@ def _run(
             statistic=statistic,
             resampling=resampling,
             influence=method == "bca",
+            workers=workers,
         )
         reps = out["replicates"]
         est = out["estimate"]
