@@ -86,8 +86,9 @@ def bench_dask(ds, repeat, chunks):
                 ) as cluster,
                 distributed.Client(cluster) as client,
             ):  # fmt: skip
-                client.run(lambda: __import__("pairedstats"))  # warm the workers (imports, JIT)
-                getattr(ds.isel(group=[0]).chunk().paired, name)(rng=1, **kw).compute()
+                # warm every worker (imports, numba cache, thread pools): one chunk each
+                warm = ds.isel(group=slice(0, 2 * workers)).chunk({"group": 1})
+                getattr(warm.paired, name)(rng=1, **{**kw, "n_resamples": 500}).compute()
                 t, out = best(lambda: getattr(lazy_ds.paired, name)(rng=1, **kw).compute(), repeat)
                 times[workers] = t
                 xr.testing.assert_equal(out, eager)
