@@ -17,6 +17,7 @@ is dropped silently: ``missing="complete"`` drops incomplete items and says how 
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Sequence
 
@@ -618,34 +619,24 @@ def design_from_dataset(
         data.append(sub[n])
     import xarray as xr
 
-    stacked = xr.concat(data, dim="__column") if len(data) > 1 else data[0].expand_dims("__column")
-    stacked = stacked.assign_coords(__column=names)
+    stacked = xr.concat(data, dim="__column").assign_coords(__column=names)
+    # one variable, or the columns of a statistic: the variables are the last axis; several
+    # variables otherwise: a leading "score" sweep and a last axis of one column
+    as_columns = columns_as_score or len(names) == 1
     sweep = [d for d in stacked.dims if d not in (item, system, "__column")]
-    if not columns_as_score and len(names) > 1:
+    if not as_columns:
         sweep = ["__column", *sweep]
-    column_dims = ["__column"] if columns_as_score or len(names) == 1 else []
-    stacked = stacked.transpose(*sweep, item, system, *column_dims)
-    if len(names) == 1 and not columns_as_score:
-        stacked = stacked.squeeze("__column", drop=True).expand_dims("__column", axis=-1)
-        column_dims = ["__column"]
-    elif not column_dims:
-        stacked = stacked.expand_dims("__one", axis=-1)
+        stacked = stacked.expand_dims("__one")
+    stacked = stacked.transpose(*sweep, item, system, "__column" if as_columns else "__one")
     arr = np.asarray(stacked.values, dtype=np.float64) if stacked.dtype.kind in "biuf" else None
     if arr is None:
         raise TypeError(f"`score`: variables must be numeric; got dtype {stacked.dtype}.")
-    shape = arr.shape
-    n_slices = int(np.prod(shape[: len(sweep)])) if sweep else 1
-    n_items = shape[len(sweep)]
-    arr = arr.reshape(n_slices * n_items, len(chosen), shape[-1])
+    n_slices = int(np.prod(arr.shape[: len(sweep)]))
+    n_items = arr.shape[len(sweep)]
+    arr = arr.reshape(n_slices * n_items, len(chosen), arr.shape[-1])
     public = ["score" if d == "__column" else d for d in sweep]
     coords = [stacked[d].to_numpy().tolist() for d in sweep]
-    group_keys = [()]
-    if sweep:
-        grids = np.meshgrid(*[np.arange(len(c)) for c in coords], indexing="ij")
-        flat = [g.reshape(-1) for g in grids]
-        group_keys = [
-            tuple(coords[j][flat[j][s]] for j in range(len(sweep))) for s in range(n_slices)
-        ]
+    group_keys = list(itertools.product(*coords))  # C order, as the reshape; [()] if no sweep
     group_code = np.repeat(np.arange(n_slices), n_items)
     item_labels = (
         np.tile(ds[item].to_numpy().astype(object), n_slices)
@@ -661,7 +652,7 @@ def design_from_dataset(
     complete = _check_missing(present, arr, item_labels, chosen, "score", missing)
     cl = _item_coord(ds, cluster, item, "cluster")
     st = _item_coord(ds, strata, item, "strata")
-    columns = names if columns_as_score or len(names) == 1 else ["score"]
+    columns = names if as_columns else ["score"]
     design = _finish(
         arr,
         item_labels,
@@ -880,14 +871,9 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
     if sides[0].dtype.kind not in "biuf":
         raise TypeError(f"`score`: variable {score!r} must be numeric; got {sides[0].dtype}.")
     arrs = [np.asarray(s.values, dtype=np.float64) for s in sides]
-    n_slices = int(np.prod(arrs[0].shape[:-1])) if sweep else 1
+    n_slices = int(np.prod(arrs[0].shape[:-1]))
     flat = [x.reshape(n_slices, x.shape[-1]) for x in arrs]
-    coords = [sides[0][d].to_numpy().tolist() for d in sweep]
-    keys = [()]
-    if sweep:
-        grids = np.meshgrid(*[np.arange(len(c)) for c in coords], indexing="ij")
-        gf = [g.reshape(-1) for g in grids]
-        keys = [tuple(coords[j][gf[j][s]] for j in range(len(sweep))) for s in range(n_slices)]
+    keys = list(itertools.product(*[sides[0][d].to_numpy().tolist() for d in sweep]))
     list_a, list_b, dropped = [], [], []
     for s in range(n_slices):
         xa, xb = flat[0][s], flat[1][s]
