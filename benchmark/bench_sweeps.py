@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 
 import pairedstats  # noqa: F401
@@ -29,7 +29,9 @@ def make_data(n_groups: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     difficulty = rng.random((n_groups, N_ITEMS, 1))
     effect = np.linspace(0, 0.04, len(SYSTEMS))
-    scores = np.clip(difficulty + effect + rng.normal(0, 0.1, (n_groups, N_ITEMS, len(SYSTEMS))), 0, 1)
+    scores = np.clip(
+        difficulty + effect + rng.normal(0, 0.1, (n_groups, N_ITEMS, len(SYSTEMS))), 0, 1
+    )
     ds = xr.Dataset(
         {"score": (("group", "item", "system"), scores)},
         coords={"group": np.arange(n_groups), "system": SYSTEMS},
@@ -53,15 +55,20 @@ CALLS = {
 }
 
 
+def _call(frame, *, name, cols, kw):
+    return getattr(frame.paired, name)(by="group", rng=1, **cols, **kw)
+
+
 def bench_by(tidy, repeat):
     rows = []
     cols = {"item": "item", "system": "system", "score": "score"}
     for name, kw in CALLS.items():
-        t_by, by = best(lambda: getattr(tidy.paired, name)(by="group", rng=1, **cols, **kw), repeat)
+        call = partial(_call, name=name, cols=cols, kw=kw)
+        t_by, by = best(lambda call=call: call(tidy), repeat)
 
-        def loop():
+        def loop(call=call):
             return tidy.groupby("group", sort=False)[["group", "item", "system", "score"]].apply(
-                lambda g: getattr(g.paired, name)(by="group", rng=1, **cols, **kw)
+                call
             )
 
         t_loop, looped = best(loop, repeat)
@@ -84,12 +91,13 @@ def bench_dask(ds, repeat, chunks):
                     n_workers=workers, threads_per_worker=1, processes=True,
                     dashboard_address=None,
                 ) as cluster,
-                distributed.Client(cluster) as client,
+                distributed.Client(cluster),
             ):  # fmt: skip
                 # warm every worker (imports, numba cache, thread pools): one chunk each
                 warm = ds.isel(group=slice(0, 2 * workers)).chunk({"group": 1})
                 getattr(warm.paired, name)(rng=1, **{**kw, "n_resamples": 500}).compute()
-                t, out = best(lambda: getattr(lazy_ds.paired, name)(rng=1, **kw).compute(), repeat)
+                lazy = getattr(lazy_ds.paired, name)
+                t, out = best(lambda lazy=lazy, kw=kw: lazy(rng=1, **kw).compute(), repeat)
                 times[workers] = t
                 xr.testing.assert_equal(out, eager)
         rows.append((name, times[1], times[2], times[1] / times[2]))
@@ -111,7 +119,10 @@ def main():
     for name, t_by, t_loop, ratio, same in [] if args.no_by else bench_by(tidy, args.repeat):
         print(f"{name:10s} {t_by:8.2f} {t_loop:16.2f} {ratio:6.2f}  {same}")
     if not args.no_dask:
-        print(f"\ndask LocalCluster, {max(1, n_groups // 8)} groups per chunk (processes, 1 thread each)")
+        print(
+            f"\ndask LocalCluster, {max(1, n_groups // 8)} groups per chunk "
+            "(processes, 1 thread each)"
+        )
         print(f"{'method':10s} {'1 worker s':>10s} {'2 workers s':>11s} {'speed-up':>8s}")
         for name, t1, t2, speedup in bench_dask(ds, args.repeat, max(1, n_groups // 8)):
             print(f"{name:10s} {t1:10.2f} {t2:11.2f} {speedup:8.2f}")

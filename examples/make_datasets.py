@@ -29,8 +29,15 @@ def runs(rng: np.random.Generator) -> pd.DataFrame:
             for run, effect in effects.items():
                 ndcg = np.clip(difficulty[q] + effect + rng.normal(0, 0.09), 0, 1)
                 p10 = np.clip(np.round(10 * (difficulty[q] + effect + rng.normal(0, 0.12))), 0, 10)
-                rows.append((collection, f"{collection[:2]}-{q + 1:03d}", run,
-                             round(float(ndcg), 4), float(p10) / 10))
+                rows.append(
+                    (
+                        collection,
+                        f"{collection[:2]}-{q + 1:03d}",
+                        run,
+                        round(float(ndcg), 4),
+                        float(p10) / 10,
+                    )
+                )
     return pd.DataFrame(rows, columns=["collection", "query", "run", "ndcg", "p10"])
 
 
@@ -41,17 +48,21 @@ def ratings(rng: np.random.Generator) -> pd.DataFrame:
     changed = rng.random(n) < 0.35
     # those who change move part of the way towards the median they saw
     pull = rng.uniform(0.3, 0.9, size=n)
-    final = np.where(changed, np.round((initial + pull * (median_seen - initial)) * 2) / 2, initial)
+    final = np.where(
+        changed, np.round((initial + pull * (median_seen - initial)) * 2) / 2, initial
+    )
     final = np.clip(final, 0, 10)
     changed = changed & (final != initial)
-    return pd.DataFrame({
-        "participant": np.arange(1, n + 1),
-        "median_seen": median_seen,
-        "initial": initial,
-        "final": final,
-        "changed": np.where(changed, "changed", "unchanged"),
-        "deviation": np.abs(final - median_seen),
-    })
+    return pd.DataFrame(
+        {
+            "participant": np.arange(1, n + 1),
+            "median_seen": median_seen,
+            "initial": initial,
+            "final": final,
+            "changed": np.where(changed, "changed", "unchanged"),
+            "deviation": np.abs(final - median_seen),
+        }
+    )
 
 
 if __name__ == "__main__":

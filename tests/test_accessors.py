@@ -99,9 +99,7 @@ def test_accessor_equals_function(runs, method):
     via_function = getattr(pairedstats, method)(
         wide.to_numpy(), systems=list(wide.columns), rng=9, **KW[method]
     ).to_dataframe()
-    pd.testing.assert_frame_equal(
-        via_accessor[NUMBERS[method]], via_function[NUMBERS[method]]
-    )
+    pd.testing.assert_frame_equal(via_accessor[NUMBERS[method]], via_function[NUMBERS[method]])
 
 
 def test_ranksum_accessor_equals_function():
@@ -117,5 +115,6 @@ def test_ranksum_accessor_equals_function():
 
 def test_baseline_error_through_the_accessor(runs):
     with pytest.raises(ValueError, match="`baseline` must be one of the systems"):
-        runs.paired.bootstrap(item="query", system="run", score="ndcg", by="collection",
-                              baseline="bm26")
+        runs.paired.bootstrap(
+            item="query", system="run", score="ndcg", by="collection", baseline="bm26"
+        )

@@ -1,7 +1,5 @@
 """The input layer: parsing of tidy, wide, xarray and array inputs, and every error message."""
 
-import re
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -205,7 +203,8 @@ CASES = [
         None,
         {"score": "map"},
         KeyError,
-        r"`score`: no column named 'map'; the table has the columns 'ds', 'query', 'run', 'ndcg', 'cl'",
+        r"`score`: no column named 'map'; the table has the columns "
+        r"'ds', 'query', 'run', 'ndcg', 'cl'",
     ),
     ("unknown-item", None, {"item": "topic"}, KeyError, "`item`: no column named 'topic'"),
     ("unknown-system", None, {"system": "model"}, KeyError, "`system`: no column named 'model'"),
@@ -452,9 +451,11 @@ def test_two_sample_errors():
     with pytest.raises(ValueError, match="`a`: column 'a' has NaN before its last value"):
         two_sample_from_frame(inner)
     empty = pd.DataFrame({"a": [np.nan, np.nan], "b": [1.0, 2.0]})
-    with pytest.raises(ValueError, match="each group needs at least 1 value; group 'a' has none"):
-        with pytest.warns(DroppedDataWarning):
-            two_sample_from_frame(empty)
+    with (
+        pytest.raises(ValueError, match="each group needs at least 1 value; group 'a' has none"),
+        pytest.warns(DroppedDataWarning),
+    ):
+        two_sample_from_frame(empty)
     with pytest.raises(ValueError, match="`b`: scores must not be NaN; group 'b' has 1 NaN"):
         two_sample_from_arrays([1.0], [np.nan])
     with pytest.raises(ValueError, match="`a`: scores must be finite; group 'a' has 1 infinite"):
