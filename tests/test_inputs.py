@@ -466,3 +466,45 @@ def test_two_sample_errors():
         match="`group`: 'group' is neither a dimension of 'x' nor a coordinate along 'item'",
     ):
         two_sample_from_dataset(ds)
+
+
+def test_remaining_messages():
+    ds = xr.Dataset(
+        {"acc": (("item", "system"), np.zeros((3, 2))), "label": ("item", ["a", "b", "c"])},
+        coords={"system": ["m1", "m2"]},
+    )
+    with pytest.raises(ValueError, match="`score`: no data variable has both the 'item' and "
+                       "'system' dimensions; the variables are 'label'"):  # fmt: skip
+        design_from_dataset(ds[["label"]].assign_coords(system=["m1", "m2"]))
+    text = ds.assign(acc=(("item", "system"), np.array([["a", "b"]] * 3)))
+    with pytest.raises(TypeError, match="`score`: variables must be numeric; got dtype <U1"):
+        design_from_dataset(text, score="acc")
+    wide = pd.DataFrame({"q": ["a", None], "x": [1.0, 2.0], "y": [1.0, 3.0]})
+    with pytest.raises(ValueError, match="`item`: column 'q' has missing values"):
+        design_from_frame(wide, item="q")
+    strata = pd.DataFrame({"x": [1.0, 2.0], "y": [1.0, 3.0], "s": ["u", None]})
+    with pytest.raises(ValueError, match="`strata`: column 's' has 1 missing value"):
+        design_from_frame(strata, strata="s")
+    groups = pd.DataFrame({"g": ["u", None, "c"], "x": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match="`group`: column 'g' has 1 missing label"):
+        two_sample_from_frame(groups, score="x", group="g")
+    inf = pd.DataFrame({"g": ["u", "c"], "x": [1.0, np.inf]})
+    with pytest.raises(ValueError, match="`score`: scores must be finite; column 'x' has 1"):
+        two_sample_from_frame(inf, score="x", group="g")
+    wide_inf = pd.DataFrame({"a": [1.0, np.inf], "b": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="`a`: scores must be finite; column 'a' has inf"):
+        two_sample_from_frame(wide_inf)
+    two = xr.Dataset(
+        {"x": (("group", "item"), [[1.0, np.inf], [2.0, 3.0]]), "y": ("item", [1.0, 2.0])},
+        coords={"group": ["u", "c"]},
+    )
+    with pytest.raises(ValueError, match="`score`: name the score variable; the dataset has "
+                       "'x', 'y'"):  # fmt: skip
+        two_sample_from_dataset(two)
+    with pytest.raises(KeyError, match="`score`: no data variable named 'z'"):
+        two_sample_from_dataset(two, score="z")
+    with pytest.raises(ValueError, match="`score`: scores must be finite; 'x' has infinite"):
+        two_sample_from_dataset(two, score="x")
+    labels = two.assign(x=(("group", "item"), [["p", "q"], ["r", "s"]]))
+    with pytest.raises(TypeError, match="`score`: variable 'x' must be numeric; got <U1"):
+        two_sample_from_dataset(labels, score="x")

@@ -613,10 +613,7 @@ def design_from_dataset(
     available = list(ds[system].to_numpy().tolist())
     chosen = _select_systems(available, systems)
     sub = ds[names].sel({system: chosen})
-    data = []
-    for n in names:
-        _numeric(np.zeros(0, dtype=sub[n].dtype), "score", f"variable {n!r}")
-        data.append(sub[n])
+    data = [sub[n] for n in names]
     import xarray as xr
 
     stacked = xr.concat(data, dim="__column").assign_coords(__column=names)
