@@ -20,7 +20,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 __all__ = ["HDIWidth", "MonteCarloPValue", "StandardError", "beta_hdi", "trials_for"]
 
@@ -116,6 +116,8 @@ def beta_hdi(a: float, b: float, level: float = 0.95) -> tuple[float, float]:
         if hi_log is None:
             return -big if upper >= 1 else big
         return min(big, max(-big, hi_log - lo_log))
+
+    from scipy import optimize  # imported on first use: ~0.1 s at import time
 
     q = optimize.brentq(gap, 0.0, tail, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=200)
     return _ppf(q, a, b), _ppf(q + level, a, b)
@@ -291,7 +293,7 @@ class HDIWidth:
 
     def trials(self, p: float) -> int:
         """Smallest number of trials meeting the target at exact p-value ``p``."""
-        z = stats.norm.ppf(0.5 + self.level / 2)
+        z = special.ndtri(0.5 + self.level / 2)
         guess = max(1, int((2 * z) ** 2 * p * (1 - p) / self.width**2))
         lo, hi = max(1, guess // 2), max(2, guess * 2)
         while self._width_at(lo, p) <= self.width and lo > 1:
