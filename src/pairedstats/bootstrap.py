@@ -127,11 +127,7 @@ def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
 
 def _bootstrap_iv(
     *,
-    design: PairedDesign | None = None,
-    scores=None,
-    systems=None,
-    cluster=None,
-    strata=None,
+    design: PairedDesign,
     baseline,
     weights,
     statistic,
@@ -141,12 +137,8 @@ def _bootstrap_iv(
     resampling,
     rng,
 ):
-    """Validate everything; build the design from arrays if given. Returns the settings."""
-    if design is None:
-        from ._inputs import design_from_array
-
-        design = design_from_array(scores, systems=systems, cluster=cluster, strata=strata)
-    elif not isinstance(design, PairedDesign):
+    """Validate everything. Returns the settings."""
+    if not isinstance(design, PairedDesign):
         raise TypeError(f"`design` must be a PairedDesign; got {type(design).__name__}.")
     if statistic is not None and not callable(statistic):
         raise TypeError(f"`statistic` must be callable or None; got {statistic!r}.")
@@ -282,11 +274,10 @@ def bootstrap(
     >>> bool(res.ci_low[0, 0] < -2.4 < res.ci_high[0, 0])
     True
     """
-    settings = _bootstrap_iv(
-        scores=scores,
-        systems=systems,
-        cluster=cluster,
-        strata=strata,
+    from ._inputs import design_from_array
+
+    return bootstrap_design(
+        design_from_array(scores, systems=systems, cluster=cluster, strata=strata),
         baseline=baseline,
         weights=weights,
         statistic=statistic,
@@ -295,8 +286,8 @@ def bootstrap(
         method=method,
         resampling=resampling,
         rng=rng,
+        workers=workers,
     )
-    return _run(*settings, statistic=statistic, workers=_check_workers(workers))
 
 
 def bootstrap_design(
