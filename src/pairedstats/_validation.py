@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ._version import __version__
+from .core.montecarlo import _check_probability
 from .core.streams import root_entropy
 
 __all__ = [
@@ -26,12 +27,7 @@ __all__ = [
 
 def check_confidence_level(value) -> float:
     """Return ``value`` as a float strictly between 0 and 1, or raise ``ValueError``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`confidence_level` must be a number; got {value!r}.")
-    value = float(value)
-    if not 0 < value < 1:
-        raise ValueError(f"`confidence_level` must be strictly between 0 and 1; got {value}.")
-    return value
+    return _check_probability(value, "confidence_level")
 
 
 def check_n_resamples(value, name: str = "n_resamples") -> int:

@@ -25,15 +25,6 @@ from scipy import special
 __all__ = ["HDIWidth", "MonteCarloPValue", "StandardError", "beta_hdi", "trials_for"]
 
 
-def _check_level(level) -> float:
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, numbers.Real):
-        raise TypeError(f"`level` must be a number strictly between 0 and 1; got {level!r}.")
-    level = float(level)
-    if not 0 < level < 1:
-        raise ValueError(f"`level` must be strictly between 0 and 1; got {level}.")
-    return level
-
-
 def _check_prior(prior) -> tuple[float, float]:
     try:
         a, b = prior
@@ -227,7 +218,7 @@ class MonteCarloPValue:
         >>> round(high * 100_000, 1)
         1.9
         """
-        level = _check_level(level)
+        level = _check_probability(level, "level")
         a, b = self._posterior(prior)
         return beta_hdi(a, b, level)
 
@@ -283,7 +274,7 @@ class HDIWidth:
         if not (0 < float(w) < 1):
             raise ValueError(f"`width` must be strictly between 0 and 1; got {w}.")
         object.__setattr__(self, "width", float(w))
-        object.__setattr__(self, "level", _check_level(self.level))
+        object.__setattr__(self, "level", _check_probability(self.level, "level"))
         object.__setattr__(self, "prior", _check_prior(self.prior))
 
     def _width_at(self, trials: int, p: float) -> float:
