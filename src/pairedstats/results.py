@@ -39,7 +39,6 @@ class ComparisonResult:
     label_a: tuple
     label_b: tuple
     metadata: dict = field(default_factory=dict)
-    group_coords: dict | None = None
 
     _columns: ClassVar[tuple[str, ...]] = ()
     _label_columns: ClassVar[tuple[str, str]] = ("system_a", "system_b")
@@ -115,11 +114,13 @@ class ComparisonResult:
             ds = xr.Dataset(data, coords=coords)
             ds = ds.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "__group"))
             ds = ds.unstack("__group")
-            order = self.group_coords or {
-                name: list(dict.fromkeys(key[j] for key in self.group_keys))
-                for j, name in enumerate(self.group_names)
-            }
-            ds = ds.reindex({name: list(values) for name, values in order.items()})
+            # unstacking sorts the coordinates: restore the order of first appearance
+            ds = ds.reindex(
+                {
+                    name: list(dict.fromkeys(key[j] for key in self.group_keys))
+                    for j, name in enumerate(self.group_names)
+                }
+            )
             ds = ds.transpose(*self.group_names, "comparison")
         ds = ds.assign_coords(comparison=np.arange(n_comp))
         ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
