@@ -145,7 +145,7 @@ def test_exact_too_large_returns_none():
 def test_generator_is_the_streams_block_generator():
     labels = ("tukey_hsd", ("g", 1))
     words = core.label_words(labels)
-    a = core._generator(7, words, 3).integers(0, 2**32, size=5)
+    a = core.words_generator(7, words, 3).integers(0, 2**32, size=5)
     b = block_generator(7, labels, 3).integers(0, 2**32, size=5)
     np.testing.assert_array_equal(a, b)
 

@@ -30,6 +30,7 @@ __all__ = [
     "child_seed",
     "label_words",
     "root_entropy",
+    "words_generator",
 ]
 
 #: Number of resamples (or trials) drawn from one block generator. Part of the
@@ -167,8 +168,16 @@ def block_generator(root: int, labels: Sequence[Hashable], block: int) -> np.ran
     generator therefore gives resample ``r`` the same numbers however the blocks are
     batched, and a shorter final block is the prefix of a full one.
     """
-    words = (*label_words(labels), int(block))
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(int(root), spawn_key=words)))
+    return words_generator(root, label_words(labels), block)
+
+
+def words_generator(root: int, words: tuple[int, ...], block: int) -> np.random.Generator:
+    """:func:`block_generator` with the labels already hashed by :func:`label_words`.
+
+    For callers that make many blocks of one stream (the hashing is then done once).
+    """
+    seq = np.random.SeedSequence(int(root), spawn_key=(*words, int(block)))
+    return np.random.Generator(np.random.PCG64(seq))
 
 
 def block_slices(n: int, start: int = 0) -> list[tuple[int, int, int]]:

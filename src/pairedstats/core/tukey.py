@@ -46,7 +46,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .streams import BLOCK, label_words
+from .streams import BLOCK, label_words, words_generator
 
 __all__ = [
     "EXACT_ARRANGEMENTS",
@@ -373,12 +373,12 @@ class _Sampler:
         1's, ...
         """
         if self.kind == "table":
-            gen = _generator(root, words, block)
+            gen = words_generator(root, words, block)
             return bounded_uint32(gen, self.high, m * self.n_draws).reshape(m, self.n_draws)
         n_chunks = len(self.chunk_highs)
         out = np.empty((m, self.n_draws), dtype=np.uint32)
         for c, high in enumerate(self.chunk_highs.tolist()):
-            gen = _generator(root, (*words, c), block)
+            gen = words_generator(root, (*words, c), block)
             out[:, c::n_chunks] = bounded_uint32(
                 gen, high, m * (self.n_draws // n_chunks)
             ).reshape(m, self.n_draws // n_chunks)
@@ -669,12 +669,6 @@ def _count_block(group, s, draws, counts, engine):
     else:
         ranges = _shuffle_ranges_numpy(s, group.values, draws)
     counts += (ranges[:, None] >= group.thresholds[None, :]).sum(axis=0)
-
-
-def _generator(root: int, words: tuple[int, ...], block: int) -> np.random.Generator:
-    # identical to streams.block_generator(root, labels, block), with the labels hashed once
-    seq = np.random.SeedSequence(int(root), spawn_key=(*words, int(block)))
-    return np.random.Generator(np.random.PCG64(seq))
 
 
 def trials_per_block(n_draws: int) -> int:
