@@ -31,6 +31,7 @@ resampled. ``resampling="index"`` forces the index path.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import warnings
@@ -40,7 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from scipy import special
 
-from .streams import BLOCK, block_generator, block_slices
+from .streams import BLOCK, block_generator, block_slices, entropy_prefix, label_words
 
 __all__ = [
     "LABEL",
@@ -691,11 +692,26 @@ def _stratum_labels(group_key, stratum_key, stratified: bool) -> tuple:
 
 
 def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, workers, batch_rows):
-    """Replicate sums over the drawn units of each column of ``vals``: shape (B, k)."""
+    """Replicate sums over the drawn units of each column of ``vals``: shape (B, k).
+
+    The compiled kernel (:func:`pairedstats.core._kernels.stream_sums`) seeds and runs the
+    block generators itself; without numba, or with ``batch_rows`` (tests), the numpy-driven
+    :class:`_UnitStream` computes the same sums.
+    """
     n, k = vals.shape
-    acc = np.zeros((n_resamples, k))
     labels = _stratum_labels(group_key, stratum_key, stratified)
     vals = np.ascontiguousarray(vals, dtype=np.float64)
+    blocks = block_slices(n_resamples)
+    nw = min(_n_workers(workers), len(blocks))
+    kernel = None if batch_rows else _stream_kernel()
+    if kernel is not None:
+        prefix = entropy_prefix(root, label_words(labels))
+        out = np.empty((1, k, n_resamples))
+        args = (prefix, np.array([0, prefix.size]), np.ascontiguousarray(vals.T),
+                np.array([0, n]), n_resamples)  # fmt: skip
+        _run_tasks(lambda lo, hi: kernel(*args, lo, hi, out), len(blocks), nw, workers)
+        return out[0].T
+    acc = np.zeros((n_resamples, k))
 
     def task(block_lo_hi):
         block, lo, hi = block_lo_hi
@@ -704,8 +720,6 @@ def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, wor
         for start in range(lo, hi, rows):
             stream.sums(vals, acc[start : min(start + rows, hi)])
 
-    blocks = block_slices(n_resamples)
-    nw = min(_n_workers(workers), len(blocks))
     if nw <= 1:
         for b in blocks:
             task(b)
@@ -715,6 +729,34 @@ def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, wor
         with ThreadPoolExecutor(nw) as pool:
             list(pool.map(task, blocks))
     return acc
+
+
+def _run_tasks(fn, n_tasks: int, nw: int, workers) -> None:
+    """Call ``fn(lo, hi)`` on ``nw`` contiguous parts of ``range(n_tasks)``, in threads."""
+    cuts = [n_tasks * i // nw for i in range(nw + 1)]
+    parts = [(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo]
+    if len(parts) <= 1:
+        for lo, hi in parts:
+            fn(lo, hi)
+    elif workers is None:
+        list(_pool().map(lambda p: fn(*p), parts))
+    else:
+        with ThreadPoolExecutor(len(parts)) as pool:
+            list(pool.map(lambda p: fn(*p), parts))
+
+
+_STREAM_KERNEL: list = []
+
+
+def _stream_kernel():
+    """:func:`pairedstats.core._kernels.stream_sums`, or None if numba is not installed."""
+    if not _STREAM_KERNEL:
+        try:
+            from ._kernels import stream_sums
+        except ImportError:  # pragma: no cover
+            stream_sums = None
+        _STREAM_KERNEL.append(stream_sums)
+    return _STREAM_KERNEL[0]
 
 
 def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resamples):

@@ -28,6 +28,7 @@ __all__ = [
     "block_generator",
     "block_slices",
     "child_seed",
+    "entropy_prefix",
     "label_words",
     "root_entropy",
     "words_generator",
@@ -178,6 +179,37 @@ def words_generator(root: int, words: tuple[int, ...], block: int) -> np.random.
     """
     seq = np.random.SeedSequence(int(root), spawn_key=(*words, int(block)))
     return np.random.Generator(np.random.PCG64(seq))
+
+
+def _int_words(value: int) -> list[int]:
+    """numpy's ``_int_to_uint32_array``: little-endian 32-bit words, ``[0]`` for 0."""
+    if value == 0:
+        return [0]
+    out = []
+    while value:
+        out.append(value & 0xFFFFFFFF)
+        value >>= 32
+    return out
+
+
+def entropy_prefix(root: int, words: tuple[int, ...]) -> np.ndarray:
+    """The entropy words of :func:`words_generator`'s seed sequence, but the block number.
+
+    numpy assembles the entropy of ``SeedSequence(root, spawn_key=key)`` as the 32-bit words
+    of ``root`` (padded to 4 words when there is a spawn key) followed by those of each key
+    word. The compiled kernels (:mod:`pairedstats.core._pcg`) append the block's words and
+    seed the block's ``PCG64`` themselves.
+
+    Examples
+    --------
+    >>> entropy_prefix(5, (1, 2**32 + 7)).tolist()
+    [5, 0, 0, 0, 1, 7, 1]
+    """
+    run = _int_words(int(root))
+    run += [0] * max(0, 4 - len(run))
+    for w in words:
+        run += _int_words(int(w))
+    return np.array(run, dtype=np.uint32)
 
 
 def block_slices(n: int, start: int = 0) -> list[tuple[int, int, int]]:

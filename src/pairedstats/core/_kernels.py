@@ -1,0 +1,145 @@
+"""Compiled kernels that seed and run many (stream, block) generators in one call.
+
+Imported lazily (it imports numba): :mod:`pairedstats.core.bootstrap` and
+:mod:`pairedstats.core.tukey` call these for whole sweeps (``by=`` groups, dataset slices) at
+once, so that a thousand groups cost one kernel call instead of a thousand Python round trips.
+Each kernel reproduces, bit for bit, what the per-stream numpy code of its method computes:
+``tests/core/test_kernels.py`` checks them against it.
+
+A *task* is one block of one stream: task ``t`` is block ``t % n_blocks`` of stream
+``t // n_blocks``. Tasks write disjoint parts of the output, so a caller can split a task
+range over threads (the kernels release the GIL) without changing a number.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from . import _pcg
+from .streams import BLOCK
+
+_njit = numba.njit(cache=True, nogil=True)
+_U64 = np.uint64
+_S16, _S32, _S48 = _U64(16), _U64(32), _U64(48)
+
+#: Resamples decoded and summed together: independent accumulators hide the add latency.
+_LANES = 8
+
+
+@_njit
+def _decode(state, buf, total, n, width, thresh, carry):  # pragma: no cover
+    """Fill ``buf[:total]`` with the next accepted units of the block generator ``state``.
+
+    The index path's rule (:mod:`pairedstats.core.bootstrap`): chunks of ``width`` bits of
+    each 64-bit output, lowest first; chunk ``x`` gives unit ``(x * n) >> width`` unless
+    ``(x * n) mod 2**width < thresh``. ``carry`` holds the current word and how many of its
+    chunks are left, so that the next call goes on where this one stopped.
+    """
+    mask = _U64((1 << width) - 1)
+    uw, un, ut = _U64(width), _U64(n), _U64(thresh)
+    cpw = 64 // width
+    word, left = carry[0], int(carry[1])
+    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    i = 0
+    while left > 0 and i < total:  # the rest of the current word
+        m = (word & mask) * un
+        word >>= uw
+        left -= 1
+        if (m & mask) >= ut:
+            buf[i] = m >> uw
+            i += 1
+    if width == 16:
+        # whole words, branch-free: every chunk is written, the position moves on if accepted
+        while i + 4 <= total:
+            word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
+            m = (word & mask) * un
+            buf[i] = m >> uw
+            i += (m & mask) >= ut
+            m = ((word >> _S16) & mask) * un
+            buf[i] = m >> uw
+            i += (m & mask) >= ut
+            m = ((word >> _S32) & mask) * un
+            buf[i] = m >> uw
+            i += (m & mask) >= ut
+            m = (word >> _S48) * un
+            buf[i] = m >> uw
+            i += (m & mask) >= ut
+    while i < total:
+        word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
+        left = cpw
+        while left > 0 and i < total:
+            m = (word & mask) * un
+            word >>= uw
+            left -= 1
+            if (m & mask) >= ut:
+                buf[i] = m >> uw
+                i += 1
+    state[0], state[1] = hi, lo
+    carry[0], carry[1] = word, _U64(left)
+
+
+@_njit
+def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
+    # dst[l] = sum over j, in draw order, of vq[buf[l * n + j]]
+    if lanes == _LANES:
+        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+        for j in range(n):
+            a0 += vq[buf[j]]
+            a1 += vq[buf[n + j]]
+            a2 += vq[buf[2 * n + j]]
+            a3 += vq[buf[3 * n + j]]
+            a4 += vq[buf[4 * n + j]]
+            a5 += vq[buf[5 * n + j]]
+            a6 += vq[buf[6 * n + j]]
+            a7 += vq[buf[7 * n + j]]
+        dst[0], dst[1], dst[2], dst[3] = a0, a1, a2, a3
+        dst[4], dst[5], dst[6], dst[7] = a4, a5, a6, a7
+    else:
+        for lane in range(lanes):
+            s = 0.0
+            base = lane * n
+            for j in range(n):
+                s += vq[buf[base + j]]
+            dst[lane] = s
+
+
+@_njit
+def stream_sums(
+    prefixes, prefix_bounds, vals, unit_bounds, n_resamples, task_lo, task_hi, out
+):  # pragma: no cover
+    """Index-path replicate sums of many streams: ``out[s, q, r]`` for task range ``[lo, hi)``.
+
+    Stream ``s`` resamples the units ``unit_bounds[s]:unit_bounds[s + 1]`` of ``vals``
+    (k, N) from the block generators whose entropy is ``prefixes[prefix_bounds[s]:...]``
+    followed by the block number (:func:`pairedstats.core.streams.entropy_prefix`);
+    ``out[s, q, r]`` is the draw-order sum of ``vals[q, unit]`` over resample ``r``'s units,
+    exactly as :meth:`pairedstats.core.bootstrap._UnitStream.sums` adds them.
+    """
+    k = vals.shape[0]
+    n_blocks = (n_resamples + BLOCK - 1) // BLOCK
+    state = np.empty(4, dtype=np.uint64)
+    carry = np.empty(2, dtype=np.uint64)
+    dst = np.empty(_LANES)
+    for t in range(task_lo, task_hi):
+        s = t // n_blocks
+        block = t - s * n_blocks
+        prefix = prefixes[prefix_bounds[s] : prefix_bounds[s + 1]]
+        u0 = unit_bounds[s]
+        n = unit_bounds[s + 1] - u0
+        width = 16 if n <= 65536 else 32
+        thresh = (1 << width) % n
+        state[0], state[1], state[2], state[3] = _pcg.seed(prefix, block)
+        carry[0], carry[1] = 0, 0
+        r = block * BLOCK
+        stop = min(r + BLOCK, n_resamples)
+        most = _LANES if n <= (1 << 20) else 1  # bounded buffer for huge groups
+        buf = np.empty(most * n, dtype=np.uint32)  # unsigned: no wraparound checks
+        while r < stop:
+            lanes = min(most, stop - r)
+            _decode(state, buf, lanes * n, n, width, thresh, carry)
+            for q in range(k):
+                _sum_lanes(vals[q, u0 : u0 + n], buf, n, lanes, dst)
+                for lane in range(lanes):
+                    out[s, q, r + lane] = dst[lane]
+            r += lanes
