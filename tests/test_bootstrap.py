@@ -1,5 +1,7 @@
 """The functional bootstrap API: keyword checks, scipy agreement, the contract's invariances."""
 
+import sys
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -305,3 +307,60 @@ def test_workers_do_not_change_the_numbers_and_are_checked():
     np.testing.assert_array_equal(one.bootstrap_distribution, two.bootstrap_distribution)
     with pytest.raises(ValueError, match="`workers` must be a positive integer; got 0"):
         pairedstats.bootstrap(x, workers=0)
+
+
+def _sweep_frame():
+    import pandas as pd
+
+    gen = np.random.default_rng(8)
+    rows = []
+    for g, n in [("x", 40), ("y", 7), ("z", 25), ("w", 12)]:
+        for i in range(n):
+            base = gen.random()
+            for s, shift in [("a", 0.0), ("b", 0.05), ("c", 0.1)]:
+                score = 0.5 if g == "w" else base + shift + gen.normal(0, 0.1)
+                rows.append((g, i, s, score))
+    return pd.DataFrame(rows, columns=["g", "item", "system", "score"])
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic"])
+def test_batched_groups_equal_the_per_group_path(monkeypatch, method):
+    mod = sys.modules["pairedstats.bootstrap"]  # the package exports the function
+
+    df = _sweep_frame()
+    kw = dict(item="item", system="system", score="score", by="g", baseline="a",
+              n_resamples=700, method=method, rng=5, as_result=True)  # fmt: skip
+    calls = []
+    real = mod._core.mean_replicates_many
+
+    def spy(diffs, keys, **kw):
+        calls.append(len(diffs))
+        return real(diffs, keys, **kw)
+
+    monkeypatch.setattr(mod._core, "mean_replicates_many", spy)
+    fast = df.paired.bootstrap(**kw)
+    # one kernel call for the four groups (group "w" has constant differences)
+    assert calls == [4]
+    monkeypatch.setattr(mod, "_batched_groups", lambda *a: {})
+    slow = df.paired.bootstrap(**kw)
+    for name in ["difference", "ci_low", "ci_high", "standard_error", "mean_a", "mean_b",
+                 "bootstrap_distribution"]:  # fmt: skip
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+    assert (fast.ci_low[3] == 0).all()
+    assert (fast.ci_high[3] == 0).all()
+
+
+def test_batched_group_numbers_do_not_depend_on_the_other_groups(monkeypatch):
+    mod = sys.modules["pairedstats.bootstrap"]  # the package exports the function
+
+    df = _sweep_frame()
+    kw = dict(item="item", system="system", score="score", by="g", baseline="a",
+              n_resamples=600, rng=9)  # fmt: skip
+    monkeypatch.setattr(mod, "_GROUP_BATCH", 3)  # two kernel calls, groups split 3 + 1
+    whole = df.paired.bootstrap(**kw).set_index(["g", "system_b"]).sort_index()
+    parts = [df[df.g.isin(keep)].paired.bootstrap(**kw) for keep in (["z"], ["w", "x", "y"])]
+    import pandas as pd
+
+    joined = pd.concat(parts).set_index(["g", "system_b"]).sort_index()
+    np.testing.assert_array_equal(whole[["ci_low", "ci_high"]].to_numpy(),
+                                  joined[["ci_low", "ci_high"]].to_numpy())  # fmt: skip

@@ -335,6 +335,38 @@ def _check_workers(workers) -> int | None:
     return None if workers is None else _validation.check_n_resamples(workers, "workers")
 
 
+#: Groups per kernel call of the batched path (bounds its work arrays).
+_GROUP_BATCH = 64
+
+
+def _differences(scores: np.ndarray, pairs) -> np.ndarray:
+    """Per item b - a of each comparison, shape (n_items, n_comparisons)."""
+    return scores[:, [b for _, b in pairs]] - scores[:, [a for a, _ in pairs]]
+
+
+def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, np.ndarray]:
+    """Groups whose replicates one kernel call computes for all of them (``by=`` sweeps).
+
+    The mean of unclustered, unstratified items on the index path, i.e. unless ``auto`` would
+    pick the counts path for one of the group's comparisons; BCa keeps the per-group path
+    (its jackknife). The numbers are the same either way: streams are keyed by group key.
+    """
+    if statistic is not None or design.cluster is not None or design.strata is not None:
+        return {}
+    if method == "bca" or resampling == "counts":
+        return {}
+    out = {}
+    for g in range(design.n_groups):
+        d = _differences(design.scores[design.group(g), :, 0], pairs)
+        n = d.shape[0]
+        if resampling == "auto" and any(
+            _core._use_counts(np.unique(d[:, c]).size, n) for c in range(d.shape[1])
+        ):
+            continue
+        out[g] = d
+    return out
+
+
 def _run(
     design, baseline, weights, n_resamples, confidence_level, method, resampling, root, *,
     statistic, workers=None,
@@ -350,7 +382,35 @@ def _run(
     n_items = np.repeat(design.n_items()[:, None], k, axis=1).astype(np.int64)
     n_clusters = np.empty(shape, dtype=np.int64) if design.cluster is not None else None
     counts_path = np.zeros(shape, dtype=bool)
-    for g in range(n_groups):
+
+    def finish(g, reps, est, influence=None):
+        reps_all[g] = reps
+        reps = reps_all[g]  # contiguous: numpy's sums (and so se) depend on the memory layout
+        se[g] = reps.std(axis=-1, ddof=1)
+        if method == "percentile":
+            low[g], high[g] = _core.percentile_interval(reps, confidence_level)
+        elif method == "basic":
+            low[g], high[g] = _core.basic_interval(reps, est, confidence_level)
+        else:
+            low[g], high[g], z0_all[g], a_all[g] = _core.bca_interval(
+                reps, est, influence, confidence_level
+            )
+
+    fast = _batched_groups(design, pairs, statistic, resampling, method)
+    order = list(fast)
+    for start in range(0, len(order), _GROUP_BATCH):
+        batch = order[start : start + _GROUP_BATCH]
+        diffs = [fast[g] for g in batch]
+        reps = _core.mean_replicates_many(
+            diffs, [design.group_keys[g] for g in batch], root=root,
+            n_resamples=n_resamples, workers=workers,
+        )  # fmt: skip
+        for i, g in enumerate(batch):
+            means = _core.plain_mean(design.scores[design.group(g), :, 0])
+            stat_a[g], stat_b[g] = means[[a for a, _ in pairs]], means[[b for _, b in pairs]]
+            diff[g] = _core.plain_mean(diffs[i])
+            finish(g, reps[i], diff[g])
+    for g in (g for g in range(n_groups) if g not in fast):
         rows = design.group(g)
         group = _core.GroupData(
             design.scores[rows],
@@ -370,22 +430,11 @@ def _run(
             influence=method == "bca",
             workers=workers,
         )
-        reps = out["replicates"]
-        est = out["estimate"]
-        stat_a[g], stat_b[g], diff[g] = out["stat_a"], out["stat_b"], est
-        reps_all[g] = reps
+        stat_a[g], stat_b[g], diff[g] = out["stat_a"], out["stat_b"], out["estimate"]
         counts_path[g] = out["counts_path"]
-        se[g] = reps.std(axis=-1, ddof=1)
         if n_clusters is not None:
             n_clusters[g] = group.n_units
-        if method == "percentile":
-            low[g], high[g] = _core.percentile_interval(reps, confidence_level)
-        elif method == "basic":
-            low[g], high[g] = _core.basic_interval(reps, est, confidence_level)
-        else:
-            low[g], high[g], z0_all[g], a_all[g] = _core.bca_interval(
-                reps, est, out["influence"], confidence_level
-            )
+        finish(g, out["replicates"], out["estimate"], out.get("influence"))
     meta = _validation.metadata(
         "bootstrap",
         interval=method,

@@ -55,7 +55,9 @@ __all__ = [
     "draw_indices",
     "group_replicates",
     "mean_influence",
+    "mean_replicates_many",
     "percentile_interval",
+    "plain_mean",
     "ratio_replicates",
     "resample_indices",
 ]
@@ -827,6 +829,52 @@ def _mean_replicates(group, group_key, root, n_resamples, resampling, workers, b
         constant &= np.ptp(dh, axis=0) == 0
     total[:, constant] = estimate[constant]
     return total.T, estimate, sums, paths
+
+
+def plain_mean(values: np.ndarray) -> np.ndarray:
+    """Column means of ``values`` (n, k) as :meth:`GroupData.stratified_mean` computes them
+    for one stratum (same additions in the same order, so the same bits)."""
+    sums = np.zeros((1, values.shape[1]))
+    np.add.at(sums, np.zeros(values.shape[0], dtype=np.intp), values)
+    return np.ones(1) @ (sums / float(values.shape[0]))
+
+
+def mean_replicates_many(
+    differences: Sequence[np.ndarray],
+    group_keys: Sequence[Hashable],
+    *,
+    root: int,
+    n_resamples: int,
+    workers: int | None = None,
+) -> np.ndarray:
+    """Index-path replicates of many unclustered, unstratified groups in one kernel call.
+
+    ``differences[g]`` (n_g, k) are group ``g``'s per-item differences. Returns (G, k, B),
+    equal to what :func:`group_replicates` gives each group on its own (``resampling=
+    "index"``): the streams are keyed by each group's key, never by its position.
+    """
+    kernel = _stream_kernel()
+    if kernel is None:  # pragma: no cover
+        return np.stack([
+            _index_mean(d, key, None, False, root, n_resamples, workers, None).T / d.shape[0]
+            for d, key in zip(differences, group_keys, strict=True)
+        ])  # fmt: skip
+    k = differences[0].shape[1]
+    prefixes = [entropy_prefix(root, label_words((LABEL, key))) for key in group_keys]
+    prefix_bounds = np.concatenate([[0], np.cumsum([p.size for p in prefixes])])
+    sizes = np.array([d.shape[0] for d in differences])
+    unit_bounds = np.concatenate([[0], np.cumsum(sizes)])
+    vals = np.ascontiguousarray(np.concatenate(differences).T, dtype=np.float64)
+    out = np.empty((len(differences), k, n_resamples))
+    args = (np.concatenate(prefixes), prefix_bounds, vals, unit_bounds, n_resamples)
+    n_tasks = len(differences) * len(block_slices(n_resamples))
+    _run_tasks(lambda lo, hi: kernel(*args, lo, hi, out), n_tasks, _n_workers(workers), workers)
+    out /= sizes.astype(np.float64)[:, None, None]
+    for g, d in enumerate(differences):
+        constant = np.ptp(d, axis=0) == 0
+        if constant.any():
+            out[g, constant] = plain_mean(d)[constant, None]
+    return out
 
 
 # ----------------------------------------------------------------- general statistic
