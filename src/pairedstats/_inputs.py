@@ -363,7 +363,8 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
             "remove the duplicates first."
         )
     rows = frame.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
-    sys_code = np.array([chosen.index(s) for s in frame[system].tolist()], dtype=np.int64)
+    code_of = {s: i for i, s in enumerate(chosen)}
+    sys_code = np.array([code_of[s] for s in frame[system].tolist()], dtype=np.int64)
     n_rows = int(rows.max()) + 1
     first_row = np.unique(rows, return_index=True)[1]
     item_labels = frame[item].to_numpy(dtype=object)[first_row]
