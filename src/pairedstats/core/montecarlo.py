@@ -15,6 +15,7 @@ This module is part of the numpy core: it imports numpy and scipy only.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -74,6 +75,13 @@ def beta_hdi(a: float, b: float, level: float = 0.95) -> tuple[float, float]:
     >>> low, round(high * 1000, 2)
     (0.0, 2.99)
     """
+    # a pure function of three floats, asked for the same counts again and again in a sweep
+    return _beta_hdi(float(a), float(b), float(level))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _beta_hdi(a: float, b: float, level: float) -> tuple[float, float]:
+    """:func:`beta_hdi`, memoised."""
     if a <= 1 and b <= 1:
         # U-shaped or flat: the density is highest at the ends; no single shortest interval
         # that is an interval exists (for a = b = 1 every interval of length level ties).

@@ -37,6 +37,7 @@ This module imports numpy (and numba, lazily, when installed) only.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -445,6 +446,13 @@ def _lemire(raw, high, thresh, out):
     return n
 
 
+@functools.lru_cache(maxsize=16)
+def _permutations(k: int) -> np.ndarray:
+    out = np.array(list(itertools.permutations(range(k))), dtype=np.intp)
+    out.flags.writeable = False
+    return out
+
+
 def _sampler(group: TukeyGroup) -> _Sampler:
     n, k = group.values.shape
     fact = math.factorial(k)
@@ -456,7 +464,7 @@ def _sampler(group: TukeyGroup) -> _Sampler:
         bits = max(1, math.ceil(math.log2(high)))
         shift = bits + max(1, math.ceil(math.log2(fact)))
         magic = -(-(2**shift) // fact)
-        perms = np.array(list(itertools.permutations(range(k))), dtype=np.intp)
+        perms = _permutations(k)
         lanes = _lanes(k)
         table = np.empty((n, fact, lanes), dtype=group.values.dtype)
         table[:, :, :k] = group.values[:, perms]
