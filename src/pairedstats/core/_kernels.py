@@ -1,10 +1,10 @@
 """Compiled kernels that seed and run many (stream, block) generators in one call.
 
-Imported lazily (it imports numba): :mod:`pairedstats.core.bootstrap` and
-:mod:`pairedstats.core.tukey` call these for whole sweeps (``by=`` groups, dataset slices) at
-once, so that a thousand groups cost one kernel call instead of a thousand Python round trips.
-Each kernel reproduces, bit for bit, what the per-stream numpy code of its method computes:
-``tests/core/test_kernels.py`` checks them against it.
+Imported lazily (it imports numba) by :mod:`pairedstats.core.bootstrap`, which calls
+:func:`stream_sums` for one group's streams and for up to 64 ``by=`` groups at once, so that
+a sweep costs one kernel call per batch of groups instead of a Python round trip per block.
+The kernel reproduces, bit for bit, what the numpy-driven ``_UnitStream`` computes:
+``tests/core/test_kernels.py`` checks it against that and against numpy's generators.
 
 A *task* is one block of one stream: task ``t`` is block ``t % n_blocks`` of stream
 ``t // n_blocks``. Tasks write disjoint parts of the output, so a caller can split a task
