@@ -833,7 +833,13 @@ def _mean_replicates(group, group_key, root, n_resamples, resampling, workers, b
 
 def plain_mean(values: np.ndarray) -> np.ndarray:
     """Column means of ``values`` (n, k) as :meth:`GroupData.stratified_mean` computes them
-    for one stratum (same additions in the same order, so the same bits)."""
+    for one stratum (same additions in the same order, so the same bits).
+
+    Examples
+    --------
+    >>> plain_mean(np.array([[1.0, 2.0], [3.0, 6.0]])).tolist()
+    [2.0, 4.0]
+    """
     sums = np.zeros((1, values.shape[1]))
     np.add.at(sums, np.zeros(values.shape[0], dtype=np.intp), values)
     return np.ones(1) @ (sums / float(values.shape[0]))
@@ -852,6 +858,15 @@ def mean_replicates_many(
     ``differences[g]`` (n_g, k) are group ``g``'s per-item differences. Returns (G, k, B),
     equal to what :func:`group_replicates` gives each group on its own (``resampling=
     "index"``): the streams are keyed by each group's key, never by its position.
+
+    Examples
+    --------
+    >>> gen = np.random.default_rng(0)
+    >>> d = [gen.normal(size=(30, 2)), gen.normal(size=(12, 2))]
+    >>> both = mean_replicates_many(d, ["x", "y"], root=1, n_resamples=500)
+    >>> alone = mean_replicates_many(d[1:], ["y"], root=1, n_resamples=500)
+    >>> both.shape, bool((both[1] == alone[0]).all())
+    ((2, 2, 500), True)
     """
     kernel = _stream_kernel()
     if kernel is None:  # pragma: no cover
