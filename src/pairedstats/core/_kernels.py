@@ -42,39 +42,36 @@ def _decode(state, buf, total, n, width, thresh, carry):  # pragma: no cover
     word, left = carry[0], int(carry[1])
     hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
     i = 0
-    while left > 0 and i < total:  # the rest of the current word
-        m = (word & mask) * un
-        word >>= uw
-        left -= 1
-        if (m & mask) >= ut:
-            buf[i] = m >> uw
-            i += 1
-    if width == 16:
-        # whole words, branch-free: every chunk is written, the position moves on if accepted
-        while i + 4 <= total:
-            word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
-            m = (word & mask) * un
-            buf[i] = m >> uw
-            i += (m & mask) >= ut
-            m = ((word >> _S16) & mask) * un
-            buf[i] = m >> uw
-            i += (m & mask) >= ut
-            m = ((word >> _S32) & mask) * un
-            buf[i] = m >> uw
-            i += (m & mask) >= ut
-            m = (word >> _S48) * un
-            buf[i] = m >> uw
-            i += (m & mask) >= ut
-    while i < total:
-        word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
-        left = cpw
-        while left > 0 and i < total:
+    while True:
+        while left > 0 and i < total:  # the chunks left in the current word
             m = (word & mask) * un
             word >>= uw
             left -= 1
             if (m & mask) >= ut:
                 buf[i] = m >> uw
                 i += 1
+        if i == total:
+            break
+        if width == 16:
+            # whole words, branch-free: every chunk is written, the position moves on if kept
+            while i + 4 <= total:
+                word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
+                m = (word & mask) * un
+                buf[i] = m >> uw
+                i += (m & mask) >= ut
+                m = ((word >> _S16) & mask) * un
+                buf[i] = m >> uw
+                i += (m & mask) >= ut
+                m = ((word >> _S32) & mask) * un
+                buf[i] = m >> uw
+                i += (m & mask) >= ut
+                m = (word >> _S48) * un
+                buf[i] = m >> uw
+                i += (m & mask) >= ut
+            if i == total:
+                break
+        word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
+        left = cpw
     state[0], state[1] = hi, lo
     carry[0], carry[1] = word, _U64(left)
 
