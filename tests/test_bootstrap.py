@@ -364,3 +364,21 @@ def test_batched_group_numbers_do_not_depend_on_the_other_groups(monkeypatch):
     joined = pd.concat(parts).set_index(["g", "system_b"]).sort_index()
     np.testing.assert_array_equal(whole[["ci_low", "ci_high"]].to_numpy(),
                                   joined[["ci_low", "ci_high"]].to_numpy())  # fmt: skip
+
+
+def test_tables_do_not_keep_the_distribution():
+    df = _sweep_frame()
+    kw = dict(item="item", system="system", score="score", by="g", baseline="a",
+              n_resamples=400, rng=2)  # fmt: skip
+    kept = df.paired.bootstrap(as_result=True, **kw)
+    assert kept.bootstrap_distribution.shape == (4, 2, 400)
+    design = pairedstats._inputs.design_from_frame(
+        df, item="item", system="system", score="score", by="g"
+    )
+    dropped = bootstrap_design(design, baseline="a", n_resamples=400, rng=2,
+                               keep_distribution=False)  # fmt: skip
+    assert dropped.bootstrap_distribution is None
+    pd_table = df.paired.bootstrap(**kw)
+    np.testing.assert_array_equal(pd_table["standard_error"].to_numpy(),
+                                  kept.standard_error.reshape(-1))  # fmt: skip
+    np.testing.assert_array_equal(dropped.ci_low, kept.ci_low)

@@ -74,7 +74,7 @@ class PairedDataFrameAccessor:
         result = _method("bootstrap")(
             design, baseline=baseline, weights=weights, statistic=statistic,
             n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-            resampling=resampling, rng=rng,
+            resampling=resampling, rng=rng, keep_distribution=as_result,
         )  # fmt: skip
         return result if as_result else result.to_dataframe()
 
@@ -225,7 +225,7 @@ class PairedDatasetAccessor:
         method_kw = dict(
             baseline=baseline, weights=weights, statistic=statistic, n_resamples=n_resamples,
             confidence_level=confidence_level, method=method, resampling=resampling,
-            rng=root_entropy(rng),
+            rng=root_entropy(rng), keep_distribution=as_result,
         )  # fmt: skip
         variables = _inputs.score_variables(self._obj, score, item, system)
         return _dataset_result(

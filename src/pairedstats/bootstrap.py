@@ -47,7 +47,8 @@ class BootstrapResult(ComparisonResult):
         Items in the group.
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.
-    bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples)
+    bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples), or None
+        None when the call did not keep it (an accessor returning a table).
         The replicates of ``difference`` (not a column).
     bias_correction, acceleration : ndarray or None
         BCa's ``z0`` and ``a`` per comparison with ``method="bca"``; else None.
@@ -64,7 +65,7 @@ class BootstrapResult(ComparisonResult):
     standard_error: np.ndarray
     n_items: np.ndarray
     n_clusters: np.ndarray | None = None
-    bootstrap_distribution: np.ndarray
+    bootstrap_distribution: np.ndarray | None = None
     bias_correction: np.ndarray | None = None
     acceleration: np.ndarray | None = None
     counts_path: np.ndarray | None = None
@@ -302,11 +303,15 @@ def bootstrap_design(
     resampling: str = "auto",
     rng=None,
     workers: int | None = None,
+    keep_distribution: bool = True,
 ) -> BootstrapResult:
     """:func:`bootstrap` on a :class:`~pairedstats.core.design.PairedDesign` (all groups).
 
     Each group is resampled from its own streams, keyed by the root entropy and its group
-    key, so its numbers do not depend on the other groups.
+    key, so its numbers do not depend on the other groups. With ``keep_distribution=False``
+    the replicates are dropped once a group's interval is computed and
+    ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
+    keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
 
     Examples
     --------
@@ -328,7 +333,10 @@ def bootstrap_design(
         resampling=resampling,
         rng=rng,
     )
-    return _run(*settings, statistic=statistic, workers=_check_workers(workers))
+    return _run(
+        *settings, statistic=statistic, workers=_check_workers(workers),
+        keep_distribution=bool(keep_distribution),
+    )  # fmt: skip
 
 
 def _check_workers(workers) -> int | None:
@@ -369,14 +377,14 @@ def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, n
 
 def _run(
     design, baseline, weights, n_resamples, confidence_level, method, resampling, root, *,
-    statistic, workers=None,
+    statistic, workers=None, keep_distribution=True,
 ):  # fmt: skip
     pairs = comparison_pairs(design.systems, baseline)
     n_groups, k = design.n_groups, len(pairs)
     shape = (n_groups, k)
     stat_a, stat_b, diff = np.empty(shape), np.empty(shape), np.empty(shape)
     low, high, se = np.empty(shape), np.empty(shape), np.empty(shape)
-    reps_all = np.empty((n_groups, k, n_resamples))
+    reps_all = np.empty((n_groups, k, n_resamples)) if keep_distribution else None
     z0_all = np.full(shape, np.nan) if method == "bca" else None
     a_all = np.full(shape, np.nan) if method == "bca" else None
     n_items = np.repeat(design.n_items()[:, None], k, axis=1).astype(np.int64)
@@ -384,8 +392,12 @@ def _run(
     counts_path = np.zeros(shape, dtype=bool)
 
     def finish(g, reps, est, influence=None):
-        reps_all[g] = reps
-        reps = reps_all[g]  # contiguous: numpy's sums (and so se) depend on the memory layout
+        # contiguous: numpy's sums (and so the standard error) depend on the memory layout
+        if reps_all is None:
+            reps = np.ascontiguousarray(reps)
+        else:
+            reps_all[g] = reps
+            reps = reps_all[g]
         se[g] = reps.std(axis=-1, ddof=1)
         if method == "percentile":
             low[g], high[g] = _core.percentile_interval(reps, confidence_level)
