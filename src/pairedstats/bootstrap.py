@@ -392,6 +392,7 @@ def _run(
     counts_path = np.zeros(shape, dtype=bool)
 
     def finish(g, reps, est, influence=None):
+        # g: a group or an array of groups (reps (..., k, B), est (..., k))
         # contiguous: numpy's sums (and so the standard error) depend on the memory layout
         if reps_all is None:
             reps = np.ascontiguousarray(reps)
@@ -421,7 +422,7 @@ def _run(
             means = _core.plain_mean(design.scores[design.group(g), :, 0])
             stat_a[g], stat_b[g] = means[[a for a, _ in pairs]], means[[b for _, b in pairs]]
             diff[g] = _core.plain_mean(diffs[i])
-            finish(g, reps[i], diff[g])
+        finish(np.array(batch), reps, diff[batch])  # the whole batch: row by row the same
     for g in (g for g in range(n_groups) if g not in fast):
         rows = design.group(g)
         group = _core.GroupData(
