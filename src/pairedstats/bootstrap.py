@@ -48,8 +48,8 @@ class BootstrapResult(ComparisonResult):
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.
     bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples), or None
-        None when the call did not keep it (an accessor returning a table).
-        The replicates of ``difference`` (not a column).
+        The replicates of ``difference`` (not a column); None when the call did not keep them
+        (an accessor returning a table).
     bias_correction, acceleration : ndarray or None
         BCa's ``z0`` and ``a`` per comparison with ``method="bca"``; else None.
     counts_path : ndarray of bool
@@ -347,11 +347,6 @@ def _check_workers(workers) -> int | None:
 _GROUP_BATCH = 64
 
 
-def _differences(scores: np.ndarray, pairs) -> np.ndarray:
-    """Per item b - a of each comparison, shape (n_items, n_comparisons)."""
-    return scores[:, [b for _, b in pairs]] - scores[:, [a for a, _ in pairs]]
-
-
 def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, np.ndarray]:
     """Groups whose replicates one kernel call computes for all of them (``by=`` sweeps).
 
@@ -365,7 +360,7 @@ def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, n
         return {}
     out = {}
     for g in range(design.n_groups):
-        d = _differences(design.scores[design.group(g), :, 0], pairs)
+        d = _core.pair_differences(design.scores[design.group(g), :, 0], pairs)
         n = d.shape[0]
         if resampling == "auto" and any(
             _core._use_counts(np.unique(d[:, c]).size, n) for c in range(d.shape[1])
@@ -409,6 +404,7 @@ def _run(
                 reps, est, influence, confidence_level
             )
 
+    a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
     fast = _batched_groups(design, pairs, statistic, resampling, method)
     order = list(fast)
     for start in range(0, len(order), _GROUP_BATCH):
@@ -420,7 +416,7 @@ def _run(
         )  # fmt: skip
         for i, g in enumerate(batch):
             means = _core.plain_mean(design.scores[design.group(g), :, 0])
-            stat_a[g], stat_b[g] = means[[a for a, _ in pairs]], means[[b for _, b in pairs]]
+            stat_a[g], stat_b[g] = means[a_idx], means[b_idx]
             diff[g] = _core.plain_mean(diffs[i])
         finish(np.array(batch), reps, diff[batch])  # the whole batch: row by row the same
     for g in (g for g in range(n_groups) if g not in fast):

@@ -56,6 +56,7 @@ __all__ = [
     "group_replicates",
     "mean_influence",
     "mean_replicates_many",
+    "pair_differences",
     "percentile_interval",
     "plain_mean",
     "ratio_replicates",
@@ -536,6 +537,17 @@ def bca_interval(
 
 
 # ---------------------------------------------------------------------- group data
+def pair_differences(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Per item b - a of each comparison (a, b) of ``scores`` (n_items, n_systems).
+
+    Examples
+    --------
+    >>> pair_differences(np.array([[1.0, 3.0, 4.0]]), [(0, 1), (0, 2)]).tolist()
+    [[2.0, 3.0]]
+    """
+    return scores[:, [b for _, b in pairs]] - scores[:, [a for a, _ in pairs]]
+
+
 class GroupData:
     """The resampling units of one group, ready for the replicate computation.
 
@@ -623,10 +635,7 @@ class GroupData:
     # -- the mean
     def differences(self, column: int = 0) -> np.ndarray:
         """Per item, per comparison b - a, shape (n_items, n_comp)."""
-        a = [p[0] for p in self.pairs]
-        b = [p[1] for p in self.pairs]
-        sc = self.scores[:, :, column]
-        return sc[:, b] - sc[:, a]
+        return pair_differences(self.scores[:, :, column], self.pairs)
 
     def unit_sums(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` (n_items, k) per unit, shape (n_units, k)."""
@@ -715,21 +724,14 @@ def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, wor
         return out[0].T
     acc = np.zeros((n_resamples, k))
 
-    def task(block_lo_hi):
-        block, lo, hi = block_lo_hi
-        stream = _UnitStream(block_generator(root, labels, block), n)
-        rows = batch_rows or (hi - lo)
-        for start in range(lo, hi, rows):
-            stream.sums(vals, acc[start : min(start + rows, hi)])
+    def task(first, last):
+        for block, lo, hi in blocks[first:last]:
+            stream = _UnitStream(block_generator(root, labels, block), n)
+            rows = batch_rows or (hi - lo)
+            for start in range(lo, hi, rows):
+                stream.sums(vals, acc[start : min(start + rows, hi)])
 
-    if nw <= 1:
-        for b in blocks:
-            task(b)
-    elif workers is None:
-        list(_pool().map(task, blocks))
-    else:
-        with ThreadPoolExecutor(nw) as pool:
-            list(pool.map(task, blocks))
+    _run_tasks(task, len(blocks), nw, workers)
     return acc
 
 
