@@ -248,7 +248,8 @@ def bootstrap(
         Root of the resampling streams (SPEC 7); the root is recorded as
         ``metadata["seed_entropy"]``.
     workers : int, optional
-        Threads drawing resample blocks (default: up to 2). The numbers do not depend on it.
+        Threads drawing resample blocks (default: the CPUs this process may use). The
+        numbers do not depend on it.
 
     Returns
     -------

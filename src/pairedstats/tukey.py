@@ -11,7 +11,6 @@ import math
 import numbers
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,7 +20,6 @@ from ._validation import check_choice, check_n_resamples, metadata, normalise_rn
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
 from .core.montecarlo import MonteCarloPValue
-from .core.streams import BLOCK
 from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -273,8 +271,8 @@ class TukeyHSDRun:
         x = design.scores[:, :, 0]
         self._groups = []
         self._exact = []
-        self._counters = []
         methods = []
+        monte_carlo, labels = [], []
         for g in range(design.n_groups):
             prepared = core.prepare_group(x[design.group(g)], self._pairs)
             self._groups.append(prepared)
@@ -291,12 +289,16 @@ class TukeyHSDRun:
                     )
             self._exact.append(p)
             methods.append("exact" if p is not None else "monte-carlo")
-            labels = (core.STREAM_LABEL, tuple(design.group_keys[g]))
-            self._counters.append(
-                None if p is not None else core.MonteCarloCounter(prepared, root, labels, engine)
-            )
+            if p is None:
+                monte_carlo.append(g)
+                labels.append((core.STREAM_LABEL, tuple(design.group_keys[g])))
         self._methods = methods
-        self.planned = n_resamples if any(c is not None for c in self._counters) else 0
+        # all Monte Carlo groups are counted together: one compiled call per step and worker
+        self._monte_carlo = np.array(monte_carlo, dtype=np.intp)
+        self._batch = core.MonteCarloBatch(
+            [self._groups[g] for g in monte_carlo], root, labels, engine
+        )
+        self.planned = n_resamples if monte_carlo else 0
         self._counts = [np.zeros(len(self._pairs), dtype=np.int64) for _ in self._groups]
         self._trials = 0
 
@@ -317,28 +319,18 @@ class TukeyHSDRun:
                 f"the {self.planned} planned; got {n_trials}."
             )
         lo, hi = self._trials, self._trials + n_trials
-        active = [(g, c) for g, c in enumerate(self._counters) if c is not None]
-        tasks = [(g, a, z) for g, _ in active for a, z in core._split(lo, hi, self._workers)]
-        if self._workers > 1 and len(tasks) > 1:
-            with ThreadPoolExecutor(min(self._workers, len(tasks))) as pool:
-                parts = list(pool.map(lambda t: self._count(*t, hi), tasks))
-        else:
-            parts = [self._count(g, a, z, hi) for g, a, z in tasks]
-        for (g, _, _), counts in zip(tasks, parts, strict=True):
-            self._counts[g] += counts
+        counts = self._batch.count(lo, hi, self._workers)
+        for g, c in zip(self._monte_carlo.tolist(), counts, strict=True):
+            self._counts[g] += c
         self._trials = hi
         return self
-
-    def _count(self, g, a, z, hi):
-        # only the run that ends the step may keep its last, partial block for the next step
-        return self._counters[g]._count(a, z, keep=z == hi)
 
     def pvalues(self) -> tuple:
         """One :class:`MonteCarloPValue` per result row (None for exact groups)."""
         out = []
         for g, counts in enumerate(self._counts):
             for j in range(len(self._pairs)):
-                if self._counters[g] is None:
+                if self._exact[g] is not None:
                     out.append(None)
                 else:
                     out.append(MonteCarloPValue(int(counts[j]), self._trials))
@@ -367,9 +359,7 @@ class TukeyHSDRun:
         if monitor is None and not progress:
             every = max(1, left)  # nothing to show: one step
         elif every is None:
-            size = max(
-                [core.trials_per_block(c.sampler.n_draws) for c in self._counters if c] or [BLOCK]
-            )
+            size = self._batch.block_size()
             every = max(size, -(-max(1, self.planned // 100) // size) * size)
         bar = None
         if progress:

@@ -269,3 +269,81 @@ def test_counts_across_large_blocks_and_threads():
     )
     np.testing.assert_array_equal(parts, whole)
     np.testing.assert_array_equal(core.count_trials(g, 4, ["t"], 0, n, workers=2), whole)
+
+
+# ------------------------------------------------------------ many groups at once
+def _mixed_groups(k, sizes, seed=7):
+    rng = np.random.default_rng(seed)
+    pairs = list(itertools.combinations(range(k), 2))
+    groups = []
+    for i, n in enumerate(sizes):
+        x = rng.random((n, k))
+        groups.append(core.prepare_group(np.round(x, 2) if i % 2 else x, pairs))
+    return groups
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 6])
+def test_batch_equals_each_group_alone(k):
+    # grid and tolerance groups, one item (a single partial draw), unequal sizes and blocks
+    groups = _mixed_groups(k, [1, 13, 40, 7, 250])
+    labels = [("tukey_hsd", (i,)) for i in range(len(groups))]
+    n = 9000
+    batch = core.MonteCarloBatch(groups, 21, labels)
+    assert not batch._counters  # every group went to the compiled table kernel
+    got = batch.count(0, n, workers=2)
+    for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
+        ref = core.MonteCarloCounter(group, 21, lab, engine="numpy").count(0, n)
+        np.testing.assert_array_equal(got[g], ref)
+    for workers in (1, 3):
+        np.testing.assert_array_equal(batch.count(0, n, workers), got)
+    steps = [0, 5, 1000, 8191, 8192, 8193, n]
+    parts = sum(batch.count(a, z, 2) for a, z in itertools.pairwise(steps))
+    np.testing.assert_array_equal(parts, got)
+
+
+def test_batch_mixes_compiled_and_per_group_counters(monkeypatch):
+    # a group too large for the table is shuffled by the one-group counter
+    monkeypatch.setattr(core, "_TABLE_MAX_ENTRIES", 50 * 24 * 4)
+    groups = _mixed_groups(4, [10, 60, 12])
+    labels = [("t", i) for i in range(3)]
+    batch = core.MonteCarloBatch(groups, 5, labels)
+    assert list(batch._counters) == [1]
+    assert batch._counters[1].sampler.kind == "shuffle"
+    got = batch.count(0, 3000, 2)
+    for g in range(3):
+        ref = core.MonteCarloCounter(groups[g], 5, labels[g], engine="numpy").count(0, 3000)
+        np.testing.assert_array_equal(got[g], ref)
+
+
+def test_batch_is_one_kernel_call_per_worker(monkeypatch):
+    groups = _mixed_groups(5, [30] * 40)
+    for g in groups[1::2]:
+        assert g.quantum is not None
+    batch = core.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])
+    calls = []
+    kernel = batch._kernel
+    monkeypatch.setattr(batch, "_kernel", lambda *a: calls.append(len(a[-2])) or kernel(*a))
+    batch.count(0, 20_000, workers=2)
+    assert len(calls) == 4  # two working dtypes (grid, tolerance) x two workers
+    # 20 groups x 3 blocks (8192 trials) per dtype; equal groups: the cut falls between two
+    assert sum(calls) == 2 * 20 * 3
+
+
+def test_balanced_tasks_cover_the_trials_once_with_equal_work():
+    batch = {"n_items": np.array([200, 100, 7]), "sizes": np.array([8192, 4096, 256])}
+    for lo, hi, workers in [(0, 10_000, 2), (300, 9000, 3), (0, 1, 2), (5, 5, 2), (0, 700, 8)]:
+        parts = core._balanced_tasks(batch, lo, hi, workers)
+        assert len(parts) <= workers
+        trials = {g: [] for g in range(3)}
+        work = []
+        for part in parts:
+            for g, a, z in part.tolist():
+                size = batch["sizes"][g]
+                assert lo <= a < z <= hi
+                assert a // size == (z - 1) // size  # within one block
+                trials[g].extend(range(a, z))
+            work.append(int(((part[:, 2] - part[:, 1]) * batch["n_items"][part[:, 0]]).sum()))
+        for g in range(3):
+            assert sorted(trials[g]) == list(range(lo, hi))
+        if hi > lo:
+            assert max(work) - min(work) <= 200 * (1 + len(parts))

@@ -140,3 +140,153 @@ def stream_sums(
                 for lane in range(lanes):
                     out[s, q, r + lane] = dst[lane]
             r += lanes
+
+
+# ------------------------------------------------------------------- Tukey HSD trials
+#: Trials whose draws and sums are held at once by :func:`tukey_table_counts`.
+_TRIALS = 256
+_MASK32 = _U64(0xFFFFFFFF)
+_ONE, _TWO, _THREE, _FOUR, _FIVE = _U64(1), _U64(2), _U64(3), _U64(4), _U64(5)
+
+
+@_njit
+def _bounded(state, carry, high, thresh, buf, count, stride, rows):  # pragma: no cover
+    """The next ``count * rows`` draws of :func:`pairedstats.core.tukey.bounded_uint32`.
+
+    Draw ``c`` of row ``t`` (rows of ``count`` draws, in stream order) goes to
+    ``buf[c * stride + t]``; with ``buf`` None-like (``stride == 0``) the draws are skipped.
+    ``carry`` holds the current word and whether its high half is still unused.
+    """
+    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    word, left = carry[0], carry[1]
+    uh, ut = _U64(high), _U64(thresh)
+    for t in range(rows):
+        c = 0
+        while c < count:
+            if left == 0:
+                word, hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
+                left = 2
+            m = (word & _MASK32) * uh
+            word >>= _S32
+            left -= 1
+            if (m & _MASK32) >= ut:
+                if stride:
+                    buf[c * stride + t] = m >> _S32
+                c += 1
+    state[0], state[1] = hi, lo
+    carry[0], carry[1] = word, left
+
+
+@_njit
+def tukey_table_counts(
+    prefixes, prefix_bounds, values, item_bounds, perms, params, thresholds, tasks, out
+):  # pragma: no cover
+    """Randomized Tukey HSD counts of many (group, block) tasks, table arrangements.
+
+    Task ``t`` is the trials ``tasks[t, 1]:tasks[t, 2]`` of group ``g = tasks[t, 0]``
+    (within one block of ``params[g, 4]`` trials): the group's items are
+    ``values[item_bounds[g]:item_bounds[g + 1]]`` (``k`` systems, int64 on a grid or
+    float64), its draws those of :meth:`pairedstats.core.tukey._Sampler.draw` from the
+    block generator of entropy ``prefixes[prefix_bounds[g]:...]`` and the block number,
+    ``params[g] = (digits, high, magic, shift, trials per block)`` as in
+    :func:`pairedstats.core.tukey._sampler`. ``out[t, j]`` counts the trials whose range
+    of system sums reaches ``thresholds[g, j]``.
+
+    Each trial adds its items' arranged scores in item order, as the one-group kernel
+    does, so the counts are the same; the work runs item by item over ``_TRIALS`` trials
+    at a time so that the item's arrangements stay in the first-level cache.
+    """
+    k = values.shape[1]
+    fact = perms.shape[0]
+    n_pairs = thresholds.shape[1]
+    state = np.empty(4, dtype=np.uint64)
+    carry = np.empty(2, dtype=np.uint64)
+    zero = values[0, 0] - values[0, 0]
+    most = 0  # largest group of the tasks: one table and one draw buffer for all
+    for task in range(tasks.shape[0]):
+        g = tasks[task, 0]
+        most = max(most, item_bounds[g + 1] - item_bounds[g])
+    table = np.empty((most * fact, k), dtype=values.dtype)
+    flat = table.reshape(-1)
+    buf = np.empty(most * _TRIALS, dtype=np.uint32)
+    sums = np.empty((_TRIALS, k), dtype=values.dtype)
+    built = -1
+    for task in range(tasks.shape[0]):
+        g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
+        i0 = item_bounds[g]
+        n = item_bounds[g + 1] - i0
+        digits, high, magic, shift, size = (
+            params[g, 0],
+            params[g, 1],
+            params[g, 2],
+            params[g, 3],
+            params[g, 4],
+        )
+        umagic, ushift, ufact, uk = _U64(magic), _U64(shift), _U64(fact), _U64(k)
+        n_draws = (n + digits - 1) // digits
+        full = n // digits
+        thresh = (1 << 32) % high
+        block = a // size
+        state[0], state[1], state[2], state[3] = _pcg.seed(
+            prefixes[prefix_bounds[g] : prefix_bounds[g + 1]], block
+        )
+        carry[0], carry[1] = 0, 0
+        _bounded(state, carry, high, thresh, buf, n_draws, 0, a - block * size)  # skip
+        if g != built:  # the group's arrangements, once for its consecutive tasks
+            for i in range(n):
+                for d in range(fact):
+                    for j in range(k):
+                        table[i * fact + d, j] = values[i0 + i, perms[d, j]]
+            built = g
+        for r0 in range(a, z, _TRIALS):
+            mb = min(_TRIALS, z - r0)
+            _bounded(state, carry, high, thresh, buf, n_draws, _TRIALS, mb)
+            sums[:mb] = zero
+            for c in range(n_draws):
+                base = _U64(c * digits * fact)
+                count = digits if c < full else n - full * digits
+                for t in range(mb):
+                    v = _U64(buf[c * _TRIALS + t])  # unsigned: no wraparound checks
+                    s0, s1 = sums[t, 0], sums[t, 1]
+                    if k > 2:
+                        s2 = sums[t, 2]
+                    if k > 3:
+                        s3 = sums[t, 3]
+                    if k > 4:
+                        s4 = sums[t, 4]
+                    if k > 5:
+                        s5 = sums[t, 5]
+                    row = base
+                    for _ in range(count):
+                        q = (v * umagic) >> ushift  # v // fact, exact for v < 2**31
+                        at = (row + v - q * ufact) * uk
+                        v = q
+                        row += ufact
+                        s0 += flat[at]
+                        s1 += flat[at + _ONE]
+                        if k > 2:
+                            s2 += flat[at + _TWO]
+                        if k > 3:
+                            s3 += flat[at + _THREE]
+                        if k > 4:
+                            s4 += flat[at + _FOUR]
+                        if k > 5:
+                            s5 += flat[at + _FIVE]
+                    sums[t, 0], sums[t, 1] = s0, s1
+                    if k > 2:
+                        sums[t, 2] = s2
+                    if k > 3:
+                        sums[t, 3] = s3
+                    if k > 4:
+                        sums[t, 4] = s4
+                    if k > 5:
+                        sums[t, 5] = s5
+            for t in range(mb):
+                hi_, lo_ = sums[t, 0], sums[t, 0]
+                for j in range(1, k):
+                    hi_ = max(hi_, sums[t, j])
+                    lo_ = min(lo_, sums[t, j])
+                r = hi_ - lo_
+                for j in range(n_pairs):
+                    if r >= thresholds[g, j]:
+                        out[task, j] += 1

@@ -33,14 +33,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import warnings
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from scipy import special
 
+from .parallel import default_workers, run_parts
 from .streams import BLOCK, block_generator, block_slices, entropy_prefix, label_words
 
 __all__ = [
@@ -676,22 +675,6 @@ def mean_influence(group: GroupData, sums: np.ndarray) -> np.ndarray:
     return jackknife_influence(leave, group.strata_sizes)
 
 
-_POOL: ThreadPoolExecutor | None = None
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max(1, min(2, os.cpu_count() or 1)))
-    return _POOL
-
-
-def _n_workers(workers: int | None) -> int:
-    if workers is not None:
-        return max(1, int(workers))
-    return max(1, min(2, os.cpu_count() or 1))
-
-
 def _rows_per_batch(width: int) -> int:
     return int(max(1, min(BLOCK, _BATCH_BYTES // max(1, 8 * width))))
 
@@ -713,14 +696,14 @@ def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, wor
     labels = _stratum_labels(group_key, stratum_key, stratified)
     vals = np.ascontiguousarray(vals, dtype=np.float64)
     blocks = block_slices(n_resamples)
-    nw = min(_n_workers(workers), len(blocks))
+    nw = min(default_workers(workers), len(blocks))
     kernel = None if batch_rows else _stream_kernel()
     if kernel is not None:
         prefix = entropy_prefix(root, label_words(labels))
         out = np.empty((1, k, n_resamples))
         args = (prefix, np.array([0, prefix.size]), np.ascontiguousarray(vals.T),
                 np.array([0, n]), n_resamples)  # fmt: skip
-        _run_tasks(lambda lo, hi: kernel(*args, lo, hi, out), len(blocks), nw, workers)
+        _run_tasks(lambda lo, hi: kernel(*args, lo, hi, out), len(blocks), nw)
         return out[0].T
     acc = np.zeros((n_resamples, k))
 
@@ -731,22 +714,14 @@ def _index_mean(vals, group_key, stratum_key, stratified, root, n_resamples, wor
             for start in range(lo, hi, rows):
                 stream.sums(vals, acc[start : min(start + rows, hi)])
 
-    _run_tasks(task, len(blocks), nw, workers)
+    _run_tasks(task, len(blocks), nw)
     return acc
 
 
-def _run_tasks(fn, n_tasks: int, nw: int, workers) -> None:
+def _run_tasks(fn, n_tasks: int, nw: int) -> None:
     """Call ``fn(lo, hi)`` on ``nw`` contiguous parts of ``range(n_tasks)``, in threads."""
     cuts = [n_tasks * i // nw for i in range(nw + 1)]
-    parts = [(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo]
-    if len(parts) <= 1:
-        for lo, hi in parts:
-            fn(lo, hi)
-    elif workers is None:
-        list(_pool().map(lambda p: fn(*p), parts))
-    else:
-        with ThreadPoolExecutor(len(parts)) as pool:
-            list(pool.map(lambda p: fn(*p), parts))
+    run_parts([lambda lo=lo, hi=hi: fn(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo])
 
 
 _STREAM_KERNEL: list = []
@@ -885,7 +860,7 @@ def mean_replicates_many(
     out = np.empty((len(differences), k, n_resamples))
     args = (np.concatenate(prefixes), prefix_bounds, vals, unit_bounds, n_resamples)
     n_tasks = len(differences) * len(block_slices(n_resamples))
-    _run_tasks(lambda lo, hi: kernel(*args, lo, hi, out), n_tasks, _n_workers(workers), workers)
+    _run_tasks(lambda lo, hi: kernel(*args, lo, hi, out), n_tasks, default_workers(workers))
     out /= sizes.astype(np.float64)[:, None, None]
     for g, d in enumerate(differences):
         constant = np.ptp(d, axis=0) == 0

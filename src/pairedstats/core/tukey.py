@@ -40,20 +40,21 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from .streams import BLOCK, label_words, words_generator
+from .parallel import default_workers, run_parts
+from .streams import BLOCK, entropy_prefix, label_words, words_generator
 
 __all__ = [
     "EXACT_ARRANGEMENTS",
     "EXACT_CELLS",
     "STREAM_LABEL",
     "TOLERANCE",
+    "MonteCarloBatch",
+    "MonteCarloCounter",
     "TukeyGroup",
     "count_trials",
     "exact_pvalues",
@@ -453,17 +454,30 @@ def _permutations(k: int) -> np.ndarray:
     return out
 
 
+def _table_params(n: int, k: int) -> tuple[int, int, int, int] | None:
+    """``(digits, high, magic, shift)`` of the table arrangements, or None if they do not fit.
+
+    A draw in ``[0, high)``, ``high = k! ** digits``, picks the arrangements of ``digits``
+    items, lowest digit first; ``v // k! == (v * magic) >> shift`` for every draw.
+    """
+    fact = math.factorial(k)
+    if k > _TABLE_MAX_K or n * fact * _lanes(k) > _TABLE_MAX_ENTRIES:
+        return None
+    digits = 1
+    while fact ** (digits + 1) <= _DRAW_LIMIT and digits < n:
+        digits += 1
+    high = fact**digits
+    bits = max(1, math.ceil(math.log2(high)))
+    shift = bits + max(1, math.ceil(math.log2(fact)))
+    return digits, high, -(-(2**shift) // fact), shift
+
+
 def _sampler(group: TukeyGroup) -> _Sampler:
     n, k = group.values.shape
     fact = math.factorial(k)
-    if k <= _TABLE_MAX_K and n * fact * _lanes(k) <= _TABLE_MAX_ENTRIES:
-        digits = 1
-        while fact ** (digits + 1) <= _DRAW_LIMIT and digits < n:
-            digits += 1
-        high = fact**digits
-        bits = max(1, math.ceil(math.log2(high)))
-        shift = bits + max(1, math.ceil(math.log2(fact)))
-        magic = -(-(2**shift) // fact)
+    params = _table_params(n, k)
+    if params is not None:
+        digits, high, magic, shift = params
         perms = _permutations(k)
         lanes = _lanes(k)
         table = np.empty((n, fact, lanes), dtype=group.values.dtype)
@@ -551,42 +565,6 @@ def _shuffle_ranges_numpy(s: _Sampler, values: np.ndarray, draws: np.ndarray) ->
     return sums.max(axis=1) - sums.min(axis=1)
 
 
-def _table_counts(table, draws, fact, digits, magic, shift, n, thresholds, counts):
-    """Compiled kernel (see :func:`_numba_kernels`): table arrangements, 2, 4 or 6 lanes."""
-    m, n_draws = draws.shape
-    n_pairs = thresholds.shape[0]
-    width = table.shape[1]
-    full = n // digits  # draws whose every digit is an item; the last may hold fewer
-    zero = table[0, 0] - table[0, 0]
-    for t in range(m):
-        s0 = s1 = s2 = s3 = s4 = s5 = zero
-        base = 0
-        for c in range(n_draws):
-            v = np.int64(draws[t, c])
-            for _ in range(digits if c < full else n - full * digits):
-                q = (v * magic) >> shift  # v // fact, exact for v < 2**31
-                row = base + v - q * fact
-                v = q
-                s0 += table[row, 0]
-                s1 += table[row, 1]
-                if width > 2:
-                    s2 += table[row, 2]
-                    s3 += table[row, 3]
-                    if width > 4:
-                        s4 += table[row, 4]
-                        s5 += table[row, 5]
-                base += fact
-        hi, lo = max(s0, s1), min(s0, s1)
-        if width > 2:
-            hi, lo = max(hi, max(s2, s3)), min(lo, min(s2, s3))
-            if width > 4:
-                hi, lo = max(hi, max(s4, s5)), min(lo, min(s4, s5))
-        r = hi - lo
-        for j in range(n_pairs):
-            if r >= thresholds[j]:
-                counts[j] += 1
-
-
 def _shuffle_counts(values, draws, radices, magics, shifts, chunk_ends, thresholds, counts):
     """Compiled kernel (see :func:`_numba_kernels`): Fisher-Yates per item."""
     m = draws.shape[0]
@@ -644,7 +622,6 @@ def _numba_kernels() -> dict | None:
         else:
             jit = numba.njit(cache=True, nogil=True)
             _NUMBA = {
-                "table": jit(_table_counts),
                 "shuffle": jit(_shuffle_counts),
                 "lemire": jit(_lemire),
             }
@@ -654,23 +631,17 @@ def _numba_kernels() -> dict | None:
 def _count_block(group, s, draws, counts, engine):
     n = group.n_items
     kernels = _numba_kernels() if engine != "numpy" else None
-    if kernels is not None:
-        if s.kind == "table":
-            kernels["table"](
-                s.table, draws, s.factorial, s.digits, s.magic, s.shift, n,
-                group.thresholds, counts,
-            )  # fmt: skip
-        else:
-            kernels["shuffle"](
-                group.values,
-                draws,
-                s.radices,
-                s.magic_radix,
-                s.shift_radix,
-                s.chunk_ends,
-                group.thresholds,
-                counts,
-            )
+    if kernels is not None and s.kind == "shuffle":
+        kernels["shuffle"](
+            group.values,
+            draws,
+            s.radices,
+            s.magic_radix,
+            s.shift_radix,
+            s.chunk_ends,
+            group.thresholds,
+            counts,
+        )
         return
     if s.kind == "table":
         ranges = _table_ranges_numpy(s, n, draws)
@@ -691,23 +662,14 @@ def trials_per_block(n_draws: int) -> int:
     return size
 
 
-def _count_range(group, s, root, words, lo, hi, engine, cache=None) -> np.ndarray:
+def _count_range(group, s, root, words, lo, hi, engine) -> np.ndarray:
     counts = np.zeros(len(group.thresholds), dtype=np.int64)
     size = trials_per_block(s.n_draws)
     for block in range(lo // size, -(-hi // size)):
         first = block * size
         a, z = max(lo, first), min(hi, first + size)
-        entry = cache.get("entry") if cache is not None else None  # one atomic read
-        if entry is not None and entry[0] == block:
-            draws = entry[1]
-        elif cache is not None and z < first + size:
-            # a step ending inside a block: draw the whole block once and keep it for the
-            # next step (the rows are the same: a partial block is a prefix of a full one)
-            draws = s.draw(root, words, block, size)
-            cache["entry"] = (block, draws)
-        else:
-            draws = s.draw(root, words, block, z - first)
-        _count_block(group, s, draws[a - first : z - first], counts, engine)
+        draws = s.draw(root, words, block, z - first)
+        _count_block(group, s, draws[a - first :], counts, engine)
     return counts
 
 
@@ -725,26 +687,138 @@ class MonteCarloCounter:
         self.words = label_words(self.labels)
         self.sampler = _sampler(group)
         self.engine = engine
-        self._cache: dict = {}
 
-    def count(self, lo: int, hi: int, workers: int = 1, pool=None) -> np.ndarray:
+    def count(self, lo: int, hi: int, workers: int = 1) -> np.ndarray:
         """Counts over trials ``lo`` (inclusive) to ``hi`` (exclusive)."""
         tasks = self.split(lo, hi, workers)
-        if pool is None or len(tasks) == 1:
-            parts = [self._count(a, z) for a, z in tasks]
-        else:
-            parts = list(pool.map(lambda t: self._count(*t), tasks))
-        return np.sum(parts, axis=0, dtype=np.int64) if parts else self._count(lo, lo)
+        parts = run_parts([lambda a=a, z=z: self._count(a, z) for a, z in tasks])
+        return np.sum(parts, axis=0, dtype=np.int64)
 
     def split(self, lo: int, hi: int, workers: int) -> list[tuple[int, int]]:
         """Trials ``lo`` to ``hi`` cut at block boundaries into at most ``workers`` runs."""
         return _split(lo, hi, workers, trials_per_block(self.sampler.n_draws))
 
-    def _count(self, lo, hi, keep=False):
-        cache = self._cache if keep else None
-        return _count_range(
-            self.group, self.sampler, self.root, self.words, lo, hi, self.engine, cache
-        )
+    def _count(self, lo, hi):
+        return _count_range(self.group, self.sampler, self.root, self.words, lo, hi, self.engine)
+
+
+class MonteCarloBatch:
+    """Counts of trials reaching each pair's difference, for many groups at once.
+
+    Group ``g`` draws its trials from the stream of ``root`` and ``labels[g]``, so its
+    counts are those of a :class:`MonteCarloCounter` of that group alone, whatever the other
+    groups, the split of the trials into calls or the number of workers. Groups whose
+    arrangements fit a table (``k <= 6``) are counted by one compiled call per worker over
+    all their (group, block) tasks (:func:`pairedstats.core._kernels.tukey_table_counts`);
+    the others (Fisher-Yates shuffles for ``k > 6``, or ``engine="numpy"``) one group after
+    another by a :class:`MonteCarloCounter`.
+    """
+
+    def __init__(self, groups, root: int, labels, engine: str = "auto"):
+        self.n_groups = len(groups)
+        self.n_pairs = len(groups[0].thresholds) if groups else 0
+        self._counters: dict[int, MonteCarloCounter] = {}
+        self._fused: list[dict] = []
+        self._sizes = [BLOCK]
+        kernel = _table_kernel() if engine != "numpy" else None
+        members: dict[str, list] = {}
+        for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
+            params = _table_params(group.n_items, group.k) if kernel is not None else None
+            if params is None:
+                counter = MonteCarloCounter(group, root, lab, engine)
+                self._counters[g] = counter
+                self._sizes.append(trials_per_block(counter.sampler.n_draws))
+                continue
+            size = trials_per_block(-(-group.n_items // params[0]))
+            self._sizes.append(size)
+            members.setdefault(group.values.dtype.kind, []).append((g, group, lab, params, size))
+        for rows in members.values():  # one batch per working dtype (grid or tolerance)
+            prefixes = [entropy_prefix(root, label_words(lab)) for _, _, lab, _, _ in rows]
+            groups_ = [group for _, group, _, _, _ in rows]
+            self._fused.append(
+                {
+                    "index": np.array([g for g, *_ in rows], dtype=np.intp),
+                    "n_items": np.array([grp.n_items for grp in groups_], dtype=np.int64),
+                    "sizes": np.array([size for *_, size in rows], dtype=np.int64),
+                    "args": (
+                        np.concatenate(prefixes),
+                        _bounds([len(p) for p in prefixes]),
+                        np.concatenate([grp.values for grp in groups_]),
+                        _bounds([grp.n_items for grp in groups_]),
+                        _permutations(groups_[0].k).astype(np.int64),
+                        np.array([(*params, size) for *_, params, size in rows], dtype=np.int64),
+                        np.stack([grp.thresholds for grp in groups_]),
+                    ),
+                }
+            )
+        self._kernel = kernel
+
+    def block_size(self) -> int:
+        """The largest number of trials per block of the groups."""
+        return max(self._sizes)
+
+    def count(self, lo: int, hi: int, workers: int = 1) -> np.ndarray:
+        """Counts ``(n_groups, n_pairs)`` over trials ``lo`` (inclusive) to ``hi``."""
+        out = np.zeros((self.n_groups, self.n_pairs), dtype=np.int64)
+        for batch in self._fused:
+            calls = [
+                (t, np.zeros((len(t), self.n_pairs), dtype=np.int64))
+                for t in _balanced_tasks(batch, lo, hi, workers)
+            ]
+            args = batch["args"]
+            run_parts([lambda t=t, c=c, args=args: self._kernel(*args, t, c) for t, c in calls])
+            for t, c in calls:
+                np.add.at(out, batch["index"][t[:, 0]], c)
+        for g, counter in self._counters.items():
+            out[g] = counter.count(lo, hi, workers)
+        return out
+
+
+def _bounds(sizes) -> np.ndarray:
+    return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+
+
+def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndarray]:
+    """The (group, first trial, end) tasks of trials ``lo:hi``, cut into ``workers`` parts.
+
+    A task lies within one block of its group. The parts carry equal work (trials times
+    items), a task being split at the trial where a cut falls: its second part then skips
+    the draws of the first (about a tenth of the cost of counting them).
+    """
+    rows = []
+    for g, (n, size) in enumerate(zip(batch["n_items"].tolist(), batch["sizes"].tolist())):
+        for block in range(lo // size, -(-hi // size)):
+            rows.append((g, max(lo, block * size), min(hi, (block + 1) * size), n))
+    total = sum((z - a) * n for _, a, z, n in rows)
+    parts, current, p, done = [], [], 1, 0
+    for g, a, z, n in rows:
+        while p < workers and done + (z - a) * n > total * p // workers:
+            cut = min(z, a + -(-(total * p // workers - done) // n))  # next part's first trial
+            if cut > a:
+                current.append((g, a, cut))
+                done += (cut - a) * n
+                a = cut
+            parts.append(current)
+            current, p = [], p + 1
+        if z > a:
+            current.append((g, a, z))
+            done += (z - a) * n
+    parts.append(current)
+    return [np.array(c, dtype=np.int64) for c in parts if c]
+
+
+_TABLE_KERNEL: list = []
+
+
+def _table_kernel():
+    """:func:`pairedstats.core._kernels.tukey_table_counts`, or None without numba."""
+    if not _TABLE_KERNEL:
+        try:
+            from ._kernels import tukey_table_counts
+        except ImportError:  # pragma: no cover - numba is installed in CI
+            tukey_table_counts = None
+        _TABLE_KERNEL.append(tukey_table_counts)
+    return _TABLE_KERNEL[0]
 
 
 def _split(lo: int, hi: int, workers: int, size: int = BLOCK) -> list[tuple[int, int]]:
@@ -775,19 +849,5 @@ def count_trials(
     >>> int(count_trials(g, 1, ["tukey_hsd"], 0, 4000)[0])  # about a quarter of 4000
     968
     """
-    workers = default_workers(workers)
-    counter = MonteCarloCounter(group, root, labels, engine)
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            return counter.count(lo, hi, workers, pool)
-    return counter.count(lo, hi)
-
-
-def default_workers(workers: int | None) -> int:
-    """``workers`` or, if None, the number of CPUs this process may use."""
-    if workers is not None:
-        return int(workers)
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    batch = MonteCarloBatch([group], root, [labels], engine)
+    return batch.count(lo, hi, default_workers(workers))[0]
