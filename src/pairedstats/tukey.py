@@ -265,7 +265,6 @@ class TukeyHSDRun:
         self._design = design
         self._root = root
         self._workers = core.default_workers(workers)
-        self._engine = engine
         self._setting = {"exact": exact, "missing": missing}
         self._pairs = comparison_pairs(design.systems)
         x = design.scores[:, :, 0]

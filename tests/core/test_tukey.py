@@ -282,47 +282,55 @@ def _mixed_groups(k, sizes, seed=7):
     return groups
 
 
-@pytest.mark.parametrize("k", [2, 3, 5, 6])
+@pytest.mark.parametrize("k", [2, 3, 5, 6, 7, 13])
 def test_batch_equals_each_group_alone(k):
-    # grid and tolerance groups, one item (a single partial draw), unequal sizes and blocks
-    groups = _mixed_groups(k, [1, 13, 40, 7, 250])
+    # grid and tolerance groups, one item (a single partial draw), unequal sizes and blocks;
+    # k = 7: Fisher-Yates in one chunk, k = 13: two chunks (13! > 2**31), two streams
+    groups = _mixed_groups(k, [1, 13, 40, 7, 250] if k < 7 else [1, 6, 30])
     labels = [("tukey_hsd", (i,)) for i in range(len(groups))]
-    n = 9000
+    n = 9000 if k < 7 else 2000
     batch = core.MonteCarloBatch(groups, 21, labels)
     assert not batch._counters  # every group went to the compiled table kernel
     got = batch.count(0, n, workers=2)
     for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
-        ref = core.MonteCarloCounter(group, 21, lab, engine="numpy").count(0, n)
+        ref = core.MonteCarloCounter(group, 21, lab).count(0, n)
         np.testing.assert_array_equal(got[g], ref)
     for workers in (1, 3):
         np.testing.assert_array_equal(batch.count(0, n, workers), got)
-    steps = [0, 5, 1000, 8191, 8192, 8193, n]
+    steps = [0, 5, 1000, 1023, 1024, 1025, 8191, 8192, 8193, n]
+    steps = sorted({min(x, n) for x in steps})
     parts = sum(batch.count(a, z, 2) for a, z in itertools.pairwise(steps))
     np.testing.assert_array_equal(parts, got)
 
 
-def test_batch_mixes_compiled_and_per_group_counters(monkeypatch):
-    # a group too large for the table is shuffled by the one-group counter
+def test_batch_mixes_table_and_shuffle_groups(monkeypatch):
+    # a group too large for the table is shuffled (Fisher-Yates), in the same call
     monkeypatch.setattr(core, "_TABLE_MAX_ENTRIES", 50 * 24 * 4)
-    groups = _mixed_groups(4, [10, 60, 12])
-    labels = [("t", i) for i in range(3)]
+    groups = _mixed_groups(4, [10, 60, 61, 12])  # odd groups on a grid
+    labels = [("t", i) for i in range(4)]
     batch = core.MonteCarloBatch(groups, 5, labels)
-    assert list(batch._counters) == [1]
-    assert batch._counters[1].sampler.kind == "shuffle"
+    assert not batch._counters
+    kinds = sorted((b["kernel"].__name__, b["index"].tolist()) for b in batch._fused)
+    assert kinds == [
+        ("tukey_shuffle_counts", [1]),
+        ("tukey_shuffle_counts", [2]),
+        ("tukey_table_counts", [0]),
+        ("tukey_table_counts", [3]),
+    ]
     got = batch.count(0, 3000, 2)
-    for g in range(3):
-        ref = core.MonteCarloCounter(groups[g], 5, labels[g], engine="numpy").count(0, 3000)
+    for g in range(4):
+        ref = core.MonteCarloCounter(groups[g], 5, labels[g]).count(0, 3000)
         np.testing.assert_array_equal(got[g], ref)
 
 
-def test_batch_is_one_kernel_call_per_worker(monkeypatch):
+def test_batch_is_one_kernel_call_per_worker():
     groups = _mixed_groups(5, [30] * 40)
     for g in groups[1::2]:
         assert g.quantum is not None
     batch = core.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])
     calls = []
-    kernel = batch._kernel
-    monkeypatch.setattr(batch, "_kernel", lambda *a: calls.append(len(a[-2])) or kernel(*a))
+    for part in batch._fused:
+        part["kernel"] = lambda *a, f=part["kernel"]: calls.append(len(a[-2])) or f(*a)
     batch.count(0, 20_000, workers=2)
     assert len(calls) == 4  # two working dtypes (grid, tolerance) x two workers
     # 20 groups x 3 blocks (8192 trials) per dtype; equal groups: the cut falls between two

@@ -150,11 +150,12 @@ _ONE, _TWO, _THREE, _FOUR, _FIVE = _U64(1), _U64(2), _U64(3), _U64(4), _U64(5)
 
 
 @_njit
-def _bounded(state, carry, high, thresh, buf, count, stride, rows):  # pragma: no cover
+def _bounded(state, carry, high, thresh, buf, count, stride, rows, step=1, offset=0):
+    # pragma: no cover
     """The next ``count * rows`` draws of :func:`pairedstats.core.tukey.bounded_uint32`.
 
     Draw ``c`` of row ``t`` (rows of ``count`` draws, in stream order) goes to
-    ``buf[c * stride + t]``; with ``buf`` None-like (``stride == 0``) the draws are skipped.
+    ``buf[(c * step + offset) * stride + t]``; with ``stride == 0`` they are skipped.
     ``carry`` holds the current word and whether its high half is still unused.
     """
     hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
@@ -171,7 +172,7 @@ def _bounded(state, carry, high, thresh, buf, count, stride, rows):  # pragma: n
             left -= 1
             if (m & _MASK32) >= ut:
                 if stride:
-                    buf[c * stride + t] = m >> _S32
+                    buf[(c * step + offset) * stride + t] = m >> _S32
                 c += 1
     state[0], state[1] = hi, lo
     carry[0], carry[1] = word, left
@@ -286,6 +287,97 @@ def tukey_table_counts(
                 for j in range(1, k):
                     hi_ = max(hi_, sums[t, j])
                     lo_ = min(lo_, sums[t, j])
+                r = hi_ - lo_
+                for j in range(n_pairs):
+                    if r >= thresholds[g, j]:
+                        out[task, j] += 1
+
+
+@_njit
+def tukey_shuffle_counts(
+    prefixes,
+    prefix_bounds,
+    values,
+    item_bounds,
+    radices,
+    magics,
+    shifts,
+    chunk_ends,
+    chunk_highs,
+    sizes,
+    thresholds,
+    tasks,
+    out,
+):  # pragma: no cover
+    """Randomized Tukey HSD counts of many (group, block) tasks, Fisher-Yates arrangements.
+
+    As :func:`tukey_table_counts`, for the shuffle kind of
+    :func:`pairedstats.core.tukey._sampler` (``k > 6``): chunk ``c`` of the radices
+    ``k, k - 1, ..., 2`` has its own block generators, of entropy
+    ``prefixes[prefix_bounds[g * n_chunks + c]:...]`` (the labels' words and ``c``), and
+    bound ``chunk_highs[c]``; trial ``t`` takes item ``i``'s chunk ``c`` from draw
+    ``t * n + i`` of that stream. ``sizes[g]`` is the group's trials per block.
+    """
+    k = values.shape[1]
+    n_chunks = chunk_ends.shape[0]
+    n_pairs = thresholds.shape[1]
+    states = np.empty((n_chunks, 4), dtype=np.uint64)
+    carries = np.empty((n_chunks, 2), dtype=np.uint64)
+    most = 0
+    for task in range(tasks.shape[0]):
+        g = tasks[task, 0]
+        most = max(most, item_bounds[g + 1] - item_bounds[g])
+    buf = np.empty(most * n_chunks * _TRIALS, dtype=np.uint32)
+    perm = np.empty(k, dtype=np.int64)
+    sums = np.empty(k, dtype=values.dtype)
+    for task in range(tasks.shape[0]):
+        g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
+        i0 = item_bounds[g]
+        n = item_bounds[g + 1] - i0
+        size = sizes[g]
+        block = a // size
+        for c in range(n_chunks):
+            at = prefix_bounds[g * n_chunks + c]
+            states[c, 0], states[c, 1], states[c, 2], states[c, 3] = _pcg.seed(
+                prefixes[at : prefix_bounds[g * n_chunks + c + 1]], block
+            )
+            carries[c, 0], carries[c, 1] = 0, 0
+            thresh = (1 << 32) % chunk_highs[c]
+            _bounded(states[c], carries[c], chunk_highs[c], thresh, buf, n, 0, a - block * size)
+        for r0 in range(a, z, _TRIALS):
+            mb = min(_TRIALS, z - r0)
+            for c in range(n_chunks):
+                thresh = (1 << 32) % chunk_highs[c]
+                _bounded(
+                    states[c], carries[c], chunk_highs[c], thresh, buf, n, _TRIALS, mb,
+                    n_chunks, c,
+                )  # fmt: skip
+            for t in range(mb):
+                for j in range(k):
+                    sums[j] = 0
+                for i in range(n):
+                    for j in range(k):
+                        perm[j] = j
+                    start = 0
+                    for c in range(n_chunks):
+                        v = np.int64(buf[(i * n_chunks + c) * _TRIALS + t])
+                        end = chunk_ends[c]
+                        for p in range(start, end):
+                            r = radices[p]
+                            q = (v * magics[p]) >> shifts[p]  # v // r, exact for v < 2**31
+                            digit = v - q * r
+                            v = q
+                            j = r - 1
+                            swap = perm[j]
+                            perm[j] = perm[digit]
+                            perm[digit] = swap
+                        start = end
+                    for j in range(k):
+                        sums[j] += values[i0 + i, perm[j]]
+                hi_, lo_ = sums[0], sums[0]
+                for j in range(1, k):
+                    hi_ = max(hi_, sums[j])
+                    lo_ = min(lo_, sums[j])
                 r = hi_ - lo_
                 for j in range(n_pairs):
                     if r >= thresholds[g, j]:

@@ -28,9 +28,13 @@ items share one 32-bit draw), or, for larger ``k``, the digits of a Fisher-Yates
 Random numbers: trials are cut into blocks of ``B = trials_per_block(...)`` trials (a multiple
 of ``streams.BLOCK`` fixed by the number of draws per trial, so by the design's shape only);
 trial ``r`` of a stream uses the ``r % B``-th row of the draws of block ``r // B``
-(:func:`pairedstats.core.streams.block_generator`), one fixed-shape call of
-``Generator.integers`` per block, so a trial's numbers depend on the seed, the labels and the
-trial number only.
+(:func:`pairedstats.core.streams.block_generator`), decoded by :func:`bounded_uint32`, so a
+trial's numbers depend on the seed, the labels and the trial number only.
+
+Engines: :class:`MonteCarloBatch` counts all Monte Carlo groups of a call (``by=`` groups,
+sweep cells) in one compiled call per worker (:mod:`pairedstats.core._kernels`, which seeds
+the block generators itself); :class:`MonteCarloCounter` is the numpy reference, one group
+at a time, that the kernels are tested against.
 
 This module imports numpy (and numba, lazily, when installed) only.
 """
@@ -81,10 +85,10 @@ _WIDTH = 8  # at most 8 lanes (bound used by the overflow guard)
 
 
 def _lanes(k: int) -> int:
-    """Lanes of a table row: k padded to 2, 4 or 6 (copies of lane 0 do not change the range).
+    """k padded to 2, 4 or 6: the table size rule of :func:`_table_params`.
 
-    The compiled kernel keeps one scalar accumulator per lane; measured on this project's
-    2-core machine, 6 exact lanes run 20% faster than 8 vector-width lanes at k = 5.
+    The first compiled kernel kept 2, 4 or 6 accumulators; the rule stays because which
+    sampler a design gets (and so its draws) is part of the reproducibility contract.
     """
     return 2 if k <= 2 else 4 if k <= 4 else 6
 
@@ -355,7 +359,7 @@ class _Sampler:
     kind: str  # "table" or "shuffle"
     high: np.ndarray | int  # bound(s) of the uint32 draws of one trial
     n_draws: int  # draws per trial
-    table: np.ndarray | None = None  # (n * F, 8) arranged rows (table kind)
+    table: np.ndarray | None = None  # (n * F, k) arranged rows (table kind)
     factorial: int = 0
     digits: int = 0  # arrangements per draw (table kind)
     magic: int = 0
@@ -478,21 +482,28 @@ def _sampler(group: TukeyGroup) -> _Sampler:
     params = _table_params(n, k)
     if params is not None:
         digits, high, magic, shift = params
-        perms = _permutations(k)
-        lanes = _lanes(k)
-        table = np.empty((n, fact, lanes), dtype=group.values.dtype)
-        table[:, :, :k] = group.values[:, perms]
-        table[:, :, k:] = table[:, :, :1]
         return _Sampler(
             kind="table",
             high=high,
             n_draws=-(-n // digits),
-            table=table.reshape(n * fact, lanes),
+            table=group.values[:, _permutations(k)].reshape(n * fact, k),
             factorial=fact,
             digits=digits,
             magic=magic,
             shift=shift,
         )
+    shuffle = _shuffle_params(k)
+    return _Sampler(
+        kind="shuffle",
+        high=np.tile(shuffle["chunk_highs"], n),
+        n_draws=n * len(shuffle["chunk_highs"]),
+        **shuffle,
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _shuffle_params(k: int) -> dict:
+    """Fisher-Yates digits: radices ``k, ..., 2`` cut into chunks whose product fits a draw."""
     radices = np.arange(k, 1, -1, dtype=np.int64)
     ends, highs, product = [], [], 1
     for j, r in enumerate(radices.tolist()):
@@ -503,17 +514,16 @@ def _sampler(group: TukeyGroup) -> _Sampler:
         product *= r
     ends.append(len(radices))
     highs.append(product)
-    per_item = np.array(highs, dtype=np.int64)
-    return _Sampler(
-        kind="shuffle",
-        high=np.tile(per_item, n),
-        chunk_highs=per_item,
-        n_draws=n * len(highs),
-        radices=radices,
-        chunk_ends=np.array(ends, dtype=np.int64),
-        magic_radix=np.array([_magic(r)[0] for r in radices.tolist()], dtype=np.int64),
-        shift_radix=np.array([_magic(r)[1] for r in radices.tolist()], dtype=np.int64),
-    )
+    out = {
+        "radices": radices,
+        "chunk_ends": np.array(ends, dtype=np.int64),
+        "chunk_highs": np.array(highs, dtype=np.int64),
+        "magic_radix": np.array([_magic(r)[0] for r in radices.tolist()], dtype=np.int64),
+        "shift_radix": np.array([_magic(r)[1] for r in radices.tolist()], dtype=np.int64),
+    }
+    for value in out.values():
+        value.flags.writeable = False  # shared by every caller (cached)
+    return out
 
 
 def _magic(divisor: int, bits: int = 31) -> tuple[int, int]:
@@ -565,49 +575,6 @@ def _shuffle_ranges_numpy(s: _Sampler, values: np.ndarray, draws: np.ndarray) ->
     return sums.max(axis=1) - sums.min(axis=1)
 
 
-def _shuffle_counts(values, draws, radices, magics, shifts, chunk_ends, thresholds, counts):
-    """Compiled kernel (see :func:`_numba_kernels`): Fisher-Yates per item."""
-    m = draws.shape[0]
-    n, k = values.shape
-    n_chunks = chunk_ends.shape[0]
-    n_pairs = thresholds.shape[0]
-    perm = np.empty(k, dtype=np.int64)
-    sums = np.empty(k, dtype=values.dtype)
-    for t in range(m):
-        for j in range(k):
-            sums[j] = 0
-        for i in range(n):
-            for j in range(k):
-                perm[j] = j
-            start = 0
-            for c in range(n_chunks):
-                v = np.int64(draws[t, i * n_chunks + c])
-                end = chunk_ends[c]
-                for p in range(start, end):
-                    r = radices[p]
-                    q = (v * magics[p]) >> shifts[p]  # v // r, exact for v < 2**31
-                    digit = v - q * r
-                    v = q
-                    j = r - 1
-                    a = perm[j]
-                    perm[j] = perm[digit]
-                    perm[digit] = a
-                start = end
-            for j in range(k):
-                sums[j] += values[i, perm[j]]
-        hi = sums[0]
-        lo = sums[0]
-        for j in range(1, k):
-            if sums[j] > hi:
-                hi = sums[j]
-            if sums[j] < lo:
-                lo = sums[j]
-        r = hi - lo
-        for j in range(n_pairs):
-            if r >= thresholds[j]:
-                counts[j] += 1
-
-
 _NUMBA: dict | None = None
 
 
@@ -622,29 +589,14 @@ def _numba_kernels() -> dict | None:
         else:
             jit = numba.njit(cache=True, nogil=True)
             _NUMBA = {
-                "shuffle": jit(_shuffle_counts),
                 "lemire": jit(_lemire),
             }
     return _NUMBA or None
 
 
-def _count_block(group, s, draws, counts, engine):
-    n = group.n_items
-    kernels = _numba_kernels() if engine != "numpy" else None
-    if kernels is not None and s.kind == "shuffle":
-        kernels["shuffle"](
-            group.values,
-            draws,
-            s.radices,
-            s.magic_radix,
-            s.shift_radix,
-            s.chunk_ends,
-            group.thresholds,
-            counts,
-        )
-        return
+def _count_block(group, s, draws, counts):
     if s.kind == "table":
-        ranges = _table_ranges_numpy(s, n, draws)
+        ranges = _table_ranges_numpy(s, group.n_items, draws)
     else:
         ranges = _shuffle_ranges_numpy(s, group.values, draws)
     counts += (ranges[:, None] >= group.thresholds[None, :]).sum(axis=0)
@@ -662,31 +614,32 @@ def trials_per_block(n_draws: int) -> int:
     return size
 
 
-def _count_range(group, s, root, words, lo, hi, engine) -> np.ndarray:
+def _count_range(group, s, root, words, lo, hi) -> np.ndarray:
     counts = np.zeros(len(group.thresholds), dtype=np.int64)
     size = trials_per_block(s.n_draws)
     for block in range(lo // size, -(-hi // size)):
         first = block * size
         a, z = max(lo, first), min(hi, first + size)
         draws = s.draw(root, words, block, z - first)
-        _count_block(group, s, draws[a - first :], counts, engine)
+        _count_block(group, s, draws[a - first :], counts)
     return counts
 
 
 class MonteCarloCounter:
-    """Counts of trials reaching each pair's difference, for trials ``lo`` to ``hi``.
+    """Counts of trials reaching each pair's difference, one group, in numpy.
 
-    A counter is bound to one group and its stream (root entropy and labels); any split of
-    the trials into calls and any number of workers gives the same counts.
+    The reference the compiled kernels of :class:`MonteCarloBatch` are tested against (and
+    the engine without numba). A counter is bound to one group and its stream (root entropy
+    and labels); any split of the trials into calls and any number of workers gives the
+    same counts.
     """
 
-    def __init__(self, group: TukeyGroup, root: int, labels, engine: str = "auto"):
+    def __init__(self, group: TukeyGroup, root: int, labels):
         self.group = group
         self.root = int(root)
         self.labels = tuple(labels)
         self.words = label_words(self.labels)
         self.sampler = _sampler(group)
-        self.engine = engine
 
     def count(self, lo: int, hi: int, workers: int = 1) -> np.ndarray:
         """Counts over trials ``lo`` (inclusive) to ``hi`` (exclusive)."""
@@ -699,7 +652,7 @@ class MonteCarloCounter:
         return _split(lo, hi, workers, trials_per_block(self.sampler.n_draws))
 
     def _count(self, lo, hi):
-        return _count_range(self.group, self.sampler, self.root, self.words, lo, hi, self.engine)
+        return _count_range(self.group, self.sampler, self.root, self.words, lo, hi)
 
 
 class MonteCarloBatch:
@@ -707,11 +660,12 @@ class MonteCarloBatch:
 
     Group ``g`` draws its trials from the stream of ``root`` and ``labels[g]``, so its
     counts are those of a :class:`MonteCarloCounter` of that group alone, whatever the other
-    groups, the split of the trials into calls or the number of workers. Groups whose
-    arrangements fit a table (``k <= 6``) are counted by one compiled call per worker over
-    all their (group, block) tasks (:func:`pairedstats.core._kernels.tukey_table_counts`);
-    the others (Fisher-Yates shuffles for ``k > 6``, or ``engine="numpy"``) one group after
-    another by a :class:`MonteCarloCounter`.
+    groups, the split of the trials into calls or the number of workers. All groups of a
+    sampler kind and working dtype are counted by one compiled call per worker over all
+    their (group, block) tasks (:func:`pairedstats.core._kernels.tukey_table_counts` for
+    ``k <= 6``, :func:`~pairedstats.core._kernels.tukey_shuffle_counts` above); with
+    ``engine="numpy"`` (the reference) :class:`MonteCarloCounter` counts one group after
+    another.
     """
 
     def __init__(self, groups, root: int, labels, engine: str = "auto"):
@@ -720,38 +674,35 @@ class MonteCarloBatch:
         self._counters: dict[int, MonteCarloCounter] = {}
         self._fused: list[dict] = []
         self._sizes = [BLOCK]
-        kernel = _table_kernel() if engine != "numpy" else None
-        members: dict[str, list] = {}
+        kernels = _batch_kernels() if engine != "numpy" else None
+        members: dict[tuple, list] = {}
         for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
-            params = _table_params(group.n_items, group.k) if kernel is not None else None
-            if params is None:
-                counter = MonteCarloCounter(group, root, lab, engine)
+            if kernels is None:
+                counter = MonteCarloCounter(group, root, lab)
                 self._counters[g] = counter
                 self._sizes.append(trials_per_block(counter.sampler.n_draws))
                 continue
-            size = trials_per_block(-(-group.n_items // params[0]))
+            params = _table_params(group.n_items, group.k)
+            if params is not None:
+                kind, n_draws = "table", -(-group.n_items // params[0])
+            else:
+                kind = "shuffle"
+                n_draws = group.n_items * len(_shuffle_params(group.k)["chunk_highs"])
+            size = trials_per_block(n_draws)
             self._sizes.append(size)
-            members.setdefault(group.values.dtype.kind, []).append((g, group, lab, params, size))
-        for rows in members.values():  # one batch per working dtype (grid or tolerance)
-            prefixes = [entropy_prefix(root, label_words(lab)) for _, _, lab, _, _ in rows]
-            groups_ = [group for _, group, _, _, _ in rows]
+            key = (kind, group.values.dtype.kind)  # one batch per kind and working dtype
+            members.setdefault(key, []).append((g, group, lab, params, size))
+        for (kind, _), rows in members.items():
+            build = _table_args if kind == "table" else _shuffle_args
             self._fused.append(
                 {
+                    "kernel": kernels[kind],
                     "index": np.array([g for g, *_ in rows], dtype=np.intp),
-                    "n_items": np.array([grp.n_items for grp in groups_], dtype=np.int64),
-                    "sizes": np.array([size for *_, size in rows], dtype=np.int64),
-                    "args": (
-                        np.concatenate(prefixes),
-                        _bounds([len(p) for p in prefixes]),
-                        np.concatenate([grp.values for grp in groups_]),
-                        _bounds([grp.n_items for grp in groups_]),
-                        _permutations(groups_[0].k).astype(np.int64),
-                        np.array([(*params, size) for *_, params, size in rows], dtype=np.int64),
-                        np.stack([grp.thresholds for grp in groups_]),
-                    ),
+                    "n_items": np.array([row[1].n_items for row in rows], dtype=np.int64),
+                    "sizes": np.array([row[4] for row in rows], dtype=np.int64),
+                    "args": build(root, rows),
                 }
             )
-        self._kernel = kernel
 
     def block_size(self) -> int:
         """The largest number of trials per block of the groups."""
@@ -765,8 +716,8 @@ class MonteCarloBatch:
                 (t, np.zeros((len(t), self.n_pairs), dtype=np.int64))
                 for t in _balanced_tasks(batch, lo, hi, workers)
             ]
-            args = batch["args"]
-            run_parts([lambda t=t, c=c, args=args: self._kernel(*args, t, c) for t, c in calls])
+            kernel, args = batch["kernel"], batch["args"]
+            run_parts([lambda t=t, c=c, f=kernel, x=args: f(*x, t, c) for t, c in calls])
             for t, c in calls:
                 np.add.at(out, batch["index"][t[:, 0]], c)
         for g, counter in self._counters.items():
@@ -807,18 +758,57 @@ def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndar
     return [np.array(c, dtype=np.int64) for c in parts if c]
 
 
-_TABLE_KERNEL: list = []
+def _table_args(root, rows) -> tuple:
+    """Arguments of :func:`pairedstats.core._kernels.tukey_table_counts` but the tasks."""
+    prefixes = [entropy_prefix(root, label_words(lab)) for _, _, lab, _, _ in rows]
+    groups = [row[1] for row in rows]
+    return (
+        np.concatenate(prefixes),
+        _bounds([len(p) for p in prefixes]),
+        np.concatenate([grp.values for grp in groups]),
+        _bounds([grp.n_items for grp in groups]),
+        _permutations(groups[0].k).astype(np.int64),
+        np.array([(*params, size) for *_, params, size in rows], dtype=np.int64),
+        np.stack([grp.thresholds for grp in groups]),
+    )
 
 
-def _table_kernel():
-    """:func:`pairedstats.core._kernels.tukey_table_counts`, or None without numba."""
-    if not _TABLE_KERNEL:
+def _shuffle_args(root, rows) -> tuple:
+    """Arguments of :func:`pairedstats.core._kernels.tukey_shuffle_counts` but the tasks."""
+    groups = [row[1] for row in rows]
+    shuffle = _shuffle_params(groups[0].k)
+    chunks = range(len(shuffle["chunk_highs"]))
+    prefixes = [
+        entropy_prefix(root, (*label_words(lab), c)) for _, _, lab, _, _ in rows for c in chunks
+    ]
+    return (
+        np.concatenate(prefixes),
+        _bounds([len(p) for p in prefixes]),
+        np.concatenate([grp.values for grp in groups]),
+        _bounds([grp.n_items for grp in groups]),
+        shuffle["radices"],
+        shuffle["magic_radix"],
+        shuffle["shift_radix"],
+        shuffle["chunk_ends"],
+        shuffle["chunk_highs"],
+        np.array([row[4] for row in rows], dtype=np.int64),
+        np.stack([grp.thresholds for grp in groups]),
+    )
+
+
+_BATCH_KERNELS: list = []
+
+
+def _batch_kernels() -> dict | None:
+    """The compiled many-group kernels by sampler kind, or None without numba."""
+    if not _BATCH_KERNELS:
         try:
-            from ._kernels import tukey_table_counts
+            from ._kernels import tukey_shuffle_counts, tukey_table_counts
         except ImportError:  # pragma: no cover - numba is installed in CI
-            tukey_table_counts = None
-        _TABLE_KERNEL.append(tukey_table_counts)
-    return _TABLE_KERNEL[0]
+            _BATCH_KERNELS.append(None)
+        else:
+            _BATCH_KERNELS.append({"table": tukey_table_counts, "shuffle": tukey_shuffle_counts})
+    return _BATCH_KERNELS[0]
 
 
 def _split(lo: int, hi: int, workers: int, size: int = BLOCK) -> list[tuple[int, int]]:
