@@ -344,28 +344,31 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
                 f"`{arg}`: column {col!r} has {int(frame[col].isna().sum())} missing "
                 "value(s); every row needs an item and a system label."
             )
-    available = list(dict.fromkeys(frame[system].tolist()))
+    # system labels coded once (in order of first appearance), not row by row in Python
+    label_code, labels = frame[system].factorize(sort=False)
+    available = list(labels)
     chosen = _select_systems(available, systems)
+    code_of = {s: i for i, s in enumerate(chosen)}
+    sys_code = np.array([code_of.get(s, -1) for s in available], dtype=np.int64)[label_code]
     if systems is not None:
-        frame = frame[frame[system].isin(chosen)]
+        keep = sys_code >= 0
+        frame, sys_code = frame[keep], sys_code[keep]
     group_code_rows, group_keys = _group_codes(frame, by)
     values = np.stack(
         [_numeric(frame[c].to_numpy(), "score", f"column {c!r}") for c in score_cols], axis=-1
     )
-    keys = [*by, item]
-    dup = frame.duplicated([*by, item, system], keep=False).to_numpy()
+    rows = frame.groupby([*by, item], sort=False).ngroup().to_numpy(np.int64)
+    n_rows = int(rows.max()) + 1
+    cell = rows * len(chosen) + sys_code
+    dup = np.bincount(cell, minlength=n_rows * len(chosen))[cell] > 1
     if dup.any():
-        first = frame[dup].iloc[0]
+        first = frame.iloc[int(np.flatnonzero(dup)[0])]
         label = ", ".join(f"{c}={first[c]!r}" for c in [*by, item, system])
         raise ValueError(
             f"`item`/`system`: each (item, system) pair must have one row; found "
             f"{int(dup.sum())} rows in duplicated pairs (the first: {label}). Aggregate or "
             "remove the duplicates first."
         )
-    rows = frame.groupby(keys, sort=False).ngroup().to_numpy(np.int64)
-    code_of = {s: i for i, s in enumerate(chosen)}
-    sys_code = np.array([code_of[s] for s in frame[system].tolist()], dtype=np.int64)
-    n_rows = int(rows.max()) + 1
     first_row = np.unique(rows, return_index=True)[1]
     item_labels = frame[item].to_numpy(dtype=object)[first_row]
 
