@@ -19,7 +19,7 @@ import numpy as np
 from ._validation import check_choice, check_n_resamples, metadata, normalise_rng
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
-from .core.montecarlo import MonteCarloPValue
+from .core.montecarlo import MonteCarloPValue, beta_hdi_many
 from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -415,10 +415,12 @@ class TukeyHSDRun:
                 cols["pvalue"][g] = counts / self._trials
                 cols["exceeding"][g] = counts
                 n_res[g] = self._trials
-                for j, c in enumerate(counts.tolist()):
-                    cols["pvalue_low"][g, j], cols["pvalue_high"][g, j] = MonteCarloPValue(
-                        c, self._trials
-                    ).hdi()
+        if self._monte_carlo.size:  # the intervals of MonteCarloPValue.hdi(), all at once
+            mc = self._monte_carlo
+            counts = cols["exceeding"][mc]
+            cols["pvalue_low"][mc], cols["pvalue_high"][mc] = beta_hdi_many(
+                1.0 + counts, 1.0 + self._trials - counts, 0.95
+            )
         # only call-level settings go to the metadata: per-group facts are columns, so
         # that results of separately computed chunks (dask) share their attributes
         quanta = np.array([np.nan if grp.quantum is None else grp.quantum for grp in self._groups])

@@ -4,13 +4,14 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import special, stats
 
 from pairedstats.core.montecarlo import (
     HDIWidth,
     MonteCarloPValue,
     StandardError,
     beta_hdi,
+    beta_hdi_many,
     trials_for,
 )
 
@@ -182,3 +183,23 @@ def test_hdi_matches_brute_force_search():
     low, high = MonteCarloPValue(e, t).hdi()
     assert low == pytest.approx(dist.ppf(best), abs=1e-5)
     assert high == pytest.approx(dist.ppf(best + 0.95), abs=1e-5)
+
+
+def test_hdi_many_equals_one_at_a_time_and_keeps_shape():
+    rng = np.random.default_rng(3)
+    trials = np.array([10, 1000, 10_000, 10**6])[:, None]
+    exceeding = np.minimum(trials, rng.integers(0, 12_000, size=(4, 6)))
+    exceeding[:, 0], exceeding[:, 1] = 0, trials[:, 0]  # the ends: monotone densities
+    a, b = 1.0 + exceeding, 1.0 + trials - exceeding
+    low, high = beta_hdi_many(a, b, 0.9)
+    assert low.shape == high.shape == (4, 6)
+    for i, j in np.ndindex(4, 6):
+        assert (low[i, j], high[i, j]) == beta_hdi(a[i, j], b[i, j], 0.9)
+    # each interval holds the level, and is the shortest: moving it either way widens it
+    np.testing.assert_allclose(special.betainc(a, b, high) - special.betainc(a, b, low), 0.9)
+    inner = (exceeding > 0) & (exceeding < trials)
+    for d in (-1e-6, 1e-6):
+        q = special.betainc(a, b, low) + d
+        ok = inner & (q > 0) & (q < 0.1)
+        width = special.betaincinv(a, b, q + 0.9) - special.betaincinv(a, b, q)
+        assert np.all(width[ok] >= (high - low)[ok] * (1 - 1e-12))

@@ -23,7 +23,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-__all__ = ["HDIWidth", "MonteCarloPValue", "StandardError", "beta_hdi", "trials_for"]
+__all__ = [
+    "HDIWidth",
+    "MonteCarloPValue",
+    "StandardError",
+    "beta_hdi",
+    "beta_hdi_many",
+    "trials_for",
+]
 
 
 def _check_prior(prior) -> tuple[float, float]:
@@ -81,45 +88,86 @@ def beta_hdi(a: float, b: float, level: float = 0.95) -> tuple[float, float]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _beta_hdi(a: float, b: float, level: float) -> tuple[float, float]:
-    """:func:`beta_hdi`, memoised."""
-    if a <= 1 and b <= 1:
-        # U-shaped or flat: the density is highest at the ends; no single shortest interval
-        # that is an interval exists (for a = b = 1 every interval of length level ties).
-        # Report the central interval, which is what a flat posterior suggests.
-        return _ppf((1 - level) / 2, a, b), _ppf((1 + level) / 2, a, b)
-    if a <= 1:
-        return 0.0, _ppf(level, a, b)
-    if b <= 1:
-        return _ppf(1 - level, a, b), 1.0
-    # Unimodal: the width ppf(q + level) - ppf(q) is smallest where the densities at the two
-    # ends are equal; log pdf(upper) - log pdf(lower) decreases from +inf to -inf in q.
-    tail = 1 - level
+    """:func:`beta_hdi`, memoised (the same counts come back again and again in a sweep)."""
+    low, high = beta_hdi_many(np.array([a]), np.array([b]), level)
+    return float(low[0]), float(high[0])
 
-    inv = special.betaincinv
-    big = 1e300
 
-    def gap(q: float) -> float:
-        # log pdf(upper) - log pdf(lower), with the normalising constant cancelled; plain
-        # floats and math (this runs ~10 times per interval, thousands of intervals a call)
-        lower, upper = float(inv(a, b, q)), float(inv(a, b, q + level))
-        lo_log = (
-            (a - 1) * math.log(lower) + (b - 1) * math.log1p(-lower) if 0 < lower < 1 else None
-        )
-        hi_log = (
-            (a - 1) * math.log(upper) + (b - 1) * math.log1p(-upper) if 0 < upper < 1 else None
-        )
-        if lo_log is None and hi_log is None:
-            return 0.0
-        if lo_log is None:
-            return big if lower <= 0 else -big
-        if hi_log is None:
-            return -big if upper >= 1 else big
-        return min(big, max(-big, hi_log - lo_log))
+def beta_hdi_many(a, b, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`beta_hdi` of many Beta(a, b) distributions at once (arrays of equal shape).
 
-    from scipy import optimize  # imported on first use: ~0.1 s at import time
+    Each element is computed by the same sequence of operations whatever the other elements
+    are, so an interval does not depend on what it is computed with.
 
-    q = optimize.brentq(gap, 0.0, tail, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=200)
-    return _ppf(q, a, b), _ppf(q + level, a, b)
+    For a unimodal density (``a, b > 1``) the interval is ``[I^-1(q), I^-1(q + level)]``
+    (``I`` the regularised incomplete beta function) at the ``q`` where the log-densities
+    ``l(x) = (a - 1) log x + (b - 1) log(1 - x)`` of the two ends are equal. Their
+    difference ``g(q)`` decreases from ``+inf`` to ``-inf`` on ``(0, 1 - level)``, with
+    ``g'(q) = l'(upper) / pdf(upper) - l'(lower) / pdf(lower)``: Newton steps, kept inside
+    a shrinking bracket by bisection, until a step is below 4 ulp of ``q``.
+
+    Examples
+    --------
+    >>> low, high = beta_hdi_many(np.array([1.0, 50.0]), np.array([1001.0, 952.0]))
+    >>> np.round(high * 1000, 2).tolist()
+    [2.99, 63.64]
+    """
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    shape = a.shape
+    a, b = a.ravel(), b.ravel()
+    low, high = np.empty(a.size), np.empty(a.size)
+    flat = (a <= 1) & (b <= 1)  # U-shaped or flat: the central interval (no shortest one)
+    low[flat] = _ppfs((1 - level) / 2, a[flat], b[flat])
+    high[flat] = _ppfs((1 + level) / 2, a[flat], b[flat])
+    left = (a <= 1) & ~flat  # decreasing density: starts at 0
+    low[left], high[left] = 0.0, _ppfs(level, a[left], b[left])
+    right = (b <= 1) & ~flat & ~left  # increasing density: ends at 1
+    low[right], high[right] = _ppfs(1 - level, a[right], b[right]), 1.0
+    uni = np.flatnonzero((a > 1) & (b > 1))
+    if uni.size:
+        low[uni], high[uni] = _unimodal_hdi(a[uni], b[uni], level)
+    return low.reshape(shape), high.reshape(shape)
+
+
+def _ppfs(q, a, b) -> np.ndarray:
+    return special.betaincinv(a, b, np.full(a.shape, q))
+
+
+def _unimodal_hdi(a, b, level, max_iter: int = 200):
+    tail = 1.0 - level
+    am1, bm1, lbeta = a - 1.0, b - 1.0, special.betaln(a, b)
+    lo, hi = np.zeros(a.size), np.full(a.size, tail)  # bracket of the root in q
+    q = np.full(a.size, tail / 2)  # start: the central interval
+    out_q = np.full(a.size, np.nan)
+    active = np.arange(a.size)
+    for _ in range(max_iter):
+        qa = q[active]
+        aa, ba, la = am1[active], bm1[active], lbeta[active]
+        lower = special.betaincinv(a[active], b[active], qa)
+        upper = special.betaincinv(a[active], b[active], qa + level)
+        l_low = special.xlogy(aa, lower) + special.xlog1py(ba, -lower)
+        l_up = special.xlogy(aa, upper) + special.xlog1py(ba, -upper)
+        g = l_up - l_low
+        # slope: d l / dx over the density, at both ends (the density is e^(l - lbeta))
+        slope = (aa / upper - ba / (1 - upper)) * np.exp(la - l_up) - (
+            aa / lower - ba / (1 - lower)
+        ) * np.exp(la - l_low)
+        positive = g > 0
+        lo[active] = np.where(positive, qa, lo[active])
+        hi[active] = np.where(positive, hi[active], qa)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            step = qa - g / slope
+        bad = ~np.isfinite(step) | (step <= lo[active]) | (step >= hi[active])
+        step = np.where(bad, (lo[active] + hi[active]) / 2, step)
+        done = (g == 0) | (np.abs(step - qa) <= 4 * np.finfo(float).eps * qa)
+        done |= hi[active] - lo[active] <= 4 * np.finfo(float).eps * hi[active]
+        out_q[active[done]] = np.where(g[done] == 0, qa[done], step[done])
+        q[active] = step
+        active = active[~done]
+        if not active.size:
+            break
+    out_q[active] = q[active]
+    return special.betaincinv(a, b, out_q), special.betaincinv(a, b, out_q + level)
 
 
 def _ppf(q: float, a: float, b: float) -> float:
