@@ -110,7 +110,7 @@ def beta_hdi_many(a, b, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     --------
     >>> low, high = beta_hdi_many(np.array([1.0, 50.0]), np.array([1001.0, 952.0]))
     >>> np.round(high * 1000, 2).tolist()
-    [2.99, 63.64]
+    [2.99, 63.56]
     """
     a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
     shape = a.shape
