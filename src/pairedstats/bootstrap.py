@@ -7,6 +7,7 @@ loops over the groups of a :class:`~pairedstats.core.design.PairedDesign` and re
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from . import _validation
 from .core import bootstrap as _core
 from .core.bootstrap import DegenerateBootstrapWarning
 from .core.design import PairedDesign, comparison_pairs
+from .core.parallel import default_workers, run_parts
 from .results import ComparisonResult
 
 __all__ = ["BootstrapResult", "DegenerateBootstrapWarning", "bootstrap", "bootstrap_design"]
@@ -395,15 +397,28 @@ def _run(
         else:
             reps_all[g] = reps
             reps = reps_all[g]
-        se[g] = reps.std(axis=-1, ddof=1)
-        if method == "percentile":
-            low[g], high[g] = _core.percentile_interval(reps, confidence_level)
-        elif method == "basic":
-            low[g], high[g] = _core.basic_interval(reps, est, confidence_level)
-        else:
+        if method == "bca":
+            se[g] = reps.std(axis=-1, ddof=1)
             low[g], high[g], z0_all[g], a_all[g] = _core.bca_interval(
                 reps, est, influence, confidence_level
             )
+            return
+
+        def part(rows):  # rows of a batch: each row's numbers do not depend on the others
+            se[g[rows]] = reps[rows].std(axis=-1, ddof=1)
+            if method == "percentile":
+                low[g[rows]], high[g[rows]] = _core.percentile_interval(
+                    reps[rows], confidence_level
+                )
+            else:
+                low[g[rows]], high[g[rows]] = _core.basic_interval(
+                    reps[rows], est[rows], confidence_level
+                )
+
+        if np.ndim(g) == 0:
+            g, reps, est = np.array([g]), reps[None], np.asarray(est)[None]
+        cuts = np.linspace(0, len(g), min(len(g), default_workers(workers)) + 1)
+        run_parts([lambda r=slice(int(a), int(z)): part(r) for a, z in itertools.pairwise(cuts)])
 
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
     fast = _batched_groups(design, pairs, statistic, resampling, method)
