@@ -113,6 +113,30 @@ def test_ranksum_accessor_equals_function():
     assert frame[["group_a", "group_b"]].iloc[0].tolist() == ["unchanged", "changed"]
 
 
+def test_ranksum_by_groups_in_any_row_order_equal_separate_calls():
+    # rows of the groups interleaved and shuffled; each group's samples keep table order
+    rng = np.random.default_rng(8)
+    n = 90
+    frame = pd.DataFrame(
+        {
+            "task": rng.choice(["t1", "t2", "t3"], n),
+            "arm": rng.choice(["a", "b"], n),
+            "score": rng.normal(size=n).round(1),
+        }
+    )
+    by = frame.paired.ranksum(score="score", group="arm", a="a", b="b", by="task")
+    assert by["task"].tolist() == list(dict.fromkeys(frame["task"]))
+    cols = ["n_a", "n_b", "rank_sum_a", "u_a", "pvalue", "shift", "ci_low", "ci_high"]
+    for task, row in by.set_index("task").iterrows():
+        part = frame[frame.task == task]
+        alone = pairedstats.ranksum(
+            part.score[part.arm == "a"].to_numpy(), part.score[part.arm == "b"].to_numpy()
+        ).to_dataframe()
+        np.testing.assert_array_equal(
+            row[cols].to_numpy(float), alone[cols].iloc[0].to_numpy(float)
+        )
+
+
 def test_baseline_error_through_the_accessor(runs):
     with pytest.raises(ValueError, match="`baseline` must be one of the systems"):
         runs.paired.bootstrap(

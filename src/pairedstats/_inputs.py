@@ -757,6 +757,13 @@ def _trailing_nan(x: np.ndarray, arg: str, label) -> np.ndarray:
     return x[:last]
 
 
+def _rows_by_code(code: np.ndarray, n_groups: int) -> list[np.ndarray]:
+    """The row numbers of each group code, in table order (one sort, not a scan per group)."""
+    order = np.argsort(code, kind="stable")
+    bounds = np.searchsorted(code[order], np.arange(n_groups + 1))
+    return [order[lo:hi] for lo, hi in itertools.pairwise(bounds.tolist())]
+
+
 def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=None):
     """The two samples of the rank-sum test from a tidy or a wide table.
 
@@ -791,8 +798,10 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
             )
         code, keys = _group_codes(frame, by)
         labels = frame[group].to_numpy(dtype=object)
-        list_a = [values[(code == g) & (labels == la)] for g in range(len(keys))]
-        list_b = [values[(code == g) & (labels == lb)] for g in range(len(keys))]
+        is_a, is_b = labels == la, labels == lb
+        rows = _rows_by_code(code, len(keys))
+        list_a = [values[r[is_a[r]]] for r in rows]
+        list_b = [values[r[is_b[r]]] for r in rows]
         return _two_sample(list_a, list_b, (la, lb), score, by, keys, [0] * len(keys))
     reserved = set(by)
     numeric = [c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biuf"]
@@ -808,13 +817,13 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
     xb_all = _numeric(frame[lb].to_numpy(), "b", f"column {lb!r}")
     code, keys = _group_codes(frame, by)
     list_a, list_b, dropped = [], [], []
-    for g in range(len(keys)):
-        xa = _trailing_nan(xa_all[code == g], "a", la)
-        xb = _trailing_nan(xb_all[code == g], "b", lb)
+    for r in _rows_by_code(code, len(keys)):
+        xa = _trailing_nan(xa_all[r], "a", la)
+        xb = _trailing_nan(xb_all[r], "b", lb)
         for x, arg, label in ((xa, "a", la), (xb, "b", lb)):
             if np.isinf(x).any():
                 raise ValueError(f"`{arg}`: scores must be finite; column {label!r} has inf.")
-        dropped.append(int((code == g).sum()) * 2 - len(xa) - len(xb))
+        dropped.append(2 * len(r) - len(xa) - len(xb))
         list_a.append(xa)
         list_b.append(xb)
     if sum(dropped):
