@@ -256,8 +256,10 @@ def _group_codes(frame, by: list):
     grouped = frame.groupby(by, sort=False, dropna=False)
     code = grouped.ngroup().to_numpy(np.int64)
     first = np.unique(code, return_index=True)[1]
-    keys = [tuple(frame[b].iloc[i] for b in by) for i in first]
-    keys = [tuple(k.item() if isinstance(k, np.generic) else k for k in key) for key in keys]
+    columns = [frame[b].iloc[first].tolist() for b in by]  # Python scalars, one call each
+    keys = [
+        tuple(k.item() if isinstance(k, np.generic) else k for k in key) for key in zip(*columns)
+    ]
     return code, keys
 
 
