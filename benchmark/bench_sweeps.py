@@ -5,6 +5,7 @@ Run: ``python benchmark/bench_sweeps.py [--groups 1000] [--quick]``.
 * bootstrap (10,000 resamples, baseline against 4 others) and Tukey HSD (10,000 trials) on
   ``groups x 200 items x 5 systems``: ``df.paired.<method>(by="group")`` against
   ``df.groupby("group").apply(<the single-group call>)``, same data, same seed, same run;
+  and the rank-sum test of systems s0 and s4 as two samples of 200 scores per group;
 * the same sweep as a dask-backed xarray Dataset computed on a ``distributed.LocalCluster``
   with 1 and then 2 worker processes (1 thread each).
 
@@ -72,9 +73,25 @@ def bench_by(tidy, repeat):
             )
 
         t_loop, looped = best(loop, repeat)
-        same = np.array_equal(by["difference"].to_numpy(), looped["difference"].to_numpy())
-        rows.append((name, t_by, t_loop, t_loop / t_by, same))
+        rows.append((name, t_by, t_loop, t_loop / t_by, _same(by, looped)))
+    # rank-sum test of two of the systems as independent samples (200 scores each per group)
+    two = tidy[tidy["system"].isin(["s0", "s4"])][["group", "system", "score"]]
+    kw = {"score": "score", "group": "system", "a": "s0", "b": "s4"}
+    t_by, by = best(lambda: two.paired.ranksum(by="group", **kw), repeat)
+    t_loop, looped = best(
+        lambda: two.groupby("group", sort=False)[["group", "system", "score"]].apply(
+            lambda part: part.paired.ranksum(**kw)
+        ),
+        repeat,
+    )
+    rows.append(("ranksum", t_by, t_loop, t_loop / t_by, _same(by, looped)))
     return rows
+
+
+def _same(by, looped) -> bool:
+    """Every number of the by= table equals the loop's."""
+    cols = [c for c in by.select_dtypes("number").columns if c in looped.columns]
+    return np.array_equal(by[cols].to_numpy(), looped[cols].to_numpy(), equal_nan=True)
 
 
 def bench_dask(ds, repeat, chunks):
