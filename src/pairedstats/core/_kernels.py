@@ -1,13 +1,20 @@
 """Compiled kernels that seed and run many (stream, block) generators in one call.
 
-Imported lazily (it imports numba) by :mod:`pairedstats.core.bootstrap`, which calls
-:func:`stream_sums` for one group's streams and for up to 64 ``by=`` groups at once, so that
-a sweep costs one kernel call per batch of groups instead of a Python round trip per block.
-The kernel reproduces, bit for bit, what the numpy-driven ``_UnitStream`` computes:
-``tests/core/test_kernels.py`` checks it against that and against numpy's generators.
+Imported lazily (they import numba) by the method cores:
 
-A *task* is one block of one stream: task ``t`` is block ``t % n_blocks`` of stream
-``t // n_blocks``. Tasks write disjoint parts of the output, so a caller can split a task
+* :func:`stream_sums`, by :mod:`pairedstats.core.bootstrap`, for one group's streams and for
+  up to 64 ``by=`` groups at once: bootstrap replicate sums of the index path, bit for bit
+  what the numpy-driven ``_UnitStream`` computes;
+* :func:`tukey_table_counts` and :func:`tukey_shuffle_counts`, by
+  :class:`pairedstats.core.tukey.MonteCarloBatch`, for all Monte Carlo groups of a call:
+  randomized Tukey HSD counts, equal to those of the numpy ``MonteCarloCounter``.
+
+So a sweep costs one kernel call per batch of groups and worker instead of a Python round
+trip per group and block. ``tests/core/test_kernels.py`` and ``tests/core/test_tukey.py``
+check the kernels against the numpy engines and against numpy's generators.
+
+A *task* is one block of one stream (for the Tukey kernels, a range of trials within one
+block of one group). Tasks write disjoint parts of the output, so a caller can split a task
 range over threads (the kernels release the GIL) without changing a number.
 """
 
