@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from . import _pcg
 from .streams import BLOCK
@@ -152,8 +155,44 @@ def stream_sums(
 # ------------------------------------------------------------------- Tukey HSD trials
 #: Trials whose draws and sums are held at once by :func:`tukey_table_counts`.
 _TRIALS = 256
+#: Lanes of a table row and of a trial's sums: k <= 6 systems, padded (one 512-bit vector).
+_ROW = 8
 _MASK32 = _U64(0xFFFFFFFF)
-_ONE, _TWO, _THREE, _FOUR, _FIVE = _U64(1), _U64(2), _U64(3), _U64(4), _U64(5)
+
+
+def _add_rows_codegen(context, builder, signature, args):
+    # dst[d_at:d_at + _ROW] += src[a:a + _ROW] for each row offset a, in order, in a register
+    dst_arr = context.make_array(signature.args[0])(context, builder, args[0])
+    src_arr = context.make_array(signature.args[2])(context, builder, args[2])
+    floats = isinstance(signature.args[0].dtype, types.Float)
+    vec = ir.VectorType(ir.DoubleType() if floats else ir.IntType(64), _ROW)
+    add = builder.fadd if floats else builder.add
+
+    def at(arr, offset):
+        return builder.bitcast(builder.gep(arr.data, [offset]), vec.as_pointer())
+
+    target = at(dst_arr, args[1])
+    acc = builder.load(target, align=8)
+    for offset in args[3:]:
+        acc = add(acc, builder.load(at(src_arr, offset), align=8))
+    builder.store(acc, target, align=8)
+    return context.get_dummy_value()
+
+
+@intrinsic
+def _add4(typingctx, dst, d_at, src, a1, a2, a3, a4):
+    """``dst[d_at:d_at + 8] +=`` the rows ``src[a:a + 8]``, ``a = a1 .. a4``, in order.
+
+    ``_ROW``-wide vectors kept in a register: lane by lane the same additions, in the same
+    order, as scalar code, so the numbers are unchanged; int64 rows add as integers.
+    """
+    return types.void(dst, d_at, src, a1, a2, a3, a4), _add_rows_codegen
+
+
+@intrinsic
+def _add1(typingctx, dst, d_at, src, a1):
+    """:func:`_add4` with one row."""
+    return types.void(dst, d_at, src, a1), _add_rows_codegen
 
 
 @_njit
@@ -214,11 +253,13 @@ def tukey_table_counts(
     for task in range(tasks.shape[0]):
         g = tasks[task, 0]
         most = max(most, item_bounds[g + 1] - item_bounds[g])
-    table = np.empty((most * fact, k), dtype=values.dtype)
+    table = np.zeros((most * fact, _ROW), dtype=values.dtype)  # lanes k: unused zeros
     flat = table.reshape(-1)
     buf = np.empty(most * _TRIALS, dtype=np.uint32)
-    sums = np.empty((_TRIALS, k), dtype=values.dtype)
+    sums = np.empty((_TRIALS, _ROW), dtype=values.dtype)
+    flat_sums = sums.reshape(-1)
     built = -1
+    row_bytes = _U64(_ROW)
     for task in range(tasks.shape[0]):
         g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
         i0 = item_bounds[g]
@@ -230,7 +271,7 @@ def tukey_table_counts(
             params[g, 3],
             params[g, 4],
         )
-        umagic, ushift, ufact, uk = _U64(magic), _U64(shift), _U64(fact), _U64(k)
+        umagic, ushift, ufact = _U64(magic), _U64(shift), _U64(fact)
         n_draws = (n + digits - 1) // digits
         full = n // digits
         thresh = (1 << 32) % high
@@ -255,40 +296,30 @@ def tukey_table_counts(
                 count = digits if c < full else n - full * digits
                 for t in range(mb):
                     v = _U64(buf[c * _TRIALS + t])  # unsigned: no wraparound checks
-                    s0, s1 = sums[t, 0], sums[t, 1]
-                    if k > 2:
-                        s2 = sums[t, 2]
-                    if k > 3:
-                        s3 = sums[t, 3]
-                    if k > 4:
-                        s4 = sums[t, 4]
-                    if k > 5:
-                        s5 = sums[t, 5]
+                    dst = _U64(t) * row_bytes
                     row = base
-                    for _ in range(count):
+                    left = count
+                    while left >= 4:  # four items' rows added in a register, in item order
                         q = (v * umagic) >> ushift  # v // fact, exact for v < 2**31
-                        at = (row + v - q * ufact) * uk
+                        r1 = (row + v - q * ufact) * row_bytes
+                        row += ufact
+                        v = (q * umagic) >> ushift
+                        r2 = (row + q - v * ufact) * row_bytes
+                        row += ufact
+                        q = (v * umagic) >> ushift
+                        r3 = (row + v - q * ufact) * row_bytes
+                        row += ufact
+                        v = (q * umagic) >> ushift
+                        r4 = (row + q - v * ufact) * row_bytes
+                        row += ufact
+                        _add4(flat_sums, dst, flat, r1, r2, r3, r4)
+                        left -= 4
+                    while left > 0:
+                        q = (v * umagic) >> ushift
+                        _add1(flat_sums, dst, flat, (row + v - q * ufact) * row_bytes)
                         v = q
                         row += ufact
-                        s0 += flat[at]
-                        s1 += flat[at + _ONE]
-                        if k > 2:
-                            s2 += flat[at + _TWO]
-                        if k > 3:
-                            s3 += flat[at + _THREE]
-                        if k > 4:
-                            s4 += flat[at + _FOUR]
-                        if k > 5:
-                            s5 += flat[at + _FIVE]
-                    sums[t, 0], sums[t, 1] = s0, s1
-                    if k > 2:
-                        sums[t, 2] = s2
-                    if k > 3:
-                        sums[t, 3] = s3
-                    if k > 4:
-                        sums[t, 4] = s4
-                    if k > 5:
-                        sums[t, 5] = s5
+                        left -= 1
             for t in range(mb):
                 hi_, lo_ = sums[t, 0], sums[t, 0]
                 for j in range(1, k):
