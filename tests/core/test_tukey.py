@@ -355,3 +355,16 @@ def test_balanced_tasks_cover_the_trials_once_with_equal_work():
             assert sorted(trials[g]) == list(range(lo, hi))
         if hi > lo:
             assert max(work) - min(work) <= 200 * (1 + len(parts))
+
+
+@pytest.mark.parametrize("size", [40, 70_000])  # all decimals at once, and one at a time
+def test_grid_decimals_is_the_first_integral_power(size):
+    rng = np.random.default_rng(11)
+    for digits in [None, 0, 1, 2, 6, 7]:
+        x = rng.random(size) * 10
+        if digits is not None:
+            x = np.round(x, digits)
+        first = next((d for d in range(7) if core._integral(x * 10.0**d)), None)
+        assert core._grid_decimals(x) == first
+        assert first == (None if digits in (None, 7) else digits)
+    assert core._grid_decimals(np.array([1e-12, 1.0, 2.0])) == 0  # tiny values: the tolerance

@@ -124,11 +124,9 @@ def quantize(x: np.ndarray) -> tuple[np.ndarray | None, float | None]:
     x = np.asarray(x, dtype=np.float64)
     values = np.unique(x)
     scale = None
-    for d in range(_MAX_DECIMALS + 1):
-        v = values * 10.0**d
-        if _integral(v):
-            scale = (10**d, 1)
-            break
+    decimals = _grid_decimals(values)
+    if decimals is not None:
+        scale = (10**decimals, 1)
     if scale is None and values.size <= 4096:
         denominator = 1
         for value in values.tolist():
@@ -153,6 +151,23 @@ def quantize(x: np.ndarray) -> tuple[np.ndarray | None, float | None]:
     if int(ints.max(axis=1).sum()) >= 2**62 // max(1, _WIDTH):
         return None, None
     return ints, divisor / factor
+
+
+def _grid_decimals(values: np.ndarray) -> int | None:
+    """The smallest ``d <= _MAX_DECIMALS`` with ``values * 10**d`` integral, or None.
+
+    Small inputs test all ``d`` in one array operation (the same products and comparisons
+    as one ``d`` at a time: a group of a sweep pays one numpy call, not seven).
+    """
+    if values.size > 1 << 16:
+        for d in range(_MAX_DECIMALS + 1):
+            if _integral(values * 10.0**d):
+                return d
+        return None
+    v = values[None, :] * (10.0 ** np.arange(_MAX_DECIMALS + 1))[:, None]
+    r = np.rint(v)
+    ok = np.all(np.abs(v - r) <= TOLERANCE * np.maximum(np.abs(v), 1.0), axis=1)
+    return int(np.argmax(ok)) if ok.any() else None
 
 
 def _integral(v: np.ndarray) -> bool:
