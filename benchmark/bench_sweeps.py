@@ -128,10 +128,14 @@ def main():
     parser.add_argument("--quick", action="store_true", help="100 groups")
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--no-by", action="store_true", help="only the dask part")
+    parser.add_argument("--resamples", type=int, default=10_000, help="resamples and trials")
     args = parser.parse_args()
+    for kw in CALLS.values():
+        kw["n_resamples"] = args.resamples
     n_groups = 100 if args.quick else args.groups
     tidy, ds = make_data(n_groups)
-    print(f"{n_groups} groups x {N_ITEMS} items x {len(SYSTEMS)} systems, 10,000 resamples")
+    shape = f"{n_groups} groups x {N_ITEMS} items x {len(SYSTEMS)} systems"
+    print(f"{shape}, {args.resamples} resamples")
     print(f"{'method':10s} {'by= s':>8s} {'groupby-apply s':>16s} {'ratio':>6s}  same numbers")
     for name, t_by, t_loop, ratio, same in [] if args.no_by else bench_by(tidy, args.repeat):
         print(f"{name:10s} {t_by:8.2f} {t_loop:16.2f} {ratio:6.2f}  {same}")
