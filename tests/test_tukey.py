@@ -98,6 +98,28 @@ def test_run_steps_at_any_count(scores):
     assert tuple(MonteCarloPValue(int(c), 1269) for c in short.exceeding[0]) == partial
 
 
+def test_steps_of_many_groups_equal_one_call(scores):
+    # three groups (one small enough to be exact), steps ending inside and across the
+    # 8192-trial blocks, two workers: the counts of one call
+    x = np.concatenate([scores, scores[:25] * 0.5, scores[:3]])[:, :, None]
+    design = PairedDesign(
+        scores=x,
+        systems=("a", "b", "c", "d"),
+        offsets=np.array([0, 40, 65, 68]),
+        group_names=("g",),
+        group_keys=((1,), (2,), (3,)),
+        items=np.arange(68),
+    )
+    whole = tukey_hsd_design(design, rng=4, n_resamples=9000)
+    assert whole.pvalue_method[:, 0].tolist() == ["monte-carlo", "monte-carlo", "exact"]
+    run = tukey_hsd_run(design, rng=4, n_resamples=9000, workers=2)
+    for n in (100, 8100, 5, 795):
+        run.step(n)
+    stepped = run.result()
+    np.testing.assert_array_equal(stepped.exceeding, whole.exceeding)
+    np.testing.assert_array_equal(stepped.pvalue_high, whole.pvalue_high)
+
+
 def test_design_groups_use_their_own_streams(scores):
     two = PairedDesign(
         scores=np.concatenate([scores, scores[::-1] + 0.01])[:, :, None],
