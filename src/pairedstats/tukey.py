@@ -19,7 +19,7 @@ import numpy as np
 from ._validation import check_choice, check_n_resamples, metadata, normalise_rng
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
-from .core.montecarlo import MonteCarloPValue, beta_hdi_many
+from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -298,7 +298,7 @@ class TukeyHSDRun:
             [self._groups[g] for g in monte_carlo], root, labels, engine
         )
         self.planned = n_resamples if monte_carlo else 0
-        self._counts = [np.zeros(len(self._pairs), dtype=np.int64) for _ in self._groups]
+        self._counts = np.zeros((design.n_groups, len(self._pairs)), dtype=np.int64)
         self._trials = 0
 
     @property
@@ -318,9 +318,7 @@ class TukeyHSDRun:
                 f"the {self.planned} planned; got {n_trials}."
             )
         lo, hi = self._trials, self._trials + n_trials
-        counts = self._batch.count(lo, hi, self._workers)
-        for g, c in zip(self._monte_carlo.tolist(), counts, strict=True):
-            self._counts[g] += c
+        self._counts[self._monte_carlo] += self._batch.count(lo, hi, self._workers)
         self._trials = hi
         return self
 
@@ -417,9 +415,8 @@ class TukeyHSDRun:
                 n_res[g] = self._trials
         if self._monte_carlo.size:  # the intervals of MonteCarloPValue.hdi(), all at once
             mc = self._monte_carlo
-            counts = cols["exceeding"][mc]
-            cols["pvalue_low"][mc], cols["pvalue_high"][mc] = beta_hdi_many(
-                1.0 + counts, 1.0 + self._trials - counts, 0.95
+            cols["pvalue_low"][mc], cols["pvalue_high"][mc] = hdi_of_counts(
+                self._counts[mc], self._trials
             )
         # only call-level settings go to the metadata: per-group facts are columns, so
         # that results of separately computed chunks (dask) share their attributes

@@ -7,7 +7,8 @@ Imported lazily (they import numba) by the method cores:
   what the numpy-driven ``_UnitStream`` computes;
 * :func:`tukey_table_counts` and :func:`tukey_shuffle_counts`, by
   :class:`pairedstats.core.tukey.MonteCarloBatch`, for all Monte Carlo groups of a call:
-  randomized Tukey HSD counts, equal to those of the numpy ``MonteCarloCounter``.
+  randomized Tukey HSD counts, equal to those of the numpy ``MonteCarloCounter``;
+  :func:`lemire`, the decoding step of :func:`pairedstats.core.tukey.bounded_uint32`.
 
 So a sweep costs one kernel call per batch of groups and worker instead of a Python round
 trip per group and block. ``tests/core/test_kernels.py`` and ``tests/core/test_tukey.py``
@@ -196,8 +197,31 @@ def _add1(typingctx, dst, d_at, src, a1):
 
 
 @_njit
-def _bounded(state, carry, high, thresh, buf, count, stride, rows, step=1, offset=0):
-    # pragma: no cover
+def lemire(raw, high, thresh, out):  # pragma: no cover
+    """Decode raw 64-bit words into ``out`` as :func:`pairedstats.core.tukey.bounded_uint32`.
+
+    Halves low first; a half ``x`` gives ``(x * high) >> 32`` unless its low 32 bits are below
+    ``thresh``. Returns how many values were written (at most ``out.size``).
+    """
+    n = 0
+    cap = out.shape[0]
+    for w in range(raw.shape[0]):
+        word = raw[w]
+        for _ in range(2):
+            m = (word & _MASK32) * high
+            word >>= _S32
+            if (m & _MASK32) >= thresh:
+                out[n] = np.uint32(m >> _S32)
+                n += 1
+                if n == cap:
+                    return n
+    return n
+
+
+@_njit
+def _bounded(
+    state, carry, high, thresh, buf, count, stride, rows, step=1, offset=0
+):  # pragma: no cover
     """The next ``count * rows`` draws of :func:`pairedstats.core.tukey.bounded_uint32`.
 
     Draw ``c`` of row ``t`` (rows of ``count`` draws, in stream order) goes to
@@ -239,9 +263,10 @@ def tukey_table_counts(
     :func:`pairedstats.core.tukey._sampler`. ``out[t, j]`` counts the trials whose range
     of system sums reaches ``thresholds[g, j]``.
 
-    Each trial adds its items' arranged scores in item order, as the one-group kernel
-    does, so the counts are the same; the work runs item by item over ``_TRIALS`` trials
-    at a time so that the item's arrangements stay in the first-level cache.
+    Each trial adds its items' arranged scores in item order, as the numpy reference
+    (``MonteCarloCounter``) does, so the counts are the same; the work runs item by item over
+    ``_TRIALS`` trials at a time so that the item's arrangements stay in the first-level
+    cache.
     """
     k = values.shape[1]
     fact = perms.shape[0]

@@ -29,6 +29,7 @@ __all__ = [
     "StandardError",
     "beta_hdi",
     "beta_hdi_many",
+    "hdi_of_counts",
     "trials_for",
 ]
 
@@ -170,8 +171,22 @@ def _unimodal_hdi(a, b, level, max_iter: int = 200):
     return special.betaincinv(a, b, out_q), special.betaincinv(a, b, out_q + level)
 
 
-def _ppf(q: float, a: float, b: float) -> float:
-    return float(special.betaincinv(a, b, q))
+def hdi_of_counts(exceeding, trials, level: float = 0.95, prior=(1, 1)):
+    """:meth:`MonteCarloPValue.hdi` of many counts at once (arrays of exceedances, trials).
+
+    Examples
+    --------
+    >>> low, high = hdi_of_counts(np.array([0, 49]), 1000)
+    >>> bool(low[0] == 0.0), (float(low[1]), float(high[1])) == MonteCarloPValue(49, 1000).hdi()
+    (True, True)
+    """
+    return beta_hdi_many(*_posterior(exceeding, trials, prior), _check_probability(level, "level"))
+
+
+def _posterior(exceeding, trials, prior):
+    """Beta posterior ``(a + exceeding, b + trials - exceeding)`` of the exact p-value."""
+    a, b = _check_prior(prior)
+    return a + exceeding, b + trials - exceeding
 
 
 @dataclass(frozen=True)
@@ -244,8 +259,7 @@ class MonteCarloPValue:
         return self.exceeding / self.trials if self.trials else math.nan
 
     def _posterior(self, prior) -> tuple[float, float]:
-        a, b = _check_prior(prior)
-        return a + self.exceeding, b + self.trials - self.exceeding
+        return _posterior(self.exceeding, self.trials, prior)
 
     def hdi(self, level: float = 0.95, prior: tuple[float, float] = (1, 1)) -> tuple[float, float]:
         """Highest-density interval of the exact p-value given the trials.

@@ -433,7 +433,7 @@ def bounded_uint32(gen: np.random.Generator, high: int, count: int) -> np.ndarra
     accept = 1.0 - float(thresh) / 2**32
     bits = gen.bit_generator
     out = np.empty(count, dtype=np.uint32)
-    kernels = _numba_kernels()
+    kernels = _compiled()
     have = 0
     while have < count:
         need = count - have
@@ -446,24 +446,6 @@ def bounded_uint32(gen: np.random.Generator, high: int, count: int) -> np.ndarra
         out[have : have + values.size] = values
         have += values.size
     return out
-
-
-def _lemire(raw, high, thresh, out):
-    """Compiled kernel of :func:`bounded_uint32`: decode raw words into ``out``."""
-    n = 0
-    cap = out.shape[0]
-    mask = np.uint64(0xFFFFFFFF)
-    for w in range(raw.shape[0]):
-        word = raw[w]
-        for _ in range(2):
-            m = (word & mask) * high
-            word >>= np.uint64(32)
-            if (m & mask) >= thresh:
-                out[n] = np.uint32(m >> np.uint64(32))
-                n += 1
-                if n == cap:
-                    return n
-    return n
 
 
 @functools.lru_cache(maxsize=16)
@@ -590,25 +572,6 @@ def _shuffle_ranges_numpy(s: _Sampler, values: np.ndarray, draws: np.ndarray) ->
     return sums.max(axis=1) - sums.min(axis=1)
 
 
-_NUMBA: dict | None = None
-
-
-def _numba_kernels() -> dict | None:
-    """The kernels compiled by numba (cached on disk), or None when numba is not installed."""
-    global _NUMBA
-    if _NUMBA is None:
-        try:
-            import numba
-        except ImportError:  # pragma: no cover - numba is installed in CI
-            _NUMBA = {}
-        else:
-            jit = numba.njit(cache=True, nogil=True)
-            _NUMBA = {
-                "lemire": jit(_lemire),
-            }
-    return _NUMBA or None
-
-
 def _count_block(group, s, draws, counts):
     if s.kind == "table":
         ranges = _table_ranges_numpy(s, group.n_items, draws)
@@ -689,7 +652,7 @@ class MonteCarloBatch:
         self._counters: dict[int, MonteCarloCounter] = {}
         self._fused: list[dict] = []
         self._sizes = [BLOCK]
-        kernels = _batch_kernels() if engine != "numpy" else None
+        kernels = _compiled() if engine != "numpy" else None
         members: dict[tuple, list] = {}
         for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
             if kernels is None:
@@ -741,7 +704,7 @@ class MonteCarloBatch:
 
 
 def _bounds(sizes) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
 def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndarray]:
@@ -811,19 +774,25 @@ def _shuffle_args(root, rows) -> tuple:
     )
 
 
-_BATCH_KERNELS: list = []
+_COMPILED: list = []
 
 
-def _batch_kernels() -> dict | None:
-    """The compiled many-group kernels by sampler kind, or None without numba."""
-    if not _BATCH_KERNELS:
+def _compiled() -> dict | None:
+    """The compiled kernels (:mod:`pairedstats.core._kernels`) by name, or None without numba.
+
+    ``"table"`` and ``"shuffle"``: the many-group trial counts; ``"lemire"``: the decoding
+    of :func:`bounded_uint32`.
+    """
+    if not _COMPILED:
         try:
-            from ._kernels import tukey_shuffle_counts, tukey_table_counts
+            from ._kernels import lemire, tukey_shuffle_counts, tukey_table_counts
         except ImportError:  # pragma: no cover - numba is installed in CI
-            _BATCH_KERNELS.append(None)
+            _COMPILED.append(None)
         else:
-            _BATCH_KERNELS.append({"table": tukey_table_counts, "shuffle": tukey_shuffle_counts})
-    return _BATCH_KERNELS[0]
+            _COMPILED.append(
+                {"table": tukey_table_counts, "shuffle": tukey_shuffle_counts, "lemire": lemire}
+            )
+    return _COMPILED[0]
 
 
 def _split(lo: int, hi: int, workers: int, size: int = BLOCK) -> list[tuple[int, int]]:
