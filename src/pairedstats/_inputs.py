@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .core.design import PairedDesign, TwoSampleDesign
+from .core.design import PairedDesign, TwoSampleDesign, unit_roundoff
 
 __all__ = [
     "DroppedDataWarning",
@@ -166,6 +166,7 @@ def _finish(
     strata,
     complete,
     score_arg,
+    precision: float = 2.0**-53,
 ) -> PairedDesign:
     """Drop incomplete rows (if asked), sort rows by group, check sizes, build the design."""
     n_groups = len(group_keys)
@@ -219,6 +220,7 @@ def _finish(
         strata_labels=strata_labels,
         dropped=int(dropped_by_group.sum()),
         dropped_by_group=tuple(int(x) for x in dropped_by_group),
+        precision=precision,
     )
 
 
@@ -400,6 +402,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
         st,
         complete,
         "score",
+        unit_roundoff(*(frame[c].dtype for c in score_cols)),
     )
 
 
@@ -464,8 +467,9 @@ def _wide(frame, item, systems, by, cluster, strata, missing, score):
             )
     columns = [score] if isinstance(score, str) else ["score"]
     return _finish(
-        values, items, chosen, columns, group_code, by, group_keys, cl, st, complete, "score"
-    )
+        values, items, chosen, columns, group_code, by, group_keys, cl, st, complete, "score",
+        unit_roundoff(*(frame[c].dtype for c in chosen)),
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- arrays
@@ -489,6 +493,7 @@ def design_from_array(
     (('a', 'b'), [3])
     """
     missing = _check_missing_arg(missing)
+    precision = unit_roundoff(np.asarray(scores).dtype)
     arr = _numeric(scores, "scores", "the scores")
     if arr.ndim == 2:
         arr = arr[:, :, None]
@@ -540,6 +545,7 @@ def design_from_array(
         None if strata is None else np.asarray(strata, dtype=object),
         complete,
         "scores",
+        precision,
     )
 
 
@@ -668,6 +674,7 @@ def design_from_dataset(
         None if st is None else np.tile(st, n_slices),
         complete,
         "score",
+        unit_roundoff(*(ds[n].dtype for n in names)),
     )
     return design
 

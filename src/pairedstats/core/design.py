@@ -12,7 +12,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["PairedDesign", "TwoSampleDesign", "comparison_pairs"]
+__all__ = ["PairedDesign", "TwoSampleDesign", "comparison_pairs", "unit_roundoff"]
+
+
+def unit_roundoff(*dtypes) -> float:
+    """The largest unit roundoff of scores given in ``dtypes``, once they are float64.
+
+    Floating types keep their own precision (float32: ``2**-24``); everything else (float64,
+    integers, Python numbers) is exact to float64's ``2**-53``.
+
+    Examples
+    --------
+    >>> unit_roundoff(np.float32) == 2.0**-24, unit_roundoff(np.int64, np.float64) == 2.0**-53
+    (True, True)
+    """
+    out = 2.0**-53
+    for dtype in dtypes:
+        dtype = np.dtype(dtype)
+        if dtype.kind == "f":
+            out = max(out, float(np.finfo(dtype).eps) / 2.0)
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +59,11 @@ class PairedDesign:
         ``strata_labels``); ``None`` when not given.
     dropped : int
         Number of items removed by an opt-in such as ``missing="complete"``.
+    precision : float
+        Unit roundoff of the scores as they were given, before they became float64:
+        ``2**-53`` for float64 and integers, ``2**-24`` for float32, ``2**-11`` for float16.
+        Decisions that depend on exact equality (ties) use it, so float32 scores on a grid
+        are read as that grid.
     """
 
     scores: np.ndarray
@@ -55,6 +79,7 @@ class PairedDesign:
     strata_labels: tuple = ()
     dropped: int = 0
     dropped_by_group: tuple = field(default=())
+    precision: float = 2.0**-53
 
     @property
     def n_groups(self) -> int:
