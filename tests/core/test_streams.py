@@ -50,6 +50,29 @@ def test_label_words_are_stable_and_canonical():
     assert len({label_words([x])[0] for x in ("a", "b", "c", 1, 2, None, True)}) == 7
 
 
+def test_label_encoding_is_injective_for_tuples():
+    # two by= keys whose joined texts coincide once the separator is written out
+    assert label_words([("a,s:b", "c")]) != label_words([("a", "b,s:c")])
+    assert label_words([("a", ("b", "c"))]) != label_words([(("a", "b"), "c")])
+    assert label_words([("",)]) != label_words([((),)])
+    assert label_words([("1",)]) != label_words([(1,)])
+
+
+def test_label_encoding_keeps_the_ungrouped_stream():
+    # the key of an ungrouped call is (); its encoding did not change with the tuple rule
+    from pairedstats.core.streams import _canonical
+
+    assert _canonical(()) == b"()"
+    assert _canonical(("a", 1)) == b"(3:s:a3:i:1)"
+
+
+def test_labels_of_other_types_carry_their_type():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    assert label_words([Decimal(1)]) != label_words([Fraction(1)])
+
+
 def test_child_streams_depend_on_labels_not_on_order():
     a = child_seed(7, ["m", "g1"]).generate_state(4)
     b = child_seed(7, ["m", "g2"]).generate_state(4)

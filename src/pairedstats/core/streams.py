@@ -104,11 +104,18 @@ def _words_to_int(words) -> int:
 
 
 def _canonical(label: Hashable) -> bytes:
-    """A byte string for a label that is stable across processes and numpy versions."""
+    """A byte string for a label, stable across processes and numpy versions, and injective.
+
+    Each label is tagged by its kind (``s:`` text, ``i:`` integer, ``f:`` float, ...); the
+    elements of a tuple are length-prefixed, so no two distinct tuples share an encoding
+    (``("a,s:b", "c")`` and ``("a", "b,s:c")`` differ). Labels of other types carry their
+    type's name, so two objects that merely print alike do not collide.
+    """
     if isinstance(label, np.generic):
         label = label.item()
     if isinstance(label, tuple):
-        return b"(" + b",".join(_canonical(x) for x in label) + b")"
+        parts = (_canonical(x) for x in label)
+        return b"(" + b"".join(str(len(p)).encode() + b":" + p for p in parts) + b")"
     if isinstance(label, bool):
         return b"b:" + str(label).encode()
     if isinstance(label, int):
@@ -119,16 +126,16 @@ def _canonical(label: Hashable) -> bytes:
             return b"i:" + str(int(label)).encode()
         return b"f:" + float(label).hex().encode()
     if isinstance(label, str):
-        return b"s:" + label.encode("utf-8")
+        return b"s:" + label.encode("utf-8", "surrogatepass")
     if isinstance(label, bytes):
         return b"y:" + label
     if label is None:
         return b"n:"
+    kind = f"{type(label).__module__}.{type(label).__qualname__}".encode()
     # datetimes, pandas Timestamps, Periods, ...: their ISO text is stable
     iso = getattr(label, "isoformat", None)
-    if callable(iso):
-        return b"t:" + str(iso()).encode()
-    return b"r:" + str(label).encode("utf-8")
+    text = str(iso()) if callable(iso) else str(label)
+    return b"r:" + str(len(kind)).encode() + b":" + kind + text.encode("utf-8", "surrogatepass")
 
 
 def label_words(labels: Iterable[Hashable]) -> tuple[int, ...]:
