@@ -2,6 +2,8 @@
 
 import threading
 
+import pytest
+
 from pairedstats.core.parallel import default_workers, run_parts
 
 
@@ -24,3 +26,47 @@ def test_default_workers():
     assert default_workers(0) == 1
     assert default_workers(5) == 5
     assert default_workers(None) >= 1
+
+
+FORK_SCRIPT = """
+import multiprocessing as mp, sys
+import numpy as np
+import pairedstats
+
+def numbers(q=None):
+    x = np.random.default_rng(0).normal(size=(40, 3))
+    boot = pairedstats.bootstrap(x, n_resamples=600, rng=1, workers=2)
+    hsd = pairedstats.tukey_hsd(x, n_resamples=600, rng=1, exact=False, workers=2)
+    out = (boot.ci_low.tolist(), hsd.pvalue.tolist())
+    if q is not None:
+        q.put(out)
+    return out
+
+if __name__ == "__main__":
+    parent = numbers()  # the parent's pool exists before the child starts
+    ctx = mp.get_context(sys.argv[1])
+    q = ctx.Queue()
+    child = ctx.Process(target=numbers, args=(q,))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        raise SystemExit("the child hung")
+    assert q.get(timeout=5) == parent, "the child's numbers differ"
+"""
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver", "spawn"])
+def test_a_child_process_computes_after_the_parent_used_the_pool(start, tmp_path):
+    import multiprocessing
+    import subprocess
+    import sys
+
+    if start not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"{start} is not available here")
+    script = tmp_path / "fork_child.py"
+    script.write_text(FORK_SCRIPT)
+    run = subprocess.run(
+        [sys.executable, str(script), start], capture_output=True, text=True, timeout=240
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -4,6 +4,10 @@ The methods cut their work into parts that write disjoint outputs (or their own 
 summed afterwards in a fixed order), so the number of threads never changes a number. A
 process-wide pool is kept so that a call does not pay for starting threads (about 1 to
 8 ms here for two threads, which a ``groupby().apply`` loop would pay per group).
+
+The pool is fork-safe: a child process made by ``fork`` (``multiprocessing``'s default on
+Linux before Python 3.14) inherits the pool object but not its threads, so the child forgets
+it and makes its own on first use.
 """
 
 from __future__ import annotations
@@ -51,6 +55,16 @@ def run_parts(calls: Sequence[Callable[[], object]]) -> list:
         with ThreadPoolExecutor(len(calls), thread_name_prefix="pairedstats-extra") as pool:
             return list(pool.map(lambda call: call(), calls))
     return list(_shared().map(lambda call: call(), calls))
+
+
+def _forget_pool_in_child() -> None:
+    global _POOL, _LOCK
+    _POOL = None
+    _LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # pragma: no branch - POSIX
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def _shared() -> ThreadPoolExecutor:
