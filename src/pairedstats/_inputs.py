@@ -18,12 +18,15 @@ is dropped silently: ``missing="complete"`` drops incomplete items and says how 
 from __future__ import annotations
 
 import itertools
-import warnings
-from collections.abc import Sequence
+import numbers
+from collections.abc import Iterable, Mapping, Set
 
 import numpy as np
 
+from ._validation import check_choice
+from .core._warn import warn
 from .core.design import PairedDesign, TwoSampleDesign, unit_roundoff
+from .core.streams import canonical_bytes
 
 __all__ = [
     "DroppedDataWarning",
@@ -44,11 +47,24 @@ class DroppedDataWarning(UserWarning):
 
 # --------------------------------------------------------------------------- helpers
 def _as_list(value, name: str) -> list:
+    """Names or labels as a list: one label, or any ordered collection of them.
+
+    A string (or any non-iterable) is one label; a list, tuple, numpy array, pandas Index or
+    Series, range, ... is a collection (a tuple label is given inside a list). Sets and
+    mappings have no order and are refused: the order of systems decides the pairs.
+    """
     if value is None:
         return []
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         return [value]
-    out = list(value)
+    if isinstance(value, (Set, Mapping)):
+        raise TypeError(
+            f"`{name}` must be a label or an ordered collection of labels (a list); got a "
+            f"{type(value).__name__}, which has no order."
+        )
+    out = [x.item() if isinstance(x, np.generic) else x for x in value]
     if len(set(map(repr, out))) != len(out):
         raise ValueError(f"`{name}` names a column more than once; got {out!r}.")
     return out
@@ -63,45 +79,108 @@ def _fmt(labels, limit: int = _EXAMPLES) -> str:
 
 
 def _check_columns(frame, wanted: dict[str, list]) -> None:
-    """Every name in ``wanted`` (argument -> names) must be a column of ``frame``."""
+    """Every name in ``wanted`` (argument -> names) must name exactly one column of
+    ``frame``, and no index level (a name that is both is ambiguous)."""
+    index_names = {n for n in frame.index.names if n is not None}
     for arg, names in wanted.items():
-        unknown = [n for n in names if n not in frame.columns]
-        if unknown:
-            raise KeyError(
-                f"`{arg}`: no column named {_fmt(unknown)}; the table has the columns "
-                f"{_fmt(frame.columns, limit=30)}."
-            )
+        for name in names:
+            try:
+                loc = frame.columns.get_loc(name)
+            except (KeyError, TypeError, ValueError):
+                loc = None
+            if loc is None:
+                raise ValueError(
+                    f"`{arg}`: no column named {name!r}; the table has the columns "
+                    f"{_fmt(frame.columns, limit=30)}."
+                )
+            if not isinstance(loc, (int, np.integer)):
+                kind = (
+                    "names a level of the MultiIndex columns, not one column: name a column "
+                    "by its full tuple"
+                    if isinstance(frame.columns, _pandas().MultiIndex)
+                    else "names several columns of the table: rename the duplicates first"
+                )
+                raise ValueError(f"`{arg}`: {name!r} {kind}.")
+            if name in index_names:
+                raise ValueError(
+                    f"`{arg}`: {name!r} names both a column and an index level, so the table "
+                    "does not say which holds the labels; rename one of them (e.g. "
+                    "df.rename_axis(index=None))."
+                )
+
+
+def _pandas():
+    import pandas
+
+    return pandas
+
+
+def _check_labels(values, arg: str, what: str, items=None) -> None:
+    """Labels must not be missing (NaN, None, NaT, pd.NA): each must name something."""
+    missing = np.asarray(_pandas().isna(_object_array(values)), dtype=bool)
+    if missing.any():
+        first = int(np.argmax(missing))
+        where = f"for item {items[first]!r}" if items is not None else f"at position {first}"
+        raise ValueError(
+            f"`{arg}`: {int(missing.sum())} {what} label(s) are missing (NaN or None), the "
+            f"first {where}; every label must name something. Fill or drop those first."
+        )
+
+
+def _object_array(values) -> np.ndarray:
+    """A 1-D object array of ``values`` (tuples stay elements, not rows)."""
+    values = list(values)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+#: Largest magnitude of an integer score: above it, float64 does not hold every integer.
+_EXACT_INT = 2**53
 
 
 def _numeric(values, arg: str, what: str) -> np.ndarray:
-    """Scores as float64, or a TypeError saying which value is not a number."""
+    """Scores as float64, or a TypeError/ValueError saying which value cannot be one.
+
+    Integers must be exact as floats (magnitude at most 2**53); pandas' nullable types
+    (Int64, Float64, boolean) turn their missing values into NaN.
+    """
+    pd = _pandas()
+    if isinstance(values, (pd.Series, pd.Index)) and values.dtype.kind in "biuf":
+        values = values.to_numpy(dtype=np.float64 if values.hasnans else None, na_value=np.nan)
     arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        _check_exact_ints(arr, arg, what)
     if arr.dtype.kind in "biuf":
         return arr.astype(np.float64, copy=False)
     if arr.dtype.kind == "c":
         raise TypeError(f"`{arg}`: {what} must be real numbers; got complex values.")
     flat = arr.reshape(-1)
-    bad = None
-    for i, v in enumerate(flat):
-        if v is None or isinstance(v, (bool, np.bool_)):
+    out = np.empty(flat.size)
+    for i, v in enumerate(flat.tolist()):
+        if v is None or v is pd.NA:
+            out[i] = np.nan
             continue
-        try:
-            float(v)
-        except (TypeError, ValueError):
-            bad = (i, v)
-            break
-        if isinstance(v, (str, bytes)):
-            bad = (i, v)
-            break
-    if bad is not None:
-        raise TypeError(
-            f"`{arg}`: {what} must be numeric; got dtype {arr.dtype} with the non-numeric "
-            f"value {bad[1]!r}. Convert the column first (e.g. pandas.to_numeric)."
+        if isinstance(v, (str, bytes)) or not isinstance(v, numbers.Real):
+            raise TypeError(
+                f"`{arg}`: {what} must be numeric; got dtype {arr.dtype} with the non-numeric "
+                f"value {v!r}. Convert the column first (e.g. pandas.to_numeric)."
+            )
+        if isinstance(v, numbers.Integral) and abs(int(v)) > _EXACT_INT:
+            _check_exact_ints(np.array([int(v)], dtype=object), arg, what)
+        out[i] = float(v)
+    return out.reshape(arr.shape)
+
+
+def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
+    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)] if arr.size else arr
+    if big.size:
+        raise ValueError(
+            f"`{arg}`: {what} holds integers as large as {int(big.flat[0])} in magnitude; "
+            "above 2**53 float64 cannot hold every integer, so differences would be "
+            "rounded. Subtract a common offset first (e.g. the column's minimum) or divide "
+            "by a power of ten."
         )
-    try:
-        return np.array([np.nan if v is None else float(v) for v in flat]).reshape(arr.shape)
-    except (TypeError, ValueError) as exc:  # pragma: no cover - guarded above
-        raise TypeError(f"`{arg}`: {what} must be numeric; got dtype {arr.dtype}.") from exc
 
 
 def _check_infinite(scores: np.ndarray, arg: str, where) -> None:
@@ -149,9 +228,35 @@ def _check_missing(present: np.ndarray, scores: np.ndarray, items, systems, arg,
 
 
 def _check_missing_arg(missing) -> str:
-    if missing not in ("raise", "complete"):
-        raise ValueError(f"`missing` must be 'raise' or 'complete'; got {missing!r}.")
-    return missing
+    return check_choice(missing, "missing", ("raise", "complete"))
+
+
+def canonical_ranks(labels) -> np.ndarray:
+    """Each label's rank in the canonical order of items.
+
+    Items are sorted by label, so the rows of a table (and the draws that follow items)
+    do not depend on the order the rows came in. Labels that do not compare with each
+    other (numbers mixed with text) are sorted by their canonical encoding (kind, then
+    value; :func:`pairedstats.core.streams.canonical_bytes`).
+
+    Examples
+    --------
+    >>> canonical_ranks(["q10", "q2", "q1"]).tolist()
+    [1, 2, 0]
+    >>> canonical_ranks([3, "a", 1]).tolist()  # numbers before text
+    [1, 2, 0]
+    """
+    pd = _pandas()
+    codes, uniques = pd.factorize(_object_array(labels), sort=False)
+    index = pd.Index(uniques, tupleize_cols=False).infer_objects()
+    try:
+        order = np.asarray(index.argsort(), dtype=np.intp)
+    except TypeError:
+        keys = _object_array(canonical_bytes(u) for u in uniques)
+        order = np.argsort(keys, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes]
 
 
 def _finish(
@@ -168,7 +273,14 @@ def _finish(
     score_arg,
     precision: float = 2.0**-53,
 ) -> PairedDesign:
-    """Drop incomplete rows (if asked), sort rows by group, check sizes, build the design."""
+    """Check the labels, drop incomplete rows (if asked), put the rows in their canonical
+    order (by group, then item label), check sizes and magnitudes, build the design."""
+    _check_labels(items, "item", "item")
+    _check_labels(systems, "systems", "system")
+    for arg, values, what in (("cluster", cluster, "cluster"), ("strata", strata, "stratum")):
+        if values is not None:
+            _check_labels(values, arg, what, items)
+    _check_group_keys(group_names, group_keys)
     n_groups = len(group_keys)
     dropped_by_group = np.zeros(n_groups, dtype=np.int64)
     if not complete.all():
@@ -178,14 +290,15 @@ def _finish(
         cluster = None if cluster is None else cluster[keep]
         strata = None if strata is None else strata[keep]
         where = "" if not group_names else " across groups"
-        warnings.warn(
+        warn(
             f"missing='complete' dropped {int((~complete).sum())} of {len(complete)} item(s)"
             f"{where} that lacked a score for some system.",
             DroppedDataWarning,
-            stacklevel=4,
         )
-    order = np.argsort(group_code, kind="stable")
+    ranks = canonical_ranks(items)
+    order = np.lexsort((ranks, group_code))
     scores, items, group_code = scores[order], items[order], group_code[order]
+    _check_unique_items(items, ranks[order], group_code, group_names, group_keys)
     counts = np.bincount(group_code, minlength=n_groups)
     small = np.flatnonzero(counts < 2)
     if small.size:
@@ -195,6 +308,7 @@ def _finish(
             f"`{score_arg}`: a comparison needs at least 2 items{where}; got {int(counts[g])}."
         )
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    _check_magnitude(scores, int(counts.max()), score_arg)
 
     def codes(values):
         if values is None:
@@ -224,6 +338,38 @@ def _finish(
     )
 
 
+def _check_group_keys(group_names, group_keys) -> None:
+    for j, name in enumerate(group_names):
+        _check_labels([key[j] for key in group_keys], "by", f"{name!r} group")
+
+
+def _where(group_names, key) -> str:
+    return f" in group {dict(zip(group_names, key))}" if group_names else ""
+
+
+def _check_unique_items(items, ranks, group_code, group_names, group_keys) -> None:
+    """Rows sorted by (group, item rank): an item label seen twice in a group is refused."""
+    same = (ranks[1:] == ranks[:-1]) & (group_code[1:] == group_code[:-1])
+    if same.any():
+        first = int(np.argmax(same))
+        where = _where(group_names, group_keys[group_code[first]])
+        raise ValueError(
+            f"`item`: each item must have one row; found {int(same.sum())} duplicated item "
+            f"label(s){where} (the first: {items[first]!r}). Aggregate or remove the "
+            "duplicates first."
+        )
+
+
+def _check_magnitude(scores: np.ndarray, n_items: int, arg: str) -> None:
+    """Sums of ``n_items`` scores and differences of two must stay finite."""
+    largest = float(np.nanmax(np.abs(scores))) if scores.size else 0.0
+    if largest > np.finfo(np.float64).max / (2.0 * (n_items + 1)):
+        raise ValueError(
+            f"`{arg}`: scores as large as {largest:.3g} overflow when summed over "
+            f"{n_items} items; rescale them first (e.g. divide by 1e{int(np.log10(largest))})."
+        )
+
+
 def _select_systems(available: list, systems, arg: str = "systems") -> list:
     if systems is None:
         chosen = available
@@ -232,7 +378,7 @@ def _select_systems(available: list, systems, arg: str = "systems") -> list:
         known = set(available)
         unknown = [s for s in chosen if s not in known]
         if unknown:
-            raise KeyError(
+            raise ValueError(
                 f"`{arg}`: unknown system(s) {_fmt(unknown)}; the systems are "
                 f"{_fmt(available, limit=30)}."
             )
@@ -321,12 +467,14 @@ def design_from_frame(
     by = _as_list(by, "by")
     if system is not None:
         return _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
-    if score is not None and not isinstance(score, str) and len(_as_list(score, "score")) > 1:
+    if score is not None:
         raise ValueError(
-            "`score`: several score columns need a tidy table (pass `system=` and `item=`); "
-            f"got a wide table and score={score!r}."
+            f"`score`: got score={score!r} but no `system=`, so the table would be read as "
+            "wide (one column per system), where the scores are the system columns and "
+            "`score` names nothing. For a tidy table (one row per item and system) pass "
+            "`item=` and `system=` too; for a wide table drop `score`."
         )
-    return _wide(frame, item, systems, by, cluster, strata, missing, score)
+    return _wide(frame, item, systems, by, cluster, strata, missing)
 
 
 def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
@@ -358,9 +506,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
         keep = sys_code >= 0
         frame, sys_code = frame[keep], sys_code[keep]
     group_code_rows, group_keys = _group_codes(frame, by)
-    values = np.stack(
-        [_numeric(frame[c].to_numpy(), "score", f"column {c!r}") for c in score_cols], axis=-1
-    )
+    values = np.stack([_numeric(frame[c], "score", f"column {c!r}") for c in score_cols], axis=-1)
     rows = frame.groupby([*by, item], sort=False).ngroup().to_numpy(np.int64)
     n_rows = int(rows.max()) + 1
     cell = rows * len(chosen) + sys_code
@@ -388,8 +534,8 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
     complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
     group_code = np.empty(n_rows, dtype=np.int64)
     group_code[rows] = group_code_rows
-    cl = _per_item_label(frame, rows, cluster, "cluster", "item") if cluster else None
-    st = _per_item_label(frame, rows, strata, "strata", "item") if strata else None
+    cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", "item")
+    st = None if strata is None else _per_item_label(frame, rows, strata, "strata", "item")
     return _finish(
         scores,
         item_labels,
@@ -406,49 +552,29 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
     )
 
 
-def _wide(frame, item, systems, by, cluster, strata, missing, score):
+def _wide(frame, item, systems, by, cluster, strata, missing):
     wanted = {"by": by}
-    if item is not None:
-        wanted["item"] = [item]
-    if cluster is not None:
-        wanted["cluster"] = [cluster]
-    if strata is not None:
-        wanted["strata"] = [strata]
+    for arg, name in (("item", item), ("cluster", cluster), ("strata", strata)):
+        if name is not None:
+            wanted[arg] = [name]
     if systems is not None:
         wanted["systems"] = _as_list(systems, "systems")
     _check_columns(frame, wanted)
-    reserved = {item, cluster, strata, *by} - {None}
+    reserved = [n for n in (item, cluster, strata, *by) if n is not None]
     if systems is None:
-        available = [
-            c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biufc"
-        ]
-        if len(available) < 2:
-            others = [c for c in frame.columns if c not in reserved]
-            raise ValueError(
-                "`systems`: a wide table needs at least 2 numeric system columns; got "
-                f"{len(available)} numeric among {_fmt(others)}. Name them with "
-                "`systems=[...]`, or pass `item=`, `system=` and `score=` for a tidy table."
-            )
+        available = [c for c in frame.columns if c not in reserved]
+        _check_wide_columns(frame, available, reserved, item)
     else:
         available = _as_list(systems, "systems")
     chosen = _select_systems(available, systems)
     clash = [c for c in chosen if c in reserved]
     if clash:
         raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
-    values = np.stack(
-        [_numeric(frame[c].to_numpy(), "systems", f"column {c!r}") for c in chosen], axis=1
-    )[:, :, None]
+    values = np.stack([_numeric(frame[c], "systems", f"column {c!r}") for c in chosen], axis=1)[
+        :, :, None
+    ]
     items = (frame[item] if item is not None else frame.index).to_numpy(dtype=object)
-    if item is not None and frame[item].isna().any():
-        raise ValueError(f"`item`: column {item!r} has missing values; every row needs an item.")
-    key_frame = frame[by].reset_index(drop=True).assign(__item=items)
-    dup = key_frame.duplicated(keep=False).to_numpy()
-    if dup.any():
-        first = items[np.flatnonzero(dup)[0]]
-        raise ValueError(
-            f"`item`: each item must have one row; found {int(dup.sum())} rows with duplicated "
-            f"items (the first: {first!r}). Aggregate or remove the duplicates first."
-        )
+    _check_labels(items, "item", "item")
 
     def where(idx):
         return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
@@ -457,19 +583,76 @@ def _wide(frame, item, systems, by, cluster, strata, missing, score):
     present = np.ones(values.shape[:2], dtype=bool)
     complete = _check_missing(present, values, items, chosen, "score", missing)
     group_code, group_keys = _group_codes(frame, by)
-    cl = frame[cluster].to_numpy(dtype=object) if cluster else None
-    st = frame[strata].to_numpy(dtype=object) if strata else None
-    for arg, col, vals in (("cluster", cluster, cl), ("strata", strata, st)):
-        if vals is not None and frame[col].isna().any():
-            raise ValueError(
-                f"`{arg}`: column {col!r} has {int(frame[col].isna().sum())} missing "
-                "value(s); every item needs a label."
-            )
-    columns = [score] if isinstance(score, str) else ["score"]
+    cl = None if cluster is None else frame[cluster].to_numpy(dtype=object)
+    st = None if strata is None else frame[strata].to_numpy(dtype=object)
     return _finish(
-        values, items, chosen, columns, group_code, by, group_keys, cl, st, complete, "score",
+        values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
         unit_roundoff(*(frame[c].dtype for c in chosen)),
     )  # fmt: skip
+
+
+def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
+    """The rules of a wide reading without ``systems=``: every column that is not named as
+    item, by, cluster or strata is a system, so each must hold scores.
+
+    * a column that is not numeric (text, dates, categories, or numbers with one "n/a")
+      is refused: it is not a system, and dropping it silently would hide it;
+    * with a default RangeIndex and no ``item=``, a column that looks like the items' labels
+      (distinct integers, or a name pandas gives an unnamed index column) is refused: read
+      from a CSV, the id column would otherwise become a system;
+    * an index whose name is also a column's is ambiguous.
+    """
+    pd = _pandas()
+    fix = (
+        "Name the system columns with systems=[...], or, for a tidy table (one row per item "
+        "and system), pass item=, system= and score=."
+    )
+    words = [c for c in candidates if frame[c].dtype.kind not in "biufc"]
+    if words:
+        c = words[0]
+        sample = _first_non_numeric(frame[c])
+        raise TypeError(
+            f"`systems`: in a wide table every column but the item, by, cluster and strata "
+            f"columns is a system, and {_fmt(words)} {'is' if len(words) == 1 else 'are'} not "
+            f"numeric (column {c!r} has dtype {frame[c].dtype}"
+            + (f" and the value {sample!r}" if sample is not None else "")
+            + "). If it labels the items pass item=; if its scores have a non-numeric marker, "
+            "convert them (pandas.to_numeric(errors='coerce') makes them NaN, which `missing=` "
+            "then handles). " + fix
+        )
+    if item is not None:
+        return
+    clash = [n for n in frame.index.names if n is not None and n in frame.columns]
+    if clash:
+        raise ValueError(
+            f"`item`: the index and a column are both named {clash[0]!r}; say which holds the "
+            f"items: item={clash[0]!r} for the column, or drop the column."
+        )
+    default = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None
+    if default and frame.index.start == 0 and frame.index.step == 1:
+        ids = [
+            c for c in candidates
+            if str(c).startswith("Unnamed:")
+            or (frame[c].dtype.kind in "iu" and len(frame) > 1 and frame[c].is_unique)
+        ]  # fmt: skip
+        if ids:
+            raise ValueError(
+                f"`item`: the table has a default RangeIndex and column {ids[0]!r} looks like "
+                "the items' labels (distinct integers, or an unnamed index written to a file), "
+                f"so it cannot be read as a system. Pass item={ids[0]!r} if it labels the "
+                "items (or set it as the index), or name the system columns with "
+                "systems=[...] (the rows are then the items)."
+            )
+
+
+def _first_non_numeric(series):
+    """The first value of a non-numeric column that is not a number, or None."""
+    for value in series.tolist():
+        if value is None or isinstance(value, (bool, np.bool_)):
+            continue
+        if not isinstance(value, numbers.Real):
+            return value
+    return None
 
 
 # --------------------------------------------------------------------------- arrays
@@ -553,7 +736,7 @@ def design_from_array(
 def _check_dims(ds, wanted: dict[str, str]) -> None:
     for arg, dim in wanted.items():
         if dim not in ds.dims:
-            raise KeyError(
+            raise ValueError(
                 f"`{arg}`: no dimension named {dim!r}; the dataset has the dimensions "
                 f"{_fmt(list(ds.dims), limit=30)}."
             )
@@ -571,7 +754,7 @@ def score_variables(ds, score, item, system) -> list:
     names = _as_list(score, "score")
     unknown = [n for n in names if n not in ds.data_vars]
     if unknown:
-        raise KeyError(
+        raise ValueError(
             f"`score`: no data variable named {_fmt(unknown)}; the dataset has "
             f"{_fmt(list(ds.data_vars), limit=30)}."
         )
@@ -588,7 +771,7 @@ def _item_coord(ds, name, item, arg):
     if name is None:
         return None
     if name not in ds.coords and name not in ds.data_vars:
-        raise KeyError(
+        raise ValueError(
             f"`{arg}`: no coordinate named {name!r}; the dataset has "
             f"{_fmt(list(ds.coords), limit=30)}."
         )
@@ -744,7 +927,7 @@ def _pick_labels(available: list, a, b, arg: str):
         raise ValueError(f"`a`, `b`: give both or neither; got a={a!r}, b={b!r}.")
     unknown = [x for x in (a, b) if x not in available]
     if unknown:
-        raise KeyError(
+        raise ValueError(
             f"`a`, `b`: unknown label(s) {_fmt(unknown)}; {arg} has {_fmt(available, 30)}."
         )
     if a == b:
@@ -792,7 +975,7 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
             )
         available = list(dict.fromkeys(frame[group].tolist()))
         la, lb = _pick_labels(available, a, b, f"column {group!r}")
-        values = _numeric(frame[score].to_numpy(), "score", f"column {score!r}")
+        values = _numeric(frame[score], "score", f"column {score!r}")
         nan = np.isnan(values) & frame[group].isin([la, lb]).to_numpy()
         if nan.any():
             raise ValueError(
@@ -822,8 +1005,8 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
             frame, {"a": [a] if a is not None else [], "b": [b] if b is not None else [], "by": by}
         )
         la, lb = _pick_labels(list(frame.columns), a, b, "the table")
-    xa_all = _numeric(frame[la].to_numpy(), "a", f"column {la!r}")
-    xb_all = _numeric(frame[lb].to_numpy(), "b", f"column {lb!r}")
+    xa_all = _numeric(frame[la], "a", f"column {la!r}")
+    xb_all = _numeric(frame[lb], "b", f"column {lb!r}")
     code, keys = _group_codes(frame, by)
     list_a, list_b, dropped = [], [], []
     for r in _rows_by_code(code, len(keys)):
@@ -836,12 +1019,11 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
         list_a.append(xa)
         list_b.append(xb)
     if sum(dropped):
-        warnings.warn(
+        warn(
             f"ranksum: {sum(dropped)} trailing NaN value(s) of the wide table were not scores "
             f"(unequal group sizes) and were left out: column {la!r} keeps "
             f"{sum(map(len, list_a))}, column {lb!r} keeps {sum(map(len, list_b))} value(s).",
             DroppedDataWarning,
-            stacklevel=3,
         )
     return _two_sample(list_a, list_b, (la, lb), "score", by, keys, dropped)
 
@@ -862,7 +1044,7 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
             )
         score = names[0]
     if score not in ds.data_vars:
-        raise KeyError(
+        raise ValueError(
             f"`score`: no data variable named {score!r}; the dataset has "
             f"{_fmt(list(ds.data_vars), limit=30)}."
         )
@@ -880,7 +1062,7 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
             var.isel({item: np.flatnonzero(labels == lb)}),
         ]
     else:
-        raise KeyError(
+        raise ValueError(
             f"`group`: {group!r} is neither a dimension of {score!r} nor a coordinate along "
             f"{item!r}; the dataset has dims {_fmt(list(ds.dims))} and coords "
             f"{_fmt(list(ds.coords))}."
@@ -902,10 +1084,9 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
         list_a.append(xa[~np.isnan(xa)])
         list_b.append(xb[~np.isnan(xb)])
     if sum(dropped):
-        warnings.warn(
+        warn(
             f"ranksum: {sum(dropped)} NaN value(s) of {score!r} were padding (unequal group "
             "sizes) and were left out.",
             DroppedDataWarning,
-            stacklevel=3,
         )
     return _two_sample(list_a, list_b, (la, lb), score, sweep, keys, dropped)

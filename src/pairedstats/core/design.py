@@ -28,7 +28,10 @@ def unit_roundoff(*dtypes) -> float:
     """
     out = 2.0**-53
     for dtype in dtypes:
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(getattr(dtype, "numpy_dtype", dtype))  # pandas' nullable types
+        except TypeError:  # other pandas types (e.g. categories of numbers): exact
+            continue
         if dtype.kind == "f":
             out = max(out, float(np.finfo(dtype).eps) / 2.0)
     return out

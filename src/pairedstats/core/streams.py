@@ -27,6 +27,7 @@ __all__ = [
     "BLOCK",
     "block_generator",
     "block_slices",
+    "canonical_bytes",
     "child_seed",
     "entropy_prefix",
     "label_words",
@@ -103,7 +104,7 @@ def _words_to_int(words) -> int:
     return value
 
 
-def _canonical(label: Hashable) -> bytes:
+def canonical_bytes(label: Hashable) -> bytes:
     """A byte string for a label, stable across processes and numpy versions, and injective.
 
     Each label is tagged by its kind (``s:`` text, ``i:`` integer, ``f:`` float, ...); the
@@ -114,7 +115,7 @@ def _canonical(label: Hashable) -> bytes:
     if isinstance(label, np.generic):
         label = label.item()
     if isinstance(label, tuple):
-        parts = (_canonical(x) for x in label)
+        parts = (canonical_bytes(x) for x in label)
         return b"(" + b"".join(str(len(p)).encode() + b":" + p for p in parts) + b")"
     if isinstance(label, bool):
         return b"b:" + str(label).encode()
@@ -150,7 +151,7 @@ def label_words(labels: Iterable[Hashable]) -> tuple[int, ...]:
     """
     out = []
     for label in labels:
-        digest = hashlib.blake2b(_canonical(label), digest_size=8).digest()
+        digest = hashlib.blake2b(canonical_bytes(label), digest_size=8).digest()
         out.append(int.from_bytes(digest, "little"))
     return tuple(out)
 
