@@ -216,7 +216,7 @@ def test_usage_and_data_errors(capsys, runs_csv):
         )
         == 2
     )
-    assert "error: `score`: no column named 'map'" in capsys.readouterr().err
+    assert "error: --score: no column named 'map'" in capsys.readouterr().err
     assert cli.main(["ranksum", "nowhere.csv"]) == 2
     assert "FILE: no file 'nowhere.csv'" in capsys.readouterr().err
 

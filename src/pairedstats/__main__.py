@@ -14,29 +14,26 @@ import sys
 
 
 def demo(n_resamples: int = 10_000, rng: int = 2026) -> str:
-    import pandas as pd
-
     import pairedstats
 
     runs = pairedstats.datasets.load_runs()
     ratings = pairedstats.datasets.load_ratings()
-    out = []
-    with pd.option_context("display.width", 140, "display.max_columns", None):
-        boot = runs.paired.bootstrap(
-            item="query", system="run", score="ndcg", baseline="bm25", by="collection",
-            n_resamples=n_resamples, rng=rng, as_result=True,
-        )  # fmt: skip
-        out += ["Paired bootstrap, nDCG@10, each run minus bm25, per collection", str(boot), ""]
-        hsd = runs.paired.tukey_hsd(
-            item="query", system="run", score="p10", by="collection",
-            n_resamples=n_resamples, rng=rng, as_result=True,
-        )  # fmt: skip
-        out += ["Randomized Tukey HSD, P@10 (0.1 grid: ties counted exactly)", str(hsd), ""]
-        rank = ratings.paired.ranksum(
-            score="deviation", group="changed", a="unchanged", b="changed", as_result=True
-        )
-        out += ["Rank-sum: |final - median seen|, changed minus unchanged", str(rank)]
-    return "\n".join(out)
+    boot = runs.paired.bootstrap(
+        item="query", system="run", score="ndcg", baseline="bm25", by="collection",
+        n_resamples=n_resamples, rng=rng, as_result=True,
+    )  # fmt: skip
+    hsd = runs.paired.tukey_hsd(
+        item="query", system="run", score="p10", by="collection",
+        n_resamples=n_resamples, rng=rng, as_result=True,
+    )  # fmt: skip
+    rank = ratings.paired.ranksum(
+        score="deviation", group="changed", a="unchanged", b="changed", as_result=True
+    )
+    return "\n".join([
+        "Paired bootstrap, nDCG@10, each run minus bm25, per collection", str(boot), "",
+        "Randomized Tukey HSD, P@10 (0.1 grid: ties counted exactly)", str(hsd), "",
+        "Rank-sum: |final - median seen|, changed minus unchanged", str(rank),
+    ])  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,8 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-resamples", type=int, default=10_000)
     parser.add_argument("--rng", type=int, default=2026, help="seed (default 2026)")
     args = parser.parse_args(argv)
-    print(demo(args.n_resamples, args.rng))
-    return 0
+    return cli.emit(demo(args.n_resamples, args.rng))
 
 
 if __name__ == "__main__":

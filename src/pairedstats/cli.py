@@ -9,9 +9,12 @@
 
 A table is tidy when ``--system`` and ``--score`` are given (one row per item and system),
 and wide otherwise (one row per item, one column per system; ``--item`` names the item
-column, else the first column is used). The result is written as text, CSV, JSON, Markdown
-or LaTeX (``--format``) to standard output or ``-o FILE``; CSV and JSON keep every digit,
-text and Markdown show 6 significant digits, LaTeX 3 decimals (display only).
+column, which the table's rules may require). Labels typed on the command line (``--baseline``,
+``--systems``, ``-a``, ``-b``) are the labels whose text they are, so ``--baseline 0`` finds
+the integer system 0. The result is written as text, CSV, JSON, Markdown or LaTeX
+(``--format``) to standard output or ``-o FILE``; CSV and JSON keep every digit, text and
+Markdown show 6 significant digits, LaTeX 3 decimals (display only). Errors in the data or
+the options exit with status 2 and one line naming the option or the file.
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import sys
+import warnings
 from pathlib import Path
 
 __all__ = ["main", "read_table", "read_trec_eval"]
@@ -29,27 +35,54 @@ COMMANDS = ("bootstrap", "tukey-hsd", "ranksum")
 
 
 # ---------------------------------------------------------------------------- reading
+def _input_path(path, option: str) -> Path:
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{option}: no file {str(path)!r}")
+    if path.is_dir():
+        raise IsADirectoryError(f"{option}: {str(path)!r} is a folder; give a file")
+    return path
+
+
+def _not_utf8(option: str, name: str) -> ValueError:
+    return ValueError(f"{option}: {name} is not UTF-8 text; save it as UTF-8 and try again")
+
+
 def read_table(path):
     """Read a CSV (``-`` for standard input) or Parquet (``.parquet``, ``.pq``) file.
 
-    Parquet is read by :func:`pandas.read_parquet`, which needs pyarrow (or fastparquet).
+    CSV is read as UTF-8 (a byte-order mark is skipped). Parquet is read by
+    :func:`pandas.read_parquet`, which needs pyarrow (or fastparquet). A missing, empty,
+    non-UTF-8 or unreadable file is an error that names it.
     """
     import pandas as pd
 
     if str(path) == "-":
-        return pd.read_csv(sys.stdin)
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"FILE: no file {str(path)!r}")
-    if path.suffix.lower() in (".parquet", ".pq"):
-        try:
-            return pd.read_parquet(path)
-        except ImportError as err:
-            raise ImportError(
-                f"reading the Parquet file {str(path)!r} needs pyarrow: "
-                "python -m pip install pyarrow"
-            ) from err
-    return pd.read_csv(path)
+        source, name = sys.stdin.buffer, "standard input"
+    else:
+        source = _input_path(path, "FILE")
+        name = repr(str(source))
+        if source.suffix.lower() in (".parquet", ".pq"):
+            return _read_parquet(source, name)
+    try:
+        return pd.read_csv(source, encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise _not_utf8("FILE", name) from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"FILE: {name} is empty") from None
+
+
+def _read_parquet(path: Path, name: str):
+    import pandas as pd
+
+    try:
+        return pd.read_parquet(path)
+    except ImportError as err:
+        raise ImportError(
+            f"reading the Parquet file {name} needs pyarrow: python -m pip install pyarrow"
+        ) from err
+    except (ValueError, OSError) as err:  # pyarrow: ArrowInvalid, ArrowIOError
+        raise ValueError(f"FILE: {name} is not a readable Parquet file ({err})") from None
 
 
 def read_trec_eval(paths, measure: str, names=None):
@@ -57,7 +90,8 @@ def read_trec_eval(paths, measure: str, names=None):
 
     Each file holds one run's whitespace-separated ``measure  query  value`` lines. Only the
     lines of ``measure`` are kept, and the summary rows (query ``all``) are excluded: they
-    are averages over the queries, not items.
+    are averages over the queries, not items. The files are read as UTF-8 (a byte-order mark
+    is skipped).
 
     Parameters
     ----------
@@ -84,11 +118,13 @@ def read_trec_eval(paths, measure: str, names=None):
         raise ValueError(f"--trec-eval: run names must differ; got {names} (use --names)")
     rows = []
     for path, name in zip(paths, names):
-        if not path.exists():
-            raise FileNotFoundError(f"--trec-eval: no file {str(path)!r}")
+        try:
+            text = _input_path(path, "--trec-eval").read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError:
+            raise _not_utf8("--trec-eval", repr(str(path))) from None
         found = set()
         kept = 0
-        for number, line in enumerate(path.read_text().splitlines(), start=1):
+        for number, line in enumerate(text.splitlines(), start=1):
             fields = line.split()
             if not fields:
                 continue
@@ -119,21 +155,6 @@ def read_trec_eval(paths, measure: str, names=None):
 
 
 # ---------------------------------------------------------------------------- writing
-def _markdown(frame) -> str:
-    def cell(v):
-        if isinstance(v, float):
-            return f"{v:.6g}" if math.isfinite(v) else str(v)
-        return str(v).replace("|", "\\|")
-
-    head = "| " + " | ".join(str(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join(
-        "---:" if frame[c].dtype.kind in "biuf" else "---" for c in frame.columns
-    ) + "|"  # fmt: skip
-    body = ["| " + " | ".join(cell(v) for v in row) + " |"
-            for row in frame.itertuples(index=False)]  # fmt: skip
-    return "\n".join([head, rule, *body])
-
-
 def _json_value(value):
     if hasattr(value, "item"):
         value = value.item()
@@ -143,17 +164,18 @@ def _json_value(value):
 
 
 def format_result(result, fmt: str, *, alpha=None) -> str:
-    """The result as text, CSV, JSON (``{"metadata": ..., "rows": [...]}``), Markdown or
-    LaTeX (:meth:`~pairedstats.results.ComparisonResult.to_latex`)."""
+    """The result as text, CSV, JSON (``{"metadata": ..., "rows": [...]}``), Markdown
+    (:meth:`~pairedstats.results.ComparisonResult.to_markdown`) or LaTeX
+    (:meth:`~pairedstats.results.ComparisonResult.to_latex`)."""
     if fmt == "text":
         return str(result)
     if fmt == "latex":
         return result.to_latex(alpha=alpha)
+    if fmt == "markdown":
+        return result.to_markdown()
     frame = result.to_dataframe()
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
-    if fmt == "markdown":
-        return _markdown(frame)
     rows = [{k: _json_value(v) for k, v in zip(frame.columns, row)}
             for row in frame.itertuples(index=False)]  # fmt: skip
     meta = {k: _json_value(v) if not isinstance(v, dict | list | tuple) else v
@@ -228,7 +250,56 @@ def build_parser() -> argparse.ArgumentParser:
     rank.add_argument("--method", choices=("auto", "exact", "asymptotic"), default="auto")
     rank.add_argument("--no-correction", dest="correction", action="store_false",
                       help="no continuity correction")  # fmt: skip
+    for method in (boot, hsd, rank):
+        method.set_defaults(options=_options(method))
     return parser
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Keyword -> the option that spells it (``n_resamples`` -> ``--n-resamples``, ``a`` ->
+    ``-a``): how library messages name the options."""
+    out = {}
+    for action in parser._actions:  # argparse lists a parser's actions nowhere else
+        spelled = [
+            o for o in action.option_strings if o.lstrip("-").replace("-", "_") == action.dest
+        ]
+        if spelled:
+            out[action.dest] = min(spelled, key=len)
+    return out
+
+
+_BACKTICKED = re.compile(r"`(?P<keyword>[a-z_]+)=?`")
+_ASSIGNED = re.compile(r"(?<![\w.-])(?P<keyword>[a-z_]+)=(?:'(?P<word>[\w.+-]*)'(?![\w']))?")
+
+
+def _command_line_text(message: str, options: dict[str, str]) -> str:
+    """A library message in the command line's words, on one line: the keywords that are
+    options become the options (`` `item=` `` and ``item=`` -> ``--item``,
+    ``missing='complete'`` -> ``--missing complete``).
+
+    Examples
+    --------
+    >>> options = {"item": "--item", "score": "--score", "missing": "--missing"}
+    >>> _command_line_text("`score`: pass `item=` or item=; got item=None", options)
+    '--score: pass --item or --item; got --item None'
+    >>> _command_line_text("pass missing='complete' (see `weights=`).", options)
+    'pass --missing complete (see `weights=`).'
+    """
+
+    def backticked(match):
+        return options.get(match["keyword"], match[0])
+
+    def assigned(match):
+        option = options.get(match["keyword"])
+        if option is None:
+            return match[0]
+        if match["word"] is not None:
+            return f"{option} {match['word']}"
+        value_follows = re.match(r"[^\s,.;:)`]", match.string[match.end() :])
+        return f"{option} " if value_follows else option
+
+    text = _ASSIGNED.sub(assigned, _BACKTICKED.sub(backticked, message))
+    return " ".join(text.splitlines())
 
 
 def _frame_and_columns(args, parser):
@@ -245,10 +316,67 @@ def _frame_and_columns(args, parser):
     frame = read_table(args.file)
     if (args.system is None) != (args.score is None):
         parser.error("a tidy table needs both --system and --score (a wide table neither)")
-    if args.system is None:  # wide: items are a column; systems the numeric columns
-        item = args.item if args.item is not None else frame.columns[0]
-        return frame, dict(item=item)
+    if args.system is None:  # wide: the library's rules say what the items are
+        return frame, dict(item=args.item)
     return frame, dict(item=args.item, system=args.system, score=args.score)
+
+
+def _label(typed: str, labels, option: str, source: str):
+    matches = [label for label in labels if str(label) == typed]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise ValueError(
+            f"{option}: no label {typed!r} in {source}; its labels: {_listing(labels)}"
+        )
+    raise ValueError(
+        f"{option}: {typed!r} is the text of {len(matches)} labels of {source} "
+        f"({_listing(matches)}); rename them in the table so that they read differently"
+    )
+
+
+def _listing(labels: list, limit: int = 20) -> str:
+    text = ", ".join(map(repr, labels[:limit]))
+    return text + (f", ... ({len(labels)} in all)" if len(labels) > limit else "")
+
+
+def _typed_labels(value, option: str, frame, column=None):
+    """Labels typed on the command line as the labels of the table.
+
+    Each typed string becomes the label of ``column`` (or, when ``column`` is None, the
+    column name) whose ``str()`` it is, so that ``--baseline 0`` finds the integer 0 and
+    ``-a False`` the boolean False. No match, or several, is an error listing the labels.
+
+    Parameters
+    ----------
+    value : str, list of str or None
+        What was typed (None: nothing; returned as is).
+    option : str
+        The option, for messages (``--baseline``).
+    frame : pandas.DataFrame
+        The table.
+    column : str, optional
+        The column of the labels; default: the labels are the table's column names. An
+        unknown column is returned to the library, which names it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"run": [0, 1, 2], "ok": [True, False, True]})
+    >>> _typed_labels(["2", "0"], "--systems", runs, "run")
+    [2, 0]
+    >>> _typed_labels("False", "-a", runs, "ok")
+    False
+    """
+    if value is None or (column is not None and column not in frame.columns):
+        return value
+    if column is None:
+        labels, source = list(frame.columns), "the table's columns"
+    else:
+        labels, source = frame[column].dropna().unique().tolist(), f"column {column!r}"
+    if isinstance(value, list):
+        return [_label(v, labels, option, source) for v in value]
+    return _label(value, labels, option, source)
 
 
 def run(args, parser):
@@ -258,41 +386,86 @@ def run(args, parser):
             parser.error("give a FILE (CSV or Parquet)")
         frame = read_table(args.file)
         return frame.paired.ranksum(
-            score=args.score, group=args.group, a=args.a, b=args.b, by=args.by,
+            score=args.score, group=args.group, by=args.by,
+            a=_typed_labels(args.a, "-a", frame, args.group),
+            b=_typed_labels(args.b, "-b", frame, args.group),
             alternative=args.alternative, confidence_level=args.confidence_level,
             method=args.method, correction=args.correction, as_result=True,
         )  # fmt: skip
     frame, names = _frame_and_columns(args, parser)
+    system = names.get("system")
     common = dict(
-        systems=args.systems, by=args.by, missing=args.missing, rng=args.rng,
-        n_resamples=args.n_resamples, as_result=True,
+        systems=_typed_labels(args.systems, "--systems", frame, system), by=args.by,
+        missing=args.missing, rng=args.rng, n_resamples=args.n_resamples, as_result=True,
     )  # fmt: skip
     if args.command == "bootstrap":
         return frame.paired.bootstrap(
-            **names, **common, baseline=args.baseline, cluster=args.cluster,
-            strata=args.strata, confidence_level=args.confidence_level, method=args.method,
+            **names, **common, baseline=_typed_labels(args.baseline, "--baseline", frame, system),
+            cluster=args.cluster, strata=args.strata, confidence_level=args.confidence_level,
+            method=args.method,
         )  # fmt: skip
     exact = {None: None, "auto": "auto", "true": True, "false": False}[args.exact]
     extra = {} if exact is None else {"exact": exact}
     return frame.paired.tukey_hsd(**names, **common, **extra)
 
 
+def _check_output(path) -> None:
+    """``-o``: a file in an existing folder, checked before the work starts."""
+    if path is None:
+        return
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"--output: {str(path)!r} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(
+            f"--output: no folder {str(path.parent)!r} to write {path.name!r} in; create it first"
+        )
+
+
+def _error_text(err: Exception) -> str:
+    if isinstance(err, KeyError) and err.args:
+        return str(err.args[0])
+    if isinstance(err, OSError) and err.filename is not None:
+        return f"{err.strerror}: {err.filename!r}"
+    return str(err)
+
+
+def emit(text: str) -> int:
+    """Print ``text``: 0, or 141 (as a shell reports SIGPIPE) when the reader is gone
+    (``pairedstats ... | head -1``), quietly."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes standard output again at exit: send that to /dev/null
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for a usage or data error)."""
+    """Run the command line; returns the exit status: 0; 2 for an error in the data or the
+    options (one line on standard error); 141 when standard output was closed early."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        result = run(args, parser)
-        text = format_result(result, args.format, alpha=args.alpha)
-    except (ValueError, TypeError, KeyError, FileNotFoundError, ImportError) as err:
-        message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"pairedstats {args.command}: error: {message}", file=sys.stderr)
-        return 2
-    if args.output:
-        Path(args.output).write_text(text + "\n")
-    else:
-        print(text)
-    return 0
+    prefix = f"pairedstats {args.command}"
+
+    def show_warning(message, *_, **__):
+        text = _command_line_text(str(message), args.options)
+        print(f"{prefix}: warning: {text}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show_warning  # one line, not the package's source lines
+        try:
+            _check_output(args.output)
+            text = format_result(run(args, parser), args.format, alpha=args.alpha)
+            if args.output:
+                Path(args.output).write_text(text + "\n")
+        except (ValueError, TypeError, KeyError, OSError, ImportError) as err:
+            message = _command_line_text(_error_text(err), args.options)
+            print(f"{prefix}: error: {message}", file=sys.stderr)
+            return 2
+    return 0 if args.output else emit(text)
 
 
 if __name__ == "__main__":  # pragma: no cover

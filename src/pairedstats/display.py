@@ -1,4 +1,10 @@
-"""Displays of results: the compact letter display of all-pairs comparisons.
+"""Displays of results: how numbers are shown, and the compact letter display.
+
+Printed, Markdown and HTML tables show numbers with 6 significant digits; LaTeX tables
+(:meth:`~pairedstats.results.ComparisonResult.to_latex`) a fixed number of decimals, and
+significant digits for the numbers those decimals would show as zero. A Monte Carlo p-value
+of 0 (no trial reached the observed statistic) is shown as the bound it stands for,
+``<1/n_resamples`` (rounded up). Only displays change: tables keep every digit.
 
 A compact letter display gives each system one or more letters so that two systems share a
 letter exactly when the test did **not** find them different (Piepho 2004, the
@@ -7,11 +13,80 @@ insert-and-absorb algorithm). It summarises a Tukey HSD table of all pairs in on
 
 from __future__ import annotations
 
+import decimal
+import math
 import string
 
 import numpy as np
 
 __all__ = ["letters"]
+
+TEXT_DIGITS = 6
+"""Significant digits of printed, Markdown and HTML tables."""
+
+
+def number_text(value: float, digits: int = TEXT_DIGITS) -> str:
+    """A float as text with ``digits`` significant digits (``NaN``, ``inf`` spelled out).
+
+    Examples
+    --------
+    >>> number_text(0.1234567), number_text(1.2e-5), number_text(300.0), number_text(-0.5)
+    ('0.123457', '1.2e-05', '300', '-0.5')
+    """
+    if math.isnan(value):
+        return "NaN"
+    return f"{value:.{max(digits, 1)}g}"
+
+
+def _latex_power(text: str) -> str:
+    mantissa, _, exponent = text.partition("e")
+    return f"{mantissa}\\times10^{{{int(exponent)}}}" if exponent else text
+
+
+def latex_number(value: float, digits: int) -> str:
+    r"""A finite float for LaTeX math mode: ``digits`` decimals, or, when those decimals would
+    show a nonzero number as zero (``|value| < 10**-digits``), ``digits`` significant digits.
+
+    Examples
+    --------
+    >>> latex_number(0.04678, 3), latex_number(1.2e-5, 3), latex_number(-0.00042, 3)
+    ('0.047', '1.2\\times10^{-5}', '-0.00042')
+    >>> latex_number(0.0, 3)
+    '0.000'
+    """
+    if value == 0 or abs(value) >= 10.0**-digits:
+        return f"{value:.{digits}f}"
+    return _latex_power(number_text(value, digits))
+
+
+def pvalue_bound(trials: int, digits: int) -> float:
+    """``1 / trials`` rounded up to ``digits`` significant digits.
+
+    A Monte Carlo p-value (a fraction of ``trials``, no +1) of 0 stands for a p-value below
+    this bound; rounding up keeps the displayed statement true.
+
+    Examples
+    --------
+    >>> pvalue_bound(10_000, 6), pvalue_bound(3_000, 3), pvalue_bound(3_000, 6)
+    (0.0001, 0.000334, 0.000333334)
+    """
+    context = decimal.Context(prec=max(digits, 1), rounding=decimal.ROUND_CEILING)
+    return float(context.divide(decimal.Decimal(1), decimal.Decimal(int(trials))))
+
+
+def pvalue_bound_text(trials: int, digits: int = TEXT_DIGITS, *, latex: bool = False) -> str:
+    r"""How a Monte Carlo p-value of 0 from ``trials`` trials is shown: ``<`` its bound.
+
+    Examples
+    --------
+    >>> pvalue_bound_text(10_000), pvalue_bound_text(500, 3)
+    ('<0.0001', '<0.002')
+    >>> pvalue_bound_text(1_000_000, 3, latex=True)
+    '<1\\times10^{-6}'
+    """
+    text = number_text(pvalue_bound(trials, digits), digits)
+    return "<" + (_latex_power(text) if latex else text)
+
 
 _ALPHABET = string.ascii_lowercase + string.ascii_uppercase
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .display import number_text, pvalue_bound_text
+
 __all__ = ["distribution", "forest", "pvalue_matrix"]
 
 
@@ -136,7 +138,9 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     alpha : float
         Cells with ``pvalue < alpha`` are annotated in bold.
     annotate : bool
-        Write the p-values in the cells (default True).
+        Write the p-values in the cells (default True), with 3 significant digits; a Monte
+        Carlo p-value of 0 as the bound it stands for, ``<1/n_resamples`` (``<0.0001`` for
+        10,000 trials).
     cmap : str
         Colour map (of p in [0, 1]).
 
@@ -152,8 +156,12 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     k = len(systems)
     matrix = np.full((k, k), np.nan)
     pvalue = np.asarray(result.pvalue, dtype=float)[g]
+    zeros = result._monte_carlo_zeros().reshape(len(result.group_keys), -1)[g]
+    texts = np.full((k, k), "", dtype=object)
     for c, (a, b) in enumerate(zip(result.label_a, result.label_b)):
         matrix[index[a], index[b]] = matrix[index[b], index[a]] = pvalue[c]
+        text = pvalue_bound_text(zeros[c], 3) if zeros[c] else number_text(pvalue[c], 3)
+        texts[index[a], index[b]] = texts[index[b], index[a]] = text
     ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
     image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)
     ax.figure.colorbar(image, ax=ax, label="p-value")
@@ -164,7 +172,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
             for j in range(k):
                 if i != j and np.isfinite(matrix[i, j]):
                     p = matrix[i, j]
-                    ax.text(j, i, f"{p:.3g}", ha="center", va="center", fontsize=8,
+                    ax.text(j, i, texts[i, j], ha="center", va="center", fontsize=8,
                             color="white" if p < 0.5 else "black",
                             fontweight="bold" if p < alpha else "normal")  # fmt: skip
     key = result.group_keys[g]

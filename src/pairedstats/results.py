@@ -13,6 +13,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .display import latex_number, number_text, pvalue_bound_text
+
 __all__ = ["ComparisonResult"]
 
 
@@ -127,12 +129,35 @@ class ComparisonResult:
         return ds
 
     # ----------------------------------------------------------------- display
-    def __str__(self) -> str:
-        import pandas as pd
+    def _monte_carlo_zeros(self) -> np.ndarray:
+        """Per row of :meth:`to_dataframe`, the trials of a Monte Carlo p-value of 0, else 0.
 
-        frame = self.to_dataframe()
-        with pd.option_context("display.max_columns", None, "display.width", 120):
-            body = frame.to_string(index=False)
+        A result whose p-values are Monte Carlo fractions (no +1) has a per-row
+        ``n_resamples`` column, 0 where the p-value is exact: its p-value of 0 means that no
+        trial reached the observed statistic, that is a p-value below ``1 / n_resamples``,
+        and displays show that bound. An exact p-value is never 0 (the observed arrangement
+        is one of those counted).
+        """
+        n_rows = len(self.group_keys) * len(self.label_a)
+        if "pvalue" not in self._columns or "n_resamples" not in self._columns:
+            return np.zeros(n_rows, dtype=np.int64)
+        pvalue = np.asarray(self.pvalue, dtype=float).reshape(n_rows)
+        trials = np.asarray(self.n_resamples, dtype=np.int64).reshape(n_rows)
+        return np.where((pvalue == 0) & (trials > 0), trials, 0)
+
+    def _display_frame(self, frame):
+        """``frame`` (:meth:`to_dataframe`) with its quantities as displayed text."""
+        shown = frame.copy()
+        for name in frame.columns[len(self.group_names) + 2 :]:
+            if frame[name].dtype.kind == "f":
+                shown[name] = [number_text(v) for v in frame[name].tolist()]
+        zeros = self._monte_carlo_zeros()
+        for row in np.flatnonzero(zeros):
+            shown.loc[row, "pvalue"] = pvalue_bound_text(int(zeros[row]))
+        return shown
+
+    def __str__(self) -> str:
+        body = self._display_frame(self.to_dataframe()).to_string(index=False)
         meta = self._meta_line()
         lines = [self._title] if self._title else []
         if meta:
@@ -157,11 +182,38 @@ class ComparisonResult:
     def _repr_html_(self) -> str:
         import html
 
-        frame = self.to_dataframe()
+        frame = self._display_frame(self.to_dataframe())
         title = f"<p><b>{html.escape(self._title)}</b></p>" if self._title else ""
         meta = self._meta_line()
         meta = f"<p><small>{html.escape(meta)}</small></p>" if meta else ""
         return title + meta + frame.to_html(index=False)
+
+    def to_markdown(self) -> str:
+        """The result as a Markdown table (GitHub's pipe tables), numbers right-aligned.
+
+        Numbers are shown as printed (6 significant digits, a Monte Carlo p-value of 0 as
+        ``<1/n_resamples``); the result keeps full precision.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import pairedstats
+        >>> res = pairedstats.ranksum([1.0, 2, 3, 4, 5], [6.0, 7, 8, 9, 10])
+        >>> print(res.to_markdown().splitlines()[2][:44])
+        | a | b | 5 | 5 | 15 | 0 | 27.5 | 22.9167 |
+        """
+        frame = self.to_dataframe()
+        shown = self._display_frame(frame)
+
+        def row(cells):
+            return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+        rule = "|" + "|".join("---:" if _is_numeric(frame[c]) else "---" for c in frame) + "|"
+        body = [row(cells) for cells in shown.itertuples(index=False)]
+        return "\n".join([row(frame.columns), rule, *body])
 
     # ------------------------------------------------------------------ plots
     def plot(self, kind: str = "auto", **keywords):
@@ -265,9 +317,13 @@ class ComparisonResult:
 
         A significant comparison (see :meth:`significant`: ``pvalue < alpha``, or an interval
         that excludes 0) gets ``marker`` as a superscript on its ``mark`` column, and a last
-        row explains the marker. Numbers are formatted for display only (``digits`` decimals;
-        p-values below ``10**-digits`` print as ``<0.001``); the result keeps full precision.
-        The table needs ``\usepackage{booktabs}``.
+        row explains the marker. Numbers are formatted for display only: ``digits`` decimals,
+        and ``digits`` significant digits for the nonzero numbers below ``10**-digits`` that
+        those decimals would show as zero (``$1.2\times10^{-5}$``); p-values below
+        ``10**-digits`` print as ``<0.001``, and a Monte Carlo p-value of 0 (no trial reached
+        the observed statistic) as the bound it stands for, ``<1/n_resamples`` rounded up
+        (``$<0.0001$`` for 10,000 trials). The result keeps full precision. The table needs
+        ``\usepackage{booktabs}``.
 
         Parameters
         ----------
@@ -283,7 +339,8 @@ class ComparisonResult:
         mark : str, optional
             Column that carries the marker: default ``difference`` (or ``shift``).
         digits : int
-            Decimals of the floating-point columns.
+            Decimals of the floating-point columns (significant digits below
+            ``10**-digits``).
         header : dict, optional
             Column name -> LaTeX header (used as given); default: the escaped column names.
         caption, label : str, optional
@@ -338,12 +395,14 @@ class ComparisonResult:
         spec = "l" * len(names) + "".join("r" if _is_numeric(frame[c]) else "l" for c in columns)
         lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(heads) + r" \\"]
         lines.append("\\midrule")
-        for row, flag in zip(frame.itertuples(index=False), flags):
+        zeros = self._monte_carlo_zeros()
+        for row, flag, trials in zip(frame.itertuples(index=False), flags, zeros.tolist()):
             values = dict(zip(frame.columns, row))
             cells = [_latex_escape(str(values[c])) for c in names]
             for c in columns:
                 star = marker if (flag and c == mark) else None
-                cells.append(_latex_cell(values[c], c, digits, star))
+                bound = trials if c == "pvalue" else 0
+                cells.append(_latex_cell(values[c], c, digits, star, bound))
             lines.append(" & ".join(cells) + r" \\")
         lines.append("\\bottomrule")
         if note and mark is not None:
@@ -385,20 +444,25 @@ def _is_numeric(series) -> bool:
     return series.dtype.kind in "biuf"
 
 
-def _latex_cell(value, column: str, digits: int, star: str | None) -> str:
-    """One number in math mode (display formatting only), with an optional superscript."""
-    sup = f"^{{{star}}}" if star else ""
+def _latex_cell(value, column: str, digits: int, star: str | None, trials: int = 0) -> str:
+    """One number in math mode (display formatting only), with an optional superscript;
+    ``trials`` > 0 marks a Monte Carlo p-value of 0, shown as its bound."""
     if isinstance(value, str) or value is None:
         return _latex_escape(str(value))
     if isinstance(value, bool | np.bool_):
         return str(bool(value))
     if isinstance(value, int | np.integer):
-        return f"${int(value)}{sup}$"
-    number = float(value)
-    if np.isnan(number):
+        text = str(int(value))
+    elif np.isnan(number := float(value)):
         return "--"
-    if np.isinf(number):
-        return f"${'-' if number < 0 else ''}\\infty{sup}$"
-    if column.startswith("pvalue") and 0 < number < 10.0**-digits:
-        return f"$<{10.0**-digits:.{digits}f}{sup}$"
-    return f"${number:.{digits}f}{sup}$"
+    elif np.isinf(number):
+        text = f"{'-' if number < 0 else ''}\\infty"
+    elif trials:
+        text = pvalue_bound_text(trials, digits, latex=True)
+    elif column.startswith("pvalue") and 0 < number < 10.0**-digits:
+        text = f"<{10.0**-digits:.{digits}f}"
+    else:
+        text = latex_number(number, digits)
+    if star:  # a power (1.2\times10^{-5}) is braced: no double superscript
+        text = f"{{{text}}}^{{{star}}}" if "^" in text else f"{text}^{{{star}}}"
+    return f"${text}$"
