@@ -11,6 +11,10 @@ from pairedstats._inputs import design_from_array
 from pairedstats.bootstrap import (
     BootstrapResult,
     DegenerateBootstrapWarning,
+    MissingStratumWarning,
+    NaNReplicatesWarning,
+    PointDistributionWarning,
+    SingleUnitWarning,
     bootstrap,
     bootstrap_design,
 )
@@ -280,24 +284,97 @@ def test_comparisons_and_groups_do_not_change_each_other():
 def test_counts_path_comparison_is_independent_of_other_systems():
     rng = np.random.default_rng(10)
     acc = (rng.random((500, 3)) < [0.6, 0.65, 0.7]).astype(float)
-    three = bootstrap(acc, n_resamples=400, rng=2)
-    two = bootstrap(acc[:, [0, 2]], n_resamples=400, rng=2)
+    kw = dict(n_resamples=400, rng=2, resampling="counts")
+    three = bootstrap(acc, systems=["a", "b", "c"], **kw)
+    two = bootstrap(acc[:, [0, 2]], systems=["a", "c"], **kw)
     assert three.counts_path.all()
-    np.testing.assert_array_equal(
-        three.bootstrap_distribution[0, 1], two.bootstrap_distribution[0, 0]
+    assert two.counts_path.all()
+    for name in ["ci_low", "ci_high", "standard_error"]:
+        assert getattr(three, name)[0, 1] == getattr(two, name)[0, 0]
+    # per-comparison draws are not a joint distribution: not returned with 2+ comparisons
+    assert three.bootstrap_distribution is None
+    assert two.bootstrap_distribution.shape == (1, 1, 400)
+    assert not bootstrap(acc, n_resamples=400, rng=2).counts_path.any()  # auto: index path
+
+
+def _mirrored(res, other, order):
+    """``other`` has every comparison of ``res`` reversed, in position ``order``."""
+    assert other.label_a == tuple(res.label_b[i] for i in order)
+    for name, sign, swap in [("difference", -1, None), ("mean_a", 1, "mean_b"),
+                             ("standard_error", 1, None), ("ci_low", -1, "ci_high")]:  # fmt: skip
+        np.testing.assert_array_equal(
+            getattr(other, name), sign * getattr(res, swap or name)[:, order], err_msg=name
+        )
+        if swap:
+            np.testing.assert_array_equal(
+                getattr(other, swap), sign * getattr(res, name)[:, order], err_msg=swap
+            )
+    if res.bootstrap_distribution is not None:
+        np.testing.assert_array_equal(
+            other.bootstrap_distribution, -res.bootstrap_distribution[:, order]
+        )
+    if res.acceleration is not None:
+        np.testing.assert_array_equal(other.acceleration, -res.acceleration[:, order])
+        np.testing.assert_array_equal(other.bias_correction, -res.bias_correction[:, order])
+
+
+def _scores(kind, n=240, k=3, seed=3):
+    gen = np.random.default_rng(seed)
+    if kind == "binary":
+        return (gen.random((n, k)) < np.linspace(0.55, 0.7, k)).astype(float)
+    if kind == "grades":
+        return gen.integers(0, 4, size=(n, k)).astype(float)
+    return gen.gamma(2.0, 0.5, size=(n, k)) + np.linspace(0, 0.2, k)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("resampling", ["auto", "index", "counts"])
+@pytest.mark.parametrize("kind", ["binary", "grades", "continuous"])
+def test_swapping_a_and_b_mirrors_every_number_exactly(kind, resampling, method):
+    x = _scores(kind)
+    kw = dict(n_resamples=999, rng=5, method=method, resampling=resampling)
+    # all pairs, systems in reverse order: (p, q), (p, r), (q, r) -> (r, q), (r, p), (q, p)
+    res = bootstrap(x, systems=["p", "q", "r"], **kw)
+    rev = bootstrap(x[:, ::-1], systems=["r", "q", "p"], **kw)
+    _mirrored(res, rev, [2, 1, 0])
+    # the baseline on the other side, one comparison at a time
+    for other in ["q", "r"]:
+        cols = [0, "pqr".index(other)]
+        ab = bootstrap(x[:, cols], systems=["p", other], baseline="p", **kw)
+        ba = bootstrap(x[:, cols], systems=["p", other], baseline=other, **kw)
+        _mirrored(ab, ba, [0])
+    assert res.counts_path.all() == (resampling == "counts")
+
+
+@pytest.mark.parametrize("resampling", ["index", "counts"])
+def test_swapping_a_and_b_mirrors_clusters_and_strata(resampling):
+    x = _scores("grades", n=120, k=2)
+    design = dict(cluster=np.repeat(np.arange(40), 3), strata=np.repeat(["u", "v"], [45, 75]),
+                  weights={"u": 0.3, "v": 0.7})  # fmt: skip
+    kw = dict(n_resamples=700, rng=8, method="bca", resampling=resampling, **design)
+    _mirrored(
+        bootstrap(x, systems=["p", "q"], **kw),
+        bootstrap(x[:, ::-1], systems=["q", "p"], **kw),
+        [0],
     )
+
+
+def test_index_path_replicates_are_one_joint_distribution():
+    x = _scores("binary", k=3)  # few distinct values: "auto" once took the counts path here
+    for resampling in ["auto", "index"]:
+        res = bootstrap(x, n_resamples=2000, rng=4, resampling=resampling)
+        d01, d02, d12 = res.bootstrap_distribution[0]
+        np.testing.assert_allclose(d02, d01 + d12, rtol=0, atol=1e-14)
 
 
 def test_degenerate_differences():
     a = np.arange(10) / 4
     scores = np.column_stack([a, a + 0.5])
-    res = bootstrap(scores, n_resamples=300, rng=1)
-    assert res.ci_low[0, 0] == res.ci_high[0, 0] == 0.5
-    assert res.standard_error[0, 0] == 0
-    with pytest.warns(DegenerateBootstrapWarning, match="single point"):
-        res = bootstrap(scores, n_resamples=300, rng=1, method="bca")
-    assert res.ci_low[0, 0] == res.ci_high[0, 0] == 0.5
-    assert np.isfinite(res.ci_low).all()
+    for method in ["percentile", "basic", "bca"]:
+        with pytest.warns(PointDistributionWarning, match=r"single point: for 1 - 0\. Every"):
+            res = bootstrap(scores, n_resamples=300, rng=1, method=method)
+        assert res.ci_low[0, 0] == res.ci_high[0, 0] == 0.5
+        assert res.standard_error[0, 0] == 0
 
 
 def test_workers_do_not_change_the_numbers_and_are_checked():
@@ -338,11 +415,14 @@ def test_batched_groups_equal_the_per_group_path(monkeypatch, method):
         return real(diffs, keys, **kw)
 
     monkeypatch.setattr(mod._core, "mean_replicates_many", spy)
-    fast = df.paired.bootstrap(**kw)
+    point = pytest.warns(PointDistributionWarning, match="in 1 of 4 groups, e.g. group g='w'")
+    with point:
+        fast = df.paired.bootstrap(**kw)
     # one kernel call for the four groups (group "w" has constant differences)
     assert calls == [4]
     monkeypatch.setattr(mod, "_batched_groups", lambda *a: {})
-    slow = df.paired.bootstrap(**kw)
+    with point:
+        slow = df.paired.bootstrap(**kw)
     for name in ["difference", "ci_low", "ci_high", "standard_error", "mean_a", "mean_b",
                  "bootstrap_distribution"]:  # fmt: skip
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
@@ -357,8 +437,10 @@ def test_batched_group_numbers_do_not_depend_on_the_other_groups(monkeypatch):
     kw = dict(item="item", system="system", score="score", by="g", baseline="a",
               n_resamples=600, rng=9)  # fmt: skip
     monkeypatch.setattr(mod, "_GROUP_BATCH", 3)  # two kernel calls, groups split 3 + 1
-    whole = df.paired.bootstrap(**kw).set_index(["g", "system_b"]).sort_index()
-    parts = [df[df.g.isin(keep)].paired.bootstrap(**kw) for keep in (["z"], ["w", "x", "y"])]
+    with pytest.warns(PointDistributionWarning):  # group "w"
+        whole = df.paired.bootstrap(**kw).set_index(["g", "system_b"]).sort_index()
+    with pytest.warns(PointDistributionWarning):
+        parts = [df[df.g.isin(keep)].paired.bootstrap(**kw) for keep in (["z"], ["w", "x", "y"])]
     import pandas as pd
 
     joined = pd.concat(parts).set_index(["g", "system_b"]).sort_index()
@@ -370,15 +452,178 @@ def test_tables_do_not_keep_the_distribution():
     df = _sweep_frame()
     kw = dict(item="item", system="system", score="score", by="g", baseline="a",
               n_resamples=400, rng=2)  # fmt: skip
-    kept = df.paired.bootstrap(as_result=True, **kw)
+    with pytest.warns(PointDistributionWarning):  # group "w"
+        kept = df.paired.bootstrap(as_result=True, **kw)
     assert kept.bootstrap_distribution.shape == (4, 2, 400)
     design = pairedstats._inputs.design_from_frame(
         df, item="item", system="system", score="score", by="g"
     )
-    dropped = bootstrap_design(design, baseline="a", n_resamples=400, rng=2,
-                               keep_distribution=False)  # fmt: skip
+    with pytest.warns(PointDistributionWarning):
+        dropped = bootstrap_design(design, baseline="a", n_resamples=400, rng=2,
+                                   keep_distribution=False)  # fmt: skip
     assert dropped.bootstrap_distribution is None
-    pd_table = df.paired.bootstrap(**kw)
+    with pytest.warns(PointDistributionWarning):
+        pd_table = df.paired.bootstrap(**kw)
     np.testing.assert_array_equal(pd_table["standard_error"].to_numpy(),
                                   kept.standard_error.reshape(-1))  # fmt: skip
     np.testing.assert_array_equal(dropped.ci_low, kept.ci_low)
+
+
+# ------------------------------------------------------------- degenerate designs
+def _caught(fn):
+    """Run ``fn`` recording warnings; returns (result, list of warnings)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn()
+    return out, caught
+
+
+def test_single_units_are_warned_once_per_call():
+    gen = np.random.default_rng(6)
+    x = gen.normal(size=(33, 2))
+    groups = np.repeat(["x", "y", "z"], 11)
+    # groups x and z: stratum "v" has one item; y has two
+    strata = np.tile(["u"] * 10 + ["v"], 3)
+    strata[11 + 9] = "v"
+    design = design_from_array(x, systems=["a", "b"], groups=groups, strata=strata)
+    res, caught = _caught(lambda: bootstrap_design(design, n_resamples=300, rng=1))
+    assert [w.category for w in caught] == [SingleUnitWarning]
+    text = str(caught[0].message)
+    assert (
+        "One resampled unit in 2 of 3 groups, e.g. group group='x': stratum 'v' has one item"
+        in text
+    )
+    assert "ignores its variability" in text
+    assert caught[0].filename == __file__  # the user's line
+    # one cluster in a stratum, one cluster in the group
+    cl = np.repeat(np.arange(11), 3)
+    with pytest.warns(SingleUnitWarning, match="stratum 'v' has one cluster"):
+        bootstrap(x, cluster=cl, strata=np.repeat(["u", "v"], [30, 3]), n_resamples=300, rng=1)
+    with (
+        pytest.warns(SingleUnitWarning, match="the group has one cluster"),
+        pytest.warns(PointDistributionWarning),
+    ):
+        res = bootstrap(x, cluster=np.zeros(33), n_resamples=300, rng=1)
+    assert res.ci_low[0, 0] == res.ci_high[0, 0] == res.difference[0, 0]
+
+
+def test_weighted_strata_missing_from_a_group_are_warned():
+    gen = np.random.default_rng(7)
+    x = gen.normal(size=(24, 2))
+    groups = np.repeat(["x", "y"], 12)
+    strata = np.array(["u", "v"] * 6 + ["u"] * 12)  # group y has no "v" items
+    design = design_from_array(x, systems=["a", "b"], groups=groups, strata=strata)
+    kw = dict(weights={"u": 0.2, "v": 0.8}, n_resamples=300, rng=1)
+    with pytest.warns(
+        MissingStratumWarning,
+        match=r"in 1 of 2 groups, e.g. group group='y': no items in strata \['v'\]\. The "
+        "estimate combines the strata present",
+    ):
+        res = bootstrap_design(design, **kw)
+    d = x[:, 1] - x[:, 0]
+    assert res.difference[1, 0] == pytest.approx(d[12:].mean(), rel=1e-12)  # renormalised
+    u, v = d[:12:2].mean(), d[1:12:2].mean()
+    assert res.difference[0, 0] == pytest.approx(0.2 * u + 0.8 * v, rel=1e-12)
+
+
+def _precision(hit, predicted, axis=-1):
+    with np.errstate(invalid="ignore"):
+        return np.sum(hit, axis=axis) / np.sum(predicted, axis=axis)
+
+
+def test_nan_replicates_are_counted_per_comparison():
+    # 20 items, one predicted positive per system: a resample without it has 0/0 precision
+    predicted = np.zeros((20, 2))
+    predicted[3, 0] = predicted[8, 1] = 1
+    scores = np.stack([predicted, predicted], axis=-1)  # hits = predictions
+    res, caught = _caught(
+        lambda: bootstrap(scores, systems=["a", "b"], statistic=_precision, n_resamples=500, rng=2)
+    )
+    assert [w.category for w in caught] == [NaNReplicatesWarning]
+    n_nan = int(np.isnan(res.bootstrap_distribution[0, 0]).sum())
+    assert 100 < n_nan < 400  # about 1 - (1 - 0.95**20)**2 of the resamples
+    assert f"for 'b' - 'a' ({n_nan} of 500 resamples)" in str(caught[0].message)
+    assert np.isnan(res.ci_low[0, 0])
+
+
+def test_bca_fallbacks_are_warned():
+    # the number of distinct values: no resample of 12 items exceeds the sample's 12, and
+    # here none reaches it: the estimate lies outside the replicates
+    x = np.column_stack([np.zeros(12), np.arange(12.0)])
+    distinct = lambda v: float(np.unique(v).size)
+    res, caught = _caught(
+        lambda: bootstrap(x, statistic=distinct, method="bca", n_resamples=200, rng=3)
+    )
+    assert [w.category for w in caught] == [DegenerateBootstrapWarning] * 2
+    assert str(caught[0].message) == (
+        "BCa: the estimate lies outside the bootstrap distribution: for 1 - 0. The bias "
+        "correction is infinite; the percentile interval was used instead."
+    )
+    assert "influence values are all zero" in str(caught[1].message)  # 11 distinct each
+    assert np.isinf(res.bias_correction[0, 0])
+    pct = bootstrap(x, statistic=distinct, n_resamples=200, rng=3)
+    assert (res.ci_low[0, 0], res.ci_high[0, 0]) == (pct.ci_low[0, 0], pct.ci_high[0, 0])
+    # the maximum, tied: every leave-one-out keeps it, the influence values are all zero
+    x = np.column_stack([np.zeros(5), [1.0, 2.0, 3.0, 5.0, 5.0]])
+    mx = lambda v, axis: np.max(v, axis=axis)
+    with pytest.warns(DegenerateBootstrapWarning, match="influence values are all zero"):
+        res = bootstrap(x, statistic=mx, method="bca", n_resamples=200, rng=3)
+    assert np.isnan(res.acceleration[0, 0])
+
+
+# ------------------------------------------------------------- the statistic contract
+def test_a_statistic_ignoring_axis_is_refused():
+    x = np.random.default_rng(1).normal(size=(30, 2))
+    with pytest.raises(
+        ValueError,
+        match=r"`statistic` must return one value per resample along the last axis: on the "
+        r"resamples of system 0, given columns of shape \(256, 30\), it returned shape \(\); "
+        r"expected \(256,\)",
+    ):
+        bootstrap(x, statistic=lambda v, axis=-1: np.mean(v), n_resamples=1000, rng=1)
+    with pytest.raises(
+        ValueError, match=r"the sample of system 0, .* returned shape \(1,\); expected \(\)"
+    ):
+        bootstrap(x, statistic=lambda v, axis=-1: np.mean(v, axis=axis, keepdims=True), rng=1)
+    with pytest.raises(ValueError, match=r"must return one number; got an array of shape \(2,\)"):
+        bootstrap(x, statistic=lambda v: v[:2], n_resamples=10, rng=1)
+
+
+def test_a_statistic_raising_on_the_sample_is_named():
+    x = np.zeros((5, 2))
+    with pytest.raises(ValueError, match=r"`statistic` raised AttributeError on the sample of "
+                       r"system 'p': 'numpy.ndarray' object has no attribute 'nope'"):  # fmt: skip
+        bootstrap(x, systems=["p", "q"], statistic=lambda v: v.nope)
+    with pytest.raises(TypeError, match="`statistic`: cannot read the signature of"):
+        bootstrap(x, statistic=max)
+
+
+@pytest.mark.parametrize("design", ["items", "clusters_strata"])
+def test_a_statistic_without_axis_equals_its_vectorized_twin(design):
+    gen = np.random.default_rng(12)
+    n = 60
+    truth = gen.poisson(3.0, n) + 1
+    tp = gen.binomial(truth[:, None], [0.6, 0.7])
+    fp = gen.poisson(1.0, (n, 2))
+    scores = np.stack([tp, fp, truth[:, None] - tp], axis=-1).astype(float)
+    kw = dict(n_resamples=600, rng=2, method="bca")
+    if design == "clusters_strata":
+        kw.update(cluster=np.repeat(np.arange(20), 3), strata=np.repeat([0, 1], [24, 36]))
+
+    def f1(tp, fp, fn):  # no axis: called once per resample
+        return 2 * tp.sum() / (2 * tp.sum() + fp.sum() + fn.sum())
+
+    def f1_kwargs(tp, fp, fn, **kwargs):  # **kwargs: vectorized, receives axis
+        return _pooled_f1(tp, fp, fn, axis=kwargs["axis"])
+
+    ref = bootstrap(scores, statistic=_pooled_f1, **kw)
+    for statistic in (f1, f1_kwargs):
+        res = bootstrap(scores, statistic=statistic, **kw)
+        np.testing.assert_allclose(res.bootstrap_distribution, ref.bootstrap_distribution,
+                                   rtol=1e-13, atol=1e-15)  # fmt: skip
+        for name in ["difference", "ci_low", "ci_high", "standard_error", "acceleration"]:
+            np.testing.assert_allclose(getattr(res, name), getattr(ref, name), rtol=1e-12,
+                                       atol=1e-15, err_msg=name)  # fmt: skip
+    assert res.metadata["statistic"] == "f1_kwargs"

@@ -7,6 +7,7 @@ loops over the groups of a :class:`~pairedstats.core.design.PairedDesign` and re
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import numbers
 from collections.abc import Callable, Hashable, Mapping
@@ -17,15 +18,52 @@ import numpy as np
 
 from . import _validation
 from .core import bootstrap as _core
-from .core.bootstrap import DegenerateBootstrapWarning
+from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
 from .core.parallel import default_workers, run_parts
 from .results import ComparisonResult
 
-__all__ = ["BootstrapResult", "DegenerateBootstrapWarning", "bootstrap", "bootstrap_design"]
+__all__ = [
+    "BootstrapResult",
+    "DegenerateBootstrapWarning",
+    "MissingStratumWarning",
+    "NaNReplicatesWarning",
+    "PointDistributionWarning",
+    "SingleUnitWarning",
+    "bootstrap",
+    "bootstrap_design",
+]
 
 _METHODS = ("percentile", "basic", "bca")
 _RESAMPLING = ("auto", "index", "counts")
+
+
+class DegenerateBootstrapWarning(RuntimeWarning):
+    """The data leave the bootstrap something it cannot measure, or BCa used a fallback.
+
+    The base class of the bootstrap's warnings; BCa's fallbacks (infinite bias correction:
+    the percentile interval; undefined acceleration: ``a = 0``) are issued as this class.
+    """
+
+
+class PointDistributionWarning(DegenerateBootstrapWarning):
+    """Every resample gives the same difference: the interval is a point (any ``method``)."""
+
+
+class SingleUnitWarning(DegenerateBootstrapWarning):
+    """A group or a stratum has one resampled unit (cluster, or item in a stratum).
+
+    That unit is drawn in every resample, so its mean does not vary and the interval ignores
+    its variability.
+    """
+
+
+class MissingStratumWarning(DegenerateBootstrapWarning):
+    """A group has no items in a stratum that ``weights`` names."""
+
+
+class NaNReplicatesWarning(DegenerateBootstrapWarning):
+    """``statistic`` returned NaN on some resamples; those comparisons' intervals are NaN."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,13 +88,19 @@ class BootstrapResult(ComparisonResult):
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.
     bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples), or None
-        The replicates of ``difference`` (not a column); None when the call did not keep them
-        (an accessor returning a table).
+        The replicates of ``difference`` (not a column), jointly those of one resampling of
+        the units for all comparisons of a group. None when the call did not keep them (an
+        accessor returning a table), and with ``resampling="counts"`` and two or more
+        comparisons, whose replicates are drawn per comparison and are not a joint
+        distribution.
     bias_correction, acceleration : ndarray or None
-        BCa's ``z0`` and ``a`` per comparison with ``method="bca"``; else None.
+        BCa's ``z0`` and ``a`` per comparison with ``method="bca"``; else None. ``z0`` is
+        infinite where the estimate lies outside the replicates (the percentile interval was
+        used), ``a`` NaN where it is undefined (taken as 0).
     counts_path : ndarray of bool
-        Per comparison, whether the exact multinomial-counts resampling was used (see
-        :mod:`pairedstats.core.bootstrap`) instead of drawing unit indices.
+        Per comparison, whether the per-comparison multinomial-counts resampling was used
+        (``resampling="counts"``; see :mod:`pairedstats.core.bootstrap`) instead of drawing
+        unit indices.
     """
 
     mean_a: np.ndarray
@@ -140,11 +184,10 @@ def _bootstrap_iv(
     resampling,
     rng,
 ):
-    """Validate everything. Returns the settings."""
+    """Validate everything. Returns the settings and the statistic in vectorized form."""
     if not isinstance(design, PairedDesign):
         raise TypeError(f"`design` must be a PairedDesign; got {type(design).__name__}.")
-    if statistic is not None and not callable(statistic):
-        raise TypeError(f"`statistic` must be callable or None; got {statistic!r}.")
+    statistic = _check_statistic(statistic)
     if statistic is None and design.scores.shape[2] != 1:
         raise ValueError(
             "several score columns need `statistic` (a callable taking one array per "
@@ -187,7 +230,29 @@ def _bootstrap_iv(
                     f"{design.cluster_labels[int(bad)]!r} has items in several strata."
                 )
     root = _validation.normalise_rng(rng)
-    return design, baseline, weights, n_resamples, confidence_level, method, resampling, root
+    settings = design, baseline, weights, n_resamples, confidence_level, method, resampling, root
+    return settings, statistic
+
+
+def _check_statistic(statistic) -> Callable | None:
+    """The statistic in vectorized form: as given if it takes ``axis`` (or ``**kwargs``),
+    else wrapped to be called once per resample (:func:`pairedstats.core.bootstrap.per_resample`).
+    """
+    if statistic is None:
+        return None
+    if not callable(statistic):
+        raise TypeError(f"`statistic` must be callable or None; got {statistic!r}.")
+    try:
+        params = inspect.signature(statistic).parameters.values()
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"`statistic`: cannot read the signature of {statistic!r} to tell whether it "
+            "takes `axis`; wrap it in a function, `def f(*columns, axis=-1)` (vectorized) or "
+            "`def f(*columns)` (called once per resample)."
+        ) from exc
+    if any(p.name == "axis" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return statistic
+    return _core.per_resample(statistic)
 
 
 def bootstrap(
@@ -230,22 +295,37 @@ def bootstrap(
         with ``weights``.
     weights : mapping, optional
         ``{stratum label: population weight}``, normalised to sum to 1. Default: the sample
-        proportions (the combination is then the plain item mean).
+        proportions (the combination is then the plain item mean). A group (of
+        :func:`bootstrap_design`, ``by=``) without items in some weighted strata combines the
+        strata it has, their weights renormalised to sum to 1, and a
+        :class:`MissingStratumWarning` names the group and the strata: it is a warning, not an
+        error, so that one such group does not stop a sweep over many, but that group's
+        estimate is not the population mean the weights describe.
     statistic : callable, optional
-        A metric that is not a mean over items, scipy-style: ``statistic(*columns, axis=-1)``
-        receives one system's resampled score columns (``scores[..., c]`` for each column
-        ``c``) and returns the metric along ``axis``. Recomputed on every resample; the
-        difference is ``statistic(b) - statistic(a)``.
+        A metric that is not a mean over items, scipy-style. If it has an ``axis`` parameter
+        (or ``**kwargs``), ``statistic(*columns, axis=-1)`` receives one system's score
+        columns (``scores[..., c]`` for each column ``c``) for a batch of resamples, the
+        resamples along the first axes, and must return one value per resample: an array of
+        the columns' shape without the last axis (checked; a ValueError says what was expected
+        and what was received). Without ``axis`` (as scipy's ``vectorized=False``) it is
+        called once per resample and system on 1-D columns and must return a number; that
+        costs one Python call each (about 1.5 s more per 10,000 resamples of 1,000 items and
+        two systems for a mean; see the docs). Recomputed on every resample; the difference is
+        ``statistic(b) - statistic(a)``.
     n_resamples : int, default 10_000
     confidence_level : float, default 0.95
     method : {"percentile", "basic", "bca"}, default "percentile"
         Percentile interval (numpy's linear quantile rule), basic (reverse percentile), or
         bias-corrected and accelerated (jackknife acceleration over the resampled units).
     resampling : {"auto", "index", "counts"}, default "auto"
-        How resamples are drawn for the mean: "index" draws unit indices (shared by all
-        comparisons), "counts" draws the multinomial counts of each comparison's distinct
-        values (exact, much faster for few distinct values, but comparisons are then not
-        jointly resampled), "auto" uses counts where a comparison has few distinct values.
+        How resamples are drawn. "auto" and "index" draw unit indices, shared by all
+        comparisons of a group: exact, jointly resampled, and a comparison's numbers do not
+        depend on the other systems in the call. "counts" (the mean only) draws, per
+        comparison, the multinomial counts of its distinct per-unit values: exact for each
+        comparison and much faster with few distinct values (0/1 scores, grades), but
+        marginal: comparisons are not jointly resampled, so ``bootstrap_distribution`` is None
+        when there are two or more comparisons. Each comparison is drawn in an orientation
+        fixed by its two system labels, so swapping a and b negates its replicates exactly.
     rng : seed or numpy Generator, optional
         Root of the resampling streams (SPEC 7); the root is recorded as
         ``metadata["seed_entropy"]``.
@@ -262,9 +342,22 @@ def bootstrap(
 
     Warns
     -----
+    PointDistributionWarning
+        Every resample gives the same difference (e.g. all differences equal): the interval
+        is that point and the standard error 0.
+    SingleUnitWarning
+        A group with one cluster, or a stratum with one unit: that unit's mean is the same in
+        every resample and the interval ignores its variability.
+    MissingStratumWarning
+        A group has no items in strata that ``weights`` names (see ``weights``).
+    NaNReplicatesWarning
+        ``statistic`` returned NaN on some resamples (e.g. AUC on a resample with one class):
+        those comparisons' intervals are NaN; the warning gives the count per comparison.
     DegenerateBootstrapWarning
-        With ``method="bca"``, when the bootstrap distribution is a single point or BCa's
-        corrections are undefined (see :func:`pairedstats.core.bootstrap.bca_interval`).
+        With ``method="bca"``: the estimate lies outside the replicates (the percentile
+        interval is used) or the acceleration is undefined (``a = 0`` is used).
+
+    Each kind is warned once per call, naming how many groups it concerns and one of them.
 
     Examples
     --------
@@ -325,7 +418,7 @@ def bootstrap_design(
     >>> res.bootstrap_distribution.shape
     (1, 1, 1000)
     """
-    settings = _bootstrap_iv(
+    settings, statistic = _bootstrap_iv(
         design=design,
         baseline=baseline,
         weights=weights,
@@ -353,24 +446,119 @@ _GROUP_BATCH = 64
 def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, np.ndarray]:
     """Groups whose replicates one kernel call computes for all of them (``by=`` sweeps).
 
-    The mean of unclustered, unstratified items on the index path, i.e. unless ``auto`` would
-    pick the counts path for one of the group's comparisons; BCa keeps the per-group path
-    (its jackknife). The numbers are the same either way: streams are keyed by group key.
+    The mean of unclustered, unstratified items on the index path; BCa keeps the per-group
+    path (its jackknife). The numbers are the same either way: streams are keyed by group key.
     """
     if statistic is not None or design.cluster is not None or design.strata is not None:
         return {}
     if method == "bca" or resampling == "counts":
         return {}
-    out = {}
-    for g in range(design.n_groups):
-        d = _core.pair_differences(design.scores[design.group(g), :, 0], pairs)
-        n = d.shape[0]
-        if resampling == "auto" and any(
-            _core._use_counts(np.unique(d[:, c]).size, n) for c in range(d.shape[1])
-        ):
-            continue
-        out[g] = d
-    return out
+    return {
+        g: _core.pair_differences(design.scores[design.group(g), :, 0], pairs)
+        for g in range(design.n_groups)
+    }
+
+
+class _Findings:
+    """Degenerate designs and distributions found in the groups of a call, warned once.
+
+    Each kind is warned once per call, with the number of groups concerned and the first of
+    them as an example.
+    """
+
+    #: kind: (warning class, what is degenerate, what it means for the interval)
+    KINDS: ClassVar[dict[str, tuple[type, str, str]]] = {
+        "point": (
+            PointDistributionWarning,
+            "The bootstrap distribution is a single point",
+            "Every resample gives the same difference (e.g. all differences equal), so the "
+            "interval is that point and the standard error 0: the sample shows no variability "
+            "for the bootstrap to measure, which does not mean the population has none.",
+        ),
+        "single": (
+            SingleUnitWarning,
+            "One resampled unit",
+            "That unit is drawn in every resample, so its mean is the same in every resample "
+            "and the interval ignores its variability (too narrow; a point if it is all the "
+            "group has). Add units, merge the stratum with another, or drop `cluster` if its "
+            "items are independent.",
+        ),
+        "missing": (
+            MissingStratumWarning,
+            "`weights` names strata with no items",
+            "The estimate combines the strata present with their weights renormalised to sum "
+            "to 1: it is not the population mean the weights describe, and its interval is "
+            "not an interval for that mean.",
+        ),
+        "nan": (
+            NaNReplicatesWarning,
+            "`statistic` returned NaN on some resamples",
+            "The interval and the standard error of those comparisons are NaN. Make "
+            "`statistic` defined on every resample (e.g. an AUC needs both classes: "
+            "stratify on the class with `strata` so that every resample has both).",
+        ),
+        "bca_z0": (
+            DegenerateBootstrapWarning,
+            "BCa: the estimate lies outside the bootstrap distribution",
+            "The bias correction is infinite; the percentile interval was used instead.",
+        ),
+        "bca_a": (
+            DegenerateBootstrapWarning,
+            "BCa: the jackknife influence values are all zero (or not finite)",
+            "The acceleration is undefined and was taken as 0.",
+        ),
+    }
+
+    def __init__(self, design: PairedDesign, pairs):
+        self.design = design
+        self.names = [f"{design.systems[b]!r} - {design.systems[a]!r}" for a, b in pairs]
+        self.found: dict[str, list[tuple[int, str]]] = {}
+
+    def add(self, kind: str, g: int, detail: str) -> None:
+        self.found.setdefault(kind, []).append((g, detail))
+
+    def comparisons(self, kind: str, mask, describe=lambda g, c: "") -> None:
+        """Add, per group, the comparisons where ``mask`` (n_groups, k) is True."""
+        for g in np.flatnonzero(mask.any(axis=1)):
+            parts = [self.names[c] + describe(g, c) for c in np.flatnonzero(mask[g])]
+            self.add(kind, int(g), "for " + _listing(parts))
+
+    def _where(self, hits) -> str:
+        design = self.design
+        if not design.group_names:
+            return ""
+        pairs = zip(design.group_names, design.group_keys[hits[0][0]], strict=True)
+        key = ", ".join(f"{name}={value!r}" for name, value in pairs)
+        if design.n_groups == 1:
+            return f" in group {key}"
+        return f" in {len(hits)} of {design.n_groups} groups, e.g. group {key}"
+
+    def warn(self) -> None:
+        for kind, hits in self.found.items():
+            category, title, meaning = self.KINDS[kind]
+            warn(f"{title}{self._where(hits)}: {hits[0][1]}. {meaning}", category)
+
+
+def _listing(parts: list[str], limit: int = 3) -> str:
+    shown = ", ".join(parts[:limit])
+    return shown if len(parts) <= limit else f"{shown} and {len(parts) - limit} more"
+
+
+def _design_findings(findings: _Findings, g: int, group: _core.GroupData, weights) -> None:
+    """Single units and weighted strata missing from group ``g``."""
+    unit = "cluster" if group.clustered else "item"
+    if group.stratified:
+        sizes = zip(group.stratum_keys, group.strata_sizes, strict=True)
+        alone = [f"stratum {key!r} has one {unit}" for key, size in sizes if size == 1]
+        if alone:
+            findings.add("single", g, _listing(alone))
+    elif group.clustered and group.n_units == 1:
+        findings.add("single", g, "the group has one cluster")
+    if weights is not None:
+        labels = findings.design.strata_labels
+        missing = [labels[c] for c in weights if labels[c] not in group.stratum_keys]
+        if missing:
+            findings.add("missing", g, f"no items in strata {missing!r}")
 
 
 def _run(
@@ -382,14 +570,18 @@ def _run(
     shape = (n_groups, k)
     stat_a, stat_b, diff = np.empty(shape), np.empty(shape), np.empty(shape)
     low, high, se = np.empty(shape), np.empty(shape), np.empty(shape)
-    reps_all = np.empty((n_groups, k, n_resamples)) if keep_distribution else None
+    joint = resampling != "counts" or k == 1
+    reps_all = np.empty((n_groups, k, n_resamples)) if keep_distribution and joint else None
     z0_all = np.full(shape, np.nan) if method == "bca" else None
     a_all = np.full(shape, np.nan) if method == "bca" else None
     n_items = np.repeat(design.n_items()[:, None], k, axis=1).astype(np.int64)
     n_clusters = np.empty(shape, dtype=np.int64) if design.cluster is not None else None
     counts_path = np.zeros(shape, dtype=bool)
+    point = np.zeros(shape, dtype=bool)
+    n_nan = np.zeros(shape, dtype=np.int64)
+    findings = _Findings(design, pairs)
 
-    def finish(g, reps, est, influence=None):
+    def finish(g, reps, est, a=None):
         # g: a group or an array of groups (reps (..., k, B), est (..., k))
         # contiguous: numpy's sums (and so the standard error) depend on the memory layout
         if reps_all is None:
@@ -399,21 +591,21 @@ def _run(
             reps = reps_all[g]
         if method == "bca":
             se[g] = reps.std(axis=-1, ddof=1)
-            low[g], high[g], z0_all[g], a_all[g] = _core.bca_interval(
-                reps, est, influence, confidence_level
-            )
+            point[g] = np.ptp(reps, axis=-1) == 0
+            n_nan[g] = np.isnan(reps).sum(axis=-1)
+            a_all[g] = a
+            low[g], high[g], z0_all[g] = _core.bca_interval(reps, est, a, confidence_level)
             return
 
         def part(rows):  # rows of a batch: each row's numbers do not depend on the others
-            se[g[rows]] = reps[rows].std(axis=-1, ddof=1)
+            r = reps[rows]
+            se[g[rows]] = r.std(axis=-1, ddof=1)
+            point[g[rows]] = np.ptp(r, axis=-1) == 0
+            n_nan[g[rows]] = np.isnan(r).sum(axis=-1)
             if method == "percentile":
-                low[g[rows]], high[g[rows]] = _core.percentile_interval(
-                    reps[rows], confidence_level
-                )
+                low[g[rows]], high[g[rows]] = _core.percentile_interval(r, confidence_level)
             else:
-                low[g[rows]], high[g[rows]] = _core.basic_interval(
-                    reps[rows], est[rows], confidence_level
-                )
+                low[g[rows]], high[g[rows]] = _core.basic_interval(r, est[rows], confidence_level)
 
         if np.ndim(g) == 0:
             g, reps, est = np.array([g]), reps[None], np.asarray(est)[None]
@@ -444,7 +636,9 @@ def _run(
             strata=None if design.strata is None else design.strata[rows],
             strata_labels=design.strata_labels,
             weights=weights,
+            systems=design.systems,
         )
+        _design_findings(findings, g, group, weights)
         out = _core.group_replicates(
             group,
             group_key=design.group_keys[g],
@@ -459,7 +653,15 @@ def _run(
         counts_path[g] = out["counts_path"]
         if n_clusters is not None:
             n_clusters[g] = group.n_units
-        finish(g, out["replicates"], out["estimate"], out.get("influence"))
+        finish(g, out["replicates"], out["estimate"], out.get("acceleration"))
+    findings.comparisons("point", point)
+    findings.comparisons(
+        "nan", n_nan > 0, lambda g, c: f" ({n_nan[g, c]} of {n_resamples} resamples)"
+    )
+    if method == "bca":
+        findings.comparisons("bca_z0", ~np.isfinite(z0_all) & ~point)
+        findings.comparisons("bca_a", ~np.isfinite(a_all) & ~point)
+    findings.warn()
     meta = _validation.metadata(
         "bootstrap",
         interval=method,

@@ -1,8 +1,9 @@
 """The bootstrap core: sampler, replicates, jackknife, intervals, against references.
 
 References: exact enumeration of small bootstrap distributions, the tutorial's worked
-numbers, and R's boot package on pairedstats' own resample matrices
-(tests/reference/bootstrap, made by export_inputs.py and make_reference.R).
+numbers, and R (the boot package for influence values, brute-force leave-one-out and exact
+enumeration of stratified resamples for the acceleration) on pairedstats' own resample
+matrices (tests/reference/bootstrap, made by export_inputs.py and make_reference.R).
 """
 
 import itertools
@@ -174,15 +175,20 @@ def test_counts_path_is_exact_for_indicators():
     acc = (rng.random((400, 2)) < [0.7, 0.76]).astype(float)
     d = acc[:, 1] - acc[:, 0]
     B = 20_000
-    out = _reps(_group(acc), B)
+    out = _reps(_group(acc), B, resampling="counts")
     assert out["counts_path"].all()
     reps = out["replicates"][0]
     var = np.var(d) / d.size
     assert abs(reps.mean() - d.mean()) < 5 * np.sqrt(var / B)
     assert abs(reps.var() / var - 1) < 5 * np.sqrt(2 / B)
-    idx = _reps(_group(acc), B, resampling="index")
-    assert not idx["counts_path"].any()
-    assert abs(idx["replicates"][0].var() / var - 1) < 5 * np.sqrt(2 / B)
+    for resampling in ["index", "auto"]:  # "auto" is the index path, whatever the values
+        idx = _reps(_group(acc), B, resampling=resampling)
+        assert not idx["counts_path"].any()
+        assert abs(idx["replicates"][0].var() / var - 1) < 5 * np.sqrt(2 / B)
+    np.testing.assert_array_equal(
+        _reps(_group(acc), 300, resampling="auto")["replicates"],
+        _reps(_group(acc), 300, resampling="index")["replicates"],
+    )
 
 
 def test_clusters_against_exact_enumeration_of_the_ratio_estimator():
@@ -252,21 +258,30 @@ def test_exported_resamples_are_still_drawn():
     )
 
 
-@pytest.mark.parametrize("case", ["items", "strata", "clusters", "cluster_strata"])
+def _rms(x, axis=-1):
+    return np.sqrt(np.mean(x**2, axis=axis))
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["items", "strata", "clusters", "cluster_strata", "stat_strata", "stat_cluster_strata"],
+)
 def test_against_r_boot(case):
     ref = _r_reference()
     scores, strata, cluster, cl_strata = _data()
     kw = {}
-    if case in ("strata", "cluster_strata"):
-        kw = dict(strata_labels=(0, 1, 2), weights={0: 0.5, 1: 0.3, 2: 0.2})
-        kw["strata"] = strata if case == "strata" else cl_strata
-    if case in ("clusters", "cluster_strata"):
+    if "strata" in case:
+        kw = dict(strata_labels=(0, 1, 2), strata=cl_strata if "cluster" in case else strata)
+        if not case.startswith("stat"):
+            kw["weights"] = {0: 0.5, 1: 0.3, 2: 0.2}
+    if "cluster" in case:
         kw["cluster"] = cluster
     group = _group(scores, **kw)
     out = cb.group_replicates(
-        group, group_key=(), root=ROOT, n_resamples=2000, resampling="index", influence=True
-    )
-    reps, est, L = out["replicates"][0], out["estimate"][0], out["influence"][0]
+        group, group_key=(), root=ROOT, n_resamples=2000, resampling="index", influence=True,
+        statistic=_rms if case.startswith("stat") else None,
+    )  # fmt: skip
+    reps, est, a = out["replicates"][0], out["estimate"][0], out["acceleration"][0]
     tol = dict(rel=1e-10, abs=1e-13)
     assert est == pytest.approx(ref[case, "estimate"], **tol)
     assert reps.mean() == pytest.approx(ref[case, "mean_t"], **tol)
@@ -277,10 +292,63 @@ def test_against_r_boot(case):
     )
     low, high = cb.basic_interval(reps, est, 0.95)
     assert (low, high) == pytest.approx((ref[case, "basic_low"], ref[case, "basic_high"]), **tol)
-    low, high, z0, a = cb.bca_interval(reps, est, L, 0.95)
-    assert z0 == pytest.approx(ref[case, "z0"], **tol)
+    # the acceleration: stratified formula on brute-force (or boot's) influence values
     assert a == pytest.approx(ref[case, "acceleration"], **tol)
+    low, high, z0 = cb.bca_interval(reps, est, a, 0.95)
+    assert z0 == pytest.approx(ref[case, "z0"], **tol)
     assert (low, high) == pytest.approx((ref[case, "bca_low"], ref[case, "bca_high"]), **tol)
+    if case == "strata":  # unequal strata (8, 10, 12): boot's unstratified formula differs
+        assert a != pytest.approx(ref[case, "acceleration_boot_unstratified"], rel=0.05)
+
+
+def _exact_cases():
+    rows = np.genfromtxt(REF / "exact_strata.csv", delimiter=",", names=True, dtype=None,
+                         encoding="utf-8")  # fmt: skip
+    return {str(c).strip('"'): rows[rows["case"] == c] for c in np.unique(rows["case"])}
+
+
+@pytest.mark.parametrize("case", ["exact_2_5", "exact_3_6"])
+def test_acceleration_is_the_exact_skewness_over_6(case):
+    # strata of 2 and 5 (3 and 6) items, population weights: R enumerated every
+    # within-stratum resample with its multinomial probability (make_reference.R); for the
+    # linear stratified mean, a = skewness of that exact distribution / 6
+    ref = _r_reference()
+    rows = _exact_cases()[case]
+    strata = rows["stratum"].astype(int)
+    weights = {int(h): float(rows["weight"][strata == h][0]) for h in np.unique(strata)}
+    group = _group(np.column_stack([rows["a"], rows["b"]]), strata=strata,
+                   strata_labels=(0, 1), weights=weights)  # fmt: skip
+    out = _reps(group, 10, influence=True)
+    assert out["estimate"][0] == pytest.approx(ref[case, "estimate"], rel=1e-12)
+    assert out["acceleration"][0] == pytest.approx(ref[case, "acceleration"], rel=1e-10)
+    # the unstratified formula is far off on these unequal strata
+    L = out["influence"][0]
+    assert (L**3).sum() / (6 * (L**2).sum() ** 1.5) != pytest.approx(
+        ref[case, "acceleration"], rel=0.5
+    )
+
+
+@pytest.mark.parametrize("weights", [None, {0: 0.5, 1: 0.5}])
+def test_acceleration_of_strata_of_10_and_90_is_the_exact_bootstrap_skewness(weights):
+    # first principles: the mean of n_h draws from stratum h's values has variance
+    # var_h / n_h and third cumulant mu3_h / n_h**2 (cumulants of a sum of iid draws), so the
+    # stratified mean sum w_h mean_h has skewness
+    # sum w_h**3 mu3_h / n_h**2 / (sum w_h**2 var_h / n_h) ** 1.5, and a = skewness / 6
+    gen = np.random.default_rng(10)
+    strata = np.repeat([0, 1], [10, 90])
+    d = gen.exponential(1.0, 100) * np.where(strata == 0, 3.0, 1.0)
+    group = _group(np.column_stack([np.zeros(100), d]), strata=strata, strata_labels=(0, 1),
+                   weights=weights)  # fmt: skip
+    w = group.weights
+    k2 = k3 = 0.0
+    for h in (0, 1):
+        y = d[strata == h]
+        n, c = y.size, y - y.mean()
+        k2 += w[h] ** 2 * np.mean(c**2) / n
+        k3 += w[h] ** 3 * np.mean(c**3) / n**2
+    exact = k3 / k2**1.5 / 6
+    a = _reps(group, 10, influence=True)["acceleration"][0]
+    assert a == pytest.approx(exact, rel=1e-12)
 
 
 # --------------------------------------------------------------------- jackknife
@@ -302,25 +370,59 @@ def test_closed_form_jackknife_equals_leave_one_out_loop(design):
 # ---------------------------------------------------------------------- degenerate
 def test_all_differences_equal_give_a_point():
     a = np.arange(9) / 8
-    scores = np.column_stack([a, a + 0.1])  # differences equal only up to rounding
-    scores[:, 1] = a + 0.125  # exactly equal differences
+    scores = np.column_stack([a, a + 0.125])  # exactly equal differences
     out = _reps(_group(scores), 500, influence=True)
     reps = out["replicates"][0]
     assert (reps == out["estimate"][0]).all()
     assert reps.std(ddof=1) == 0
     assert cb.percentile_interval(reps, 0.95) == (out["estimate"][0], out["estimate"][0])
-    with pytest.warns(cb.DegenerateBootstrapWarning, match="single point"):
-        low, high, _, _ = cb.bca_interval(
-            out["replicates"], out["estimate"], out["influence"], 0.95
-        )
+    assert np.isnan(out["acceleration"][0])  # all influence values zero
+    low, high, z0 = cb.bca_interval(out["replicates"], out["estimate"], out["acceleration"], 0.95)
     assert low[0] == high[0] == out["estimate"][0]
+    assert z0[0] == 0
 
 
 def test_bca_falls_back_when_the_estimate_is_outside_the_replicates():
     reps = np.array([[1.0, 2.0, 3.0, 4.0]])
-    with pytest.warns(cb.DegenerateBootstrapWarning, match="outside the bootstrap"):
-        low, high, z0, _ = cb.bca_interval(reps, [0.0], [[1.0, -1.0]], 0.5)
+    low, high, z0 = cb.bca_interval(reps, [0.0], [0.3], 0.5)
     assert np.isinf(z0[0])
     assert (low[0], high[0]) == cb.percentile_interval(reps[0], 0.5)
-    with pytest.warns(cb.DegenerateBootstrapWarning, match="acceleration is undefined"):
-        cb.bca_interval(reps, [2.5], [[0.0, 0.0]], 0.5)
+    # an undefined acceleration is taken as 0
+    np.testing.assert_array_equal(
+        cb.bca_interval(reps, [2.2], [np.nan], 0.5), cb.bca_interval(reps, [2.2], [0.0], 0.5)
+    )
+
+
+# -------------------------------------------------------------------------- mirror
+def test_negated_replicates_mirror_every_interval_exactly():
+    gen = np.random.default_rng(3)
+    reps = gen.gamma(0.7, 1.0, size=(5, 999)) + np.array([[0], [1e-3], [1], [1e3], [-7.0]])
+    est = np.median(reps, axis=-1) * 1.01
+    a = np.array([0.1, -0.05, 0.0, 0.2, 0.01])
+    for level in (0.9, 0.95, 0.99):
+        low, high = cb.percentile_interval(reps, level)
+        mlow, mhigh = cb.percentile_interval(-reps, level)
+        np.testing.assert_array_equal(mlow, -high)
+        np.testing.assert_array_equal(mhigh, -low)
+        np.testing.assert_allclose(high, np.quantile(reps, 1 - (1 - level) / 2, axis=-1),
+                                   rtol=1e-14)  # fmt: skip
+        low, high = cb.basic_interval(reps, est, level)
+        mlow, mhigh = cb.basic_interval(-reps, -est, level)
+        np.testing.assert_array_equal((mlow, mhigh), (-high, -low))
+        low, high, z0 = cb.bca_interval(reps, est, a, level)
+        mlow, mhigh, mz0 = cb.bca_interval(-reps, -est, -a, level)
+        np.testing.assert_array_equal((mlow, mhigh, mz0), (-high, -low, -z0))
+    np.testing.assert_array_equal(cb.acceleration(-reps), -cb.acceleration(reps))
+
+
+def test_counts_path_draws_a_comparison_the_same_way_in_both_orientations():
+    # 0/1 scores: distinct differences -1, 0, 1 are sorted, so without a canonical
+    # orientation (a, b) and (b, a) would draw different counts
+    gen = np.random.default_rng(4)
+    acc = (gen.random((300, 2)) < [0.6, 0.7]).astype(float)
+    for systems in (["x", "y"], ["y", "x"], [2, 1]):
+        ab = _reps(_group(acc, systems=systems), 700, resampling="counts")["replicates"]
+        ba = _reps(_group(acc, [(1, 0)], systems=systems), 700, resampling="counts")
+        np.testing.assert_array_equal(ba["replicates"], -ab)
+        assert ba["counts_path"].all()
+    assert cb.canonical_sign("x", "y") == -cb.canonical_sign("y", "x")

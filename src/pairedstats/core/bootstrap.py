@@ -11,29 +11,33 @@ entropy, cut into blocks of :data:`~pairedstats.core.streams.BLOCK` resamples, e
 its own generator (:func:`~pairedstats.core.streams.block_generator`). Two ways of drawing
 exist, both exact (equal in distribution to drawing ``n`` units uniformly with replacement):
 
-*index path* (all statistics): the block generator's 64-bit outputs are cut into 16-bit chunks
-(32-bit chunks when there are more than 65,536 units), lowest bits first; a chunk ``x`` of
-width ``w`` gives the unit ``(x * n) >> w`` unless ``(x * n) mod 2**w < 2**w mod n``, in which
-case it is rejected (Lemire's unbiased multiply-shift rule). Resample ``r`` of the block takes
-the next ``n`` accepted units. The draws are shared by every comparison of the group, so the
-numbers of a comparison do not depend on which other systems are in the call, and the
-replicates of several comparisons are jointly those of one resampling of the items.
+*index path* (all statistics; ``resampling="index"`` and ``"auto"``): the block generator's
+64-bit outputs are cut into 16-bit chunks (32-bit chunks when there are more than 65,536
+units), lowest bits first; a chunk ``x`` of width ``w`` gives the unit ``(x * n) >> w`` unless
+``(x * n) mod 2**w < 2**w mod n``, in which case it is rejected (Lemire's unbiased
+multiply-shift rule). Resample ``r`` of the block takes the next ``n`` accepted units. The
+draws are shared by every comparison of the group, so the numbers of a comparison do not
+depend on which other systems are in the call, and the replicates of several comparisons are
+jointly those of one resampling of the items (``D(a, c) = D(a, b) + D(b, c)`` resample by
+resample).
 
-*counts path* (mean statistic, few distinct values): when a comparison's resampled units take
-few distinct values (accuracy, 0/1 indicators, grades), resampling ``n`` units is the same in
-distribution as drawing the multinomial counts of the distinct values,
+*counts path* (the mean, ``resampling="counts"`` only): resampling ``n`` units is the same in
+distribution as drawing the multinomial counts of their distinct values,
 ``Generator.multinomial(n, p_values)`` per resample: a handful of binomials instead of ``n``
-draws. The stream is keyed exactly as on the index path but the numbers differ from it; each
-comparison draws its own counts (over its own distinct values), so a comparison still does not
-depend on the other systems, but the replicates of different comparisons are then not jointly
-resampled. ``resampling="index"`` forces the index path.
+draws when the values are few (accuracies, 0/1 indicators, grades). The stream is keyed
+exactly as on the index path but the numbers differ from it. Each comparison draws its own
+counts over its own distinct values: the replicates of one comparison are exact, those of
+several comparisons are *not* jointly resampled (marginal resampling). A comparison is drawn
+in a canonical orientation, ``b - a`` when the system labels are in the order of
+:func:`~pairedstats.core.streams.label_words` and ``a - b`` (then negated) otherwise, so that
+``(a, b)`` and ``(b, a)`` draw the same counts and give exactly negated replicates.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-import warnings
 from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
@@ -44,18 +48,19 @@ from .streams import BLOCK, block_generator, block_slices, entropy_prefix, label
 
 __all__ = [
     "LABEL",
-    "DegenerateBootstrapWarning",
     "GroupData",
     "acceleration",
     "basic_interval",
     "bca_interval",
     "bias_correction",
+    "canonical_sign",
     "counts_from_indices",
     "draw_indices",
     "group_replicates",
     "mean_influence",
     "mean_replicates_many",
     "pair_differences",
+    "per_resample",
     "percentile_interval",
     "plain_mean",
     "ratio_replicates",
@@ -70,10 +75,6 @@ _WIDTH16_MAX = 1 << 16
 
 #: Target size in bytes of one batch of per-resample work arrays.
 _BATCH_BYTES = 8 << 20
-
-
-class DegenerateBootstrapWarning(RuntimeWarning):
-    """The bootstrap distribution (or the jackknife) is degenerate; a fallback was used."""
 
 
 # --------------------------------------------------------------------------- the sampler
@@ -387,8 +388,33 @@ def _levels(confidence_level: float) -> tuple[float, float]:
     return alpha / 2.0, 1.0 - alpha / 2.0
 
 
+def _quantiles(replicates: np.ndarray, q) -> np.ndarray:
+    """numpy's linear quantile along the last axis at ``q``: one level, or one per row."""
+    q = np.asarray(q, dtype=np.float64)
+    if q.ndim == 0:
+        return np.quantile(replicates, q, axis=-1)
+    rows = replicates.reshape(-1, replicates.shape[-1])
+    levels = np.broadcast_to(q, replicates.shape[:-1]).reshape(-1)
+    out = np.array([np.quantile(r, p) for r, p in zip(rows, levels, strict=True)])
+    return out.reshape(replicates.shape[:-1])
+
+
+def _ends(replicates, lower, upper_tail) -> tuple[np.ndarray, np.ndarray]:
+    """The quantile at ``lower`` and the one with ``upper_tail`` of the replicates above it.
+
+    The upper end is minus the ``upper_tail`` quantile of the negated replicates (the same
+    value as the ``1 - upper_tail`` quantile up to rounding), so that negating the
+    replicates (swapping a and b) mirrors the interval exactly: ``(-high, -low)``.
+    """
+    reps = np.asarray(replicates, dtype=np.float64)
+    return _quantiles(reps, lower), -_quantiles(-reps, upper_tail)
+
+
 def percentile_interval(replicates, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval along the last axis (numpy's linear rule, h = 1 + (B-1)p).
+
+    The upper end is computed as minus the lower end of the negated replicates, so that
+    negated replicates give exactly the mirrored interval.
 
     Examples
     --------
@@ -398,9 +424,8 @@ def percentile_interval(replicates, confidence_level: float) -> tuple[np.ndarray
     >>> [round(float(x), 10) for x in percentile_interval(reps, 0.90)]
     [-2.05, 8.1]
     """
-    lo, hi = _levels(confidence_level)
-    q = np.quantile(np.asarray(replicates, dtype=np.float64), [lo, hi], axis=-1)
-    return q[0], q[1]
+    lo, _ = _levels(confidence_level)
+    return _ends(replicates, lo, lo)
 
 
 def basic_interval(replicates, estimate, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -424,6 +449,14 @@ def bias_correction(replicates, estimate) -> np.ndarray:
     ``<= estimate``). A replicate within ``1e-12`` (relative to the larger of ``|estimate|``
     and the replicates' mean absolute value) of the estimate is a tie: resamples equal to the
     sample in exact arithmetic (e.g. every unit drawn once) must not be split by rounding.
+    ``Phi^-1`` is taken of the smaller tail and given its sign, so that negated replicates
+    and estimate give exactly ``-z0``.
+
+    Examples
+    --------
+    >>> reps = np.array([1.0, 2.0, 3.0, 4.0])
+    >>> bool(bias_correction(reps, 1.5) == -bias_correction(-reps, -1.5))
+    True
     """
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.asarray(estimate, dtype=np.float64)[..., None]
@@ -431,18 +464,52 @@ def bias_correction(replicates, estimate) -> np.ndarray:
     tol = 1e-12 * scale
     below = (reps < est - tol).sum(axis=-1)
     at_or_below = (reps <= est + tol).sum(axis=-1)
-    return special.ndtri((below + at_or_below) / (2.0 * reps.shape[-1]))
+    twice = below + at_or_below  # 2 B F
+    total = 2 * reps.shape[-1]
+    z = special.ndtri(np.minimum(twice, total - twice) / total)
+    return np.where(2 * twice <= total, z, -z)
 
 
-def acceleration(influence) -> np.ndarray:
-    """BCa acceleration ``sum(L**3) / (6 * sum(L**2) ** 1.5)`` of influence values ``L``.
+def acceleration(influence, strata_sizes: Sequence[int] | None = None) -> np.ndarray:
+    """BCa acceleration of influence values ``L`` (last axis), stratified.
 
-    ``L`` (last axis) are jackknife influence values, e.g. from :func:`mean_influence`.
-    NaN where all ``L`` are zero.
+    ``a = sum_h n_h**-3 sum_j L_hj**3 / (6 * (sum_h n_h**-2 sum_j L_hj**2) ** 1.5)``: the
+    third cumulant over the variance to the power 1.5, over 6, of the linear approximation of
+    a statistic whose bootstrap draws ``n_h`` units within each stratum ``h`` (Davison and
+    Hinkley 1997, *Bootstrap Methods and their Application*, section 5.3, stratified case).
+    With one stratum it is Efron's ``sum(L**3) / (6 * sum(L**2) ** 1.5)``; with strata of
+    unequal sizes that unweighted form is wrong.
+
+    Parameters
+    ----------
+    influence : array_like, shape (..., n_units)
+        Jackknife influence values (:func:`jackknife_influence`), the units of a stratum
+        contiguous.
+    strata_sizes : sequence of int, optional
+        Units of each stratum, in order (one stratum of all units if None).
+
+    Returns
+    -------
+    ndarray, shape (...)
+        NaN where all ``L`` are zero (or not finite).
+
+    Examples
+    --------
+    For a linear statistic ``a`` is the skewness of its exact bootstrap distribution over 6.
+    The mean of ``[0, 0, 3]``: the mean of 3 draws has third cumulant ``mu3 / 9`` and
+    variance ``var / 3``, so ``a = (2 / 9) / (6 * (2 / 3) ** 1.5)``:
+
+    >>> float(np.round(acceleration([-1.0, -1.0, 2.0]), 12))
+    0.068041381744
+    >>> float(np.round((2 / 9) / (6 * (2 / 3) ** 1.5), 12))
+    0.068041381744
     """
     L = np.asarray(influence, dtype=np.float64)
-    num = (L**3).sum(axis=-1)
-    den = 6.0 * (L**2).sum(axis=-1) ** 1.5
+    sizes = [L.shape[-1]] if strata_sizes is None else list(strata_sizes)
+    scaled = L / np.repeat(np.asarray(sizes, dtype=np.float64), sizes)
+    square = scaled * scaled  # products, not np.power: exactly odd in L
+    num = (square * scaled).sum(axis=-1)
+    den = 6.0 * square.sum(axis=-1) ** 1.5
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
@@ -468,71 +535,49 @@ def jackknife_influence(values, strata_sizes=None) -> np.ndarray:
 
 
 def bca_interval(
-    replicates, estimate, influence, confidence_level: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    replicates, estimate, acceleration, confidence_level: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bias-corrected and accelerated interval along the last axis (Efron 1987).
 
     Parameters
     ----------
     replicates : array_like, shape (..., B)
     estimate : array_like, shape (...)
-    influence : array_like, shape (..., n_units)
-        Jackknife influence values (:func:`jackknife_influence`, :func:`mean_influence`).
+    acceleration : array_like, shape (...)
+        BCa's ``a`` (:func:`acceleration`); NaN (undefined) is taken as 0.
     confidence_level : float
 
     Returns
     -------
-    low, high, z0, a : ndarray, shape (...)
-        Where the bootstrap distribution is a point mass, the interval is that point; where
-        ``z0`` is infinite (the estimate lies outside the replicates) the percentile interval
-        is returned; where the acceleration is undefined (all influence values zero) it is
-        taken as 0. Each fallback emits a :class:`DegenerateBootstrapWarning`.
+    low, high, z0 : ndarray, shape (...)
+        Where ``z0`` is infinite (the estimate lies outside the replicates) the percentile
+        interval is returned. Where the replicates are a point, the interval is that point.
+        Negated replicates, estimate and acceleration give exactly ``(-high, -low, -z0)``.
+
+    Examples
+    --------
+    >>> reps = np.array([1.0, 2.0, 2.5, 3.0, 4.0, 6.0])
+    >>> low, high, z0 = bca_interval(reps, 2.5, 0.1, 0.8)
+    >>> mlow, mhigh, mz0 = bca_interval(-reps, -2.5, -0.1, 0.8)
+    >>> bool(low == -mhigh and high == -mlow and z0 == -mz0)
+    True
     """
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.broadcast_to(np.asarray(estimate, dtype=np.float64), reps.shape[:-1])
     z0 = np.asarray(bias_correction(reps, est), dtype=np.float64)
-    a = np.asarray(acceleration(influence), dtype=np.float64)
-    point = np.ptp(reps, axis=-1) == 0
-    bad_a = ~np.isfinite(a) & ~point
-    if bad_a.any():
-        warnings.warn(
-            f"BCa: the jackknife influence values are all zero for {int(bad_a.sum())} "
-            "comparison(s); the acceleration is undefined and was taken as 0.",
-            DegenerateBootstrapWarning,
-            stacklevel=3,
-        )
-    a = np.where(np.isfinite(a), a, 0.0)
-    bad_z = ~np.isfinite(z0) & ~point
-    if bad_z.any():
-        warnings.warn(
-            f"BCa: the estimate lies outside the bootstrap distribution for "
-            f"{int(bad_z.sum())} comparison(s) (infinite bias correction); the percentile "
-            "interval was used for them.",
-            DegenerateBootstrapWarning,
-            stacklevel=3,
-        )
-    if point.any():
-        warnings.warn(
-            f"BCa: the bootstrap distribution is a single point for {int(point.sum())} "
-            "comparison(s) (e.g. all differences equal); the interval is that point.",
-            DegenerateBootstrapWarning,
-            stacklevel=3,
-        )
-    lo, hi = _levels(confidence_level)
-    z_lo, z_hi = special.ndtri(lo), special.ndtri(hi)
-    zz = np.where(np.isfinite(z0), z0, 0.0)
-    aa = np.where(np.isfinite(z0), a, 0.0)  # percentile fallback: z0 = a = 0
-    alpha_lo = special.ndtr(zz + (zz + z_lo) / (1.0 - aa * (zz + z_lo)))
-    alpha_hi = special.ndtr(zz + (zz + z_hi) / (1.0 - aa * (zz + z_hi)))
-    flat = reps.reshape(-1, reps.shape[-1])
-    al = np.asarray(alpha_lo).reshape(-1)
-    ah = np.asarray(alpha_hi).reshape(-1)
-    low = np.empty(flat.shape[0])
-    high = np.empty(flat.shape[0])
-    for i in range(flat.shape[0]):
-        low[i], high[i] = np.quantile(flat[i], [al[i], ah[i]])
-    shape = reps.shape[:-1]
-    return low.reshape(shape), high.reshape(shape), z0, a
+    finite = np.isfinite(z0)
+    zz = np.where(finite, z0, 0.0)
+    a = np.asarray(acceleration, dtype=np.float64)
+    aa = np.where(finite & np.isfinite(a), a, 0.0)
+    lo, _ = _levels(confidence_level)
+    z_lo = special.ndtri(lo)
+    u_lo = zz + (zz + z_lo) / (1.0 - aa * (zz + z_lo))
+    u_hi = zz + (zz - z_lo) / (1.0 - aa * (zz - z_lo))
+    # percentile fallback where z0 is infinite: the percentile levels themselves
+    lower = np.where(finite, special.ndtr(u_lo), lo)
+    upper_tail = np.where(finite, special.ndtr(-u_hi), lo)
+    low, high = _ends(reps, lower, upper_tail)
+    return low, high, z0
 
 
 # ---------------------------------------------------------------------- group data
@@ -545,6 +590,21 @@ def pair_differences(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np
     [[2.0, 3.0]]
     """
     return scores[:, [b for _, b in pairs]] - scores[:, [a for a, _ in pairs]]
+
+
+def canonical_sign(a: Hashable, b: Hashable) -> float:
+    """+1.0 if the comparison of ``a`` and ``b`` is drawn as ``b - a``, -1.0 if as ``a - b``.
+
+    The order of two labels is that of their :func:`~pairedstats.core.streams.label_words`,
+    which does not depend on the order of the systems in a call: ``(a, b)`` and ``(b, a)``
+    are drawn the same way.
+
+    Examples
+    --------
+    >>> canonical_sign("x", "y") == -canonical_sign("y", "x")
+    True
+    """
+    return 1.0 if label_words((a,)) <= label_words((b,)) else -1.0
 
 
 class GroupData:
@@ -563,6 +623,9 @@ class GroupData:
     weights : mapping stratum code -> weight, optional
         Population weights (normalised here over the strata present); sample proportions
         when None.
+    systems : sequence, optional
+        Label of each system (default: its index). They fix each comparison's canonical
+        orientation on the counts path (:attr:`orientation`) and name systems in messages.
     """
 
     def __init__(
@@ -574,9 +637,14 @@ class GroupData:
         strata: np.ndarray | None = None,
         strata_labels: Sequence[Hashable] = (),
         weights: dict | None = None,
+        systems: Sequence[Hashable] | None = None,
     ):
         self.scores = scores
         self.pairs = list(pairs)
+        self.systems = list(range(scores.shape[1])) if systems is None else list(systems)
+        #: per comparison, +1 if it is drawn as b - a on the counts path, -1 if as a - b
+        self.orientation = np.array([canonical_sign(self.systems[a], self.systems[b])
+                                     for a, b in self.pairs])  # fmt: skip
         n = scores.shape[0]
         self.n_items = n
         # strata, in order of first appearance within the group
@@ -755,57 +823,40 @@ def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resam
     return num, den
 
 
-def _n_distinct(sums1, sizes) -> int:
-    return int(np.unique(np.column_stack([sums1, sizes]), axis=0).shape[0])
-
-
-def _use_counts(n_distinct: int, n_units: int) -> bool:
-    # a multinomial costs about one binomial per distinct value (~40 ns) against ~1.5 ns per
-    # drawn unit on the index path
-    return n_distinct * 32 <= n_units
+def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, workers, batch_rows):
+    """Replicates (B, k) of stratum ``h``'s ratio (item mean) of each column of ``sums``."""
+    lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
+    s, m, n = sums[lo:hi], group.unit_sizes[lo:hi], hi - lo
+    skey, stratified = group.stratum_keys[h], group.stratified
+    if resampling == "counts":
+        ratio = np.empty((n_resamples, s.shape[1]))
+        for c, sign in enumerate(group.orientation):
+            num, den = _counts_mean(sign * s[:, c], m, group_key, skey, stratified, root,
+                                    n_resamples)  # fmt: skip
+            ratio[:, c] = sign * (num / den)
+        return ratio
+    vals = np.column_stack([s, m]) if group.clustered else s
+    acc = _index_mean(vals, group_key, skey, stratified, root, n_resamples, workers, batch_rows)
+    if group.clustered:
+        return acc[:, :-1] / acc[:, -1:]
+    return acc / float(n)
 
 
 def _mean_replicates(group, group_key, root, n_resamples, resampling, workers, batch_rows):
     d = group.differences()
-    k = d.shape[1]
     sums = group.unit_sums(d)
-    total = np.zeros((n_resamples, k))
-    paths = np.zeros(k, dtype=bool)  # True where any stratum used counts
-    for h, skey in enumerate(group.stratum_keys):
-        lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
-        s = sums[lo:hi]
-        m = group.unit_sizes[lo:hi]
-        n = hi - lo
-        use = np.zeros(k, dtype=bool)
-        if resampling != "index":
-            for c in range(k):
-                use[c] = resampling == "counts" or _use_counts(_n_distinct(s[:, c], m), n)
-        paths |= use
-        ratio = np.empty((n_resamples, k))
-        idx_comp = np.flatnonzero(~use)
-        if idx_comp.size:
-            vals = s[:, idx_comp]
-            if group.clustered:
-                vals = np.column_stack([vals, m])
-            acc = _index_mean(
-                vals, group_key, skey, group.stratified, root, n_resamples, workers, batch_rows
-            )
-            den = acc[:, -1:] if group.clustered else float(n)
-            ratio[:, idx_comp] = acc[:, : idx_comp.size] / den
-        for c in np.flatnonzero(use):
-            num, den = _counts_mean(
-                s[:, c], m, group_key, skey, group.stratified, root, n_resamples
-            )
-            ratio[:, c] = num / den
-        total += group.weights[h] * ratio
+    total = np.zeros((n_resamples, d.shape[1]))
+    for h in range(len(group.stratum_keys)):
+        total += group.weights[h] * _stratum_ratios(
+            group, h, sums, group_key, root, n_resamples, resampling, workers, batch_rows
+        )
     # degenerate: every stratum's differences constant -> the estimate exactly
     estimate = group.stratified_mean(d)
-    constant = np.ones(k, dtype=bool)
+    constant = np.ones(d.shape[1], dtype=bool)
     for h in range(len(group.stratum_keys)):
-        dh = d[group.item_stratum == h]
-        constant &= np.ptp(dh, axis=0) == 0
+        constant &= np.ptp(d[group.item_stratum == h], axis=0) == 0
     total[:, constant] = estimate[constant]
-    return total.T, estimate, sums, paths
+    return total.T, estimate, sums
 
 
 def plain_mean(values: np.ndarray) -> np.ndarray:
@@ -870,9 +921,69 @@ def mean_replicates_many(
 
 
 # ----------------------------------------------------------------- general statistic
-def _system_statistic(statistic, scores, system, idx):
+class _ContractError(ValueError):
+    """``statistic`` returned something other than what the contract asks for."""
+
+
+def per_resample(statistic: Callable) -> Callable:
+    """A vectorized form of a ``statistic`` that takes no ``axis``.
+
+    The returned function takes ``(*columns, axis=-1)`` and calls ``statistic(*columns)``
+    once per resample (row) on 1-D columns, as scipy does with ``vectorized=False``: one
+    Python call per resample and system instead of one per batch.
+
+    Examples
+    --------
+    >>> f = per_resample(lambda x: float(x.max()))
+    >>> f(np.array([[1.0, 3.0], [2.0, 0.0]]), axis=-1).tolist()
+    [3.0, 2.0]
+    """
+
+    def vectorized(*columns, axis=-1):
+        rows = columns[0].shape[:-1]
+        out = np.empty(rows)
+        for r in np.ndindex(rows):
+            value = statistic(*(c[r] for c in columns))
+            if np.ndim(value) != 0:
+                raise _ContractError(
+                    "`statistic` (no `axis` parameter: called once per resample on 1-D "
+                    f"columns) must return one number; got an array of shape {np.shape(value)}."
+                )
+            out[r] = value
+        return out
+
+    return functools.wraps(statistic)(vectorized)
+
+
+def _system_statistic(statistic, group, system, idx, what="resamples"):
+    """``statistic`` of one system's columns at items ``idx``: one value per row of ``idx``.
+
+    Checks the contract: the statistic must not raise on the sample and must return shape
+    ``idx.shape[:-1]`` (one value per resample along the last axis).
+    """
+    scores = group.scores
     cols = [scores[:, system, c][idx] for c in range(scores.shape[2])]
-    return np.asarray(statistic(*cols, axis=-1), dtype=np.float64)
+    where = f"{what} of system {group.systems[system]!r}"
+    try:
+        value = np.asarray(statistic(*cols, axis=-1), dtype=np.float64)
+    except _ContractError:
+        raise
+    except Exception as exc:
+        raise ValueError(
+            f"`statistic` raised {type(exc).__name__} on the {where}: {exc}. It must take one "
+            "array per score column (and `axis`, if it has that parameter) and return the "
+            "metric."
+        ) from exc
+    expected = idx.shape[:-1]
+    if value.shape != expected:
+        raise ValueError(
+            "`statistic` must return one value per resample along the last axis: on the "
+            f"{where}, given columns of shape {cols[0].shape}, it returned shape {value.shape}; "
+            f"expected {expected}. Reduce along `axis` (e.g. `np.mean(x, axis=axis)`), or "
+            "define `statistic` without an `axis` parameter to have it called once per "
+            "resample."
+        )
+    return value
 
 
 def _statistic_replicates(group, statistic, group_key, root, n_resamples, batch_rows):
@@ -906,7 +1017,7 @@ def _statistic_replicates(group, statistic, group_key, root, n_resamples, batch_
                     parts.append(items_of_stratum[h][ih])
                 idx = np.concatenate(parts, axis=1)
                 for s in systems:
-                    per_system[s][start:stop] = _system_statistic(statistic, scores, s, idx)
+                    per_system[s][start:stop] = _system_statistic(statistic, group, s, idx)
     else:
         order = group.item_order
         starts = group.unit_starts
@@ -927,7 +1038,7 @@ def _statistic_replicates(group, statistic, group_key, root, n_resamples, batch_
                 base = np.repeat(starts[u] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
                 idx = order[base + np.arange(total)]
                 for s in systems:
-                    per_system[s][lo + r] = _system_statistic(statistic, scores, s, idx)
+                    per_system[s][lo + r] = _system_statistic(statistic, group, s, idx)
     reps = np.stack([per_system[b] - per_system[a] for a, b in group.pairs])
     return reps
 
@@ -935,8 +1046,7 @@ def _statistic_replicates(group, statistic, group_key, root, n_resamples, batch_
 def _statistic_estimates(group, statistic):
     systems = sorted({s for p in group.pairs for s in p})
     idx = np.arange(group.n_items)
-    values = {s: float(_system_statistic(statistic, group.scores, s, idx)) for s in systems}
-    return values
+    return {s: float(_system_statistic(statistic, group, s, idx, "sample")) for s in systems}
 
 
 def _statistic_influence(group, statistic):
@@ -957,12 +1067,12 @@ def _statistic_influence(group, statistic):
             out = item_of_unit[lo:hi]
             idx = base[None, :] + (base[None, :] >= out[:, None])
             for s in systems:
-                leave[s][lo:hi] = _system_statistic(statistic, scores, s, idx)
+                leave[s][lo:hi] = _system_statistic(statistic, group, s, idx, "jackknife")
     else:
         for u in range(n_units):
             keep = np.flatnonzero(group.unit_of_item != u)
             for s in systems:
-                leave[s][u] = _system_statistic(statistic, scores, s, keep)
+                leave[s][u] = _system_statistic(statistic, group, s, keep, "jackknife")
     values = np.stack([leave[b] - leave[a] for a, b in group.pairs])
     return jackknife_influence(values, group.strata_sizes)
 
@@ -975,45 +1085,55 @@ def group_replicates(
     root: int,
     n_resamples: int,
     statistic: Callable | None = None,
-    resampling: str = "auto",
+    resampling: str = "index",
     influence: bool = False,
     workers: int | None = None,
     batch_rows: int | None = None,
 ) -> dict:
     """Replicates and estimates of every comparison of one group.
 
+    Parameters
+    ----------
+    statistic : callable, optional
+        Vectorized (``statistic(*columns, axis=-1)``; see :func:`per_resample`); the mean
+        when None.
+    resampling : {"index", "counts", "auto"}
+        "counts" (the mean only) draws each comparison's multinomial counts; any other value
+        the shared unit indices (the module docstring).
+    influence : bool
+        Also compute the jackknife influence values and BCa's acceleration
+        (:func:`acceleration` with the group's units per stratum).
+
     Returns
     -------
     dict
         ``replicates`` (k, B), ``estimate`` (k,), ``stat_a``, ``stat_b`` (k,),
-        ``influence`` (k, n_units) if asked, ``counts_path`` (k,) bool.
+        ``counts_path`` (k,) bool, and if asked ``influence`` (k, n_units) and
+        ``acceleration`` (k,).
     """
     a_idx = [p[0] for p in group.pairs]
     b_idx = [p[1] for p in group.pairs]
-    k = len(group.pairs)
-    out: dict = {}
+    counts = statistic is None and resampling == "counts"
+    out: dict = {"counts_path": np.full(len(group.pairs), counts)}
     if statistic is None:
-        reps, estimate, sums, paths = _mean_replicates(
+        reps, estimate, sums = _mean_replicates(
             group, group_key, root, n_resamples, resampling, workers, batch_rows
         )
-        sc = group.scores[:, :, 0]
-        means = group.stratified_mean(sc)
-        out["stat_a"] = means[a_idx]
-        out["stat_b"] = means[b_idx]
-        out["estimate"] = estimate
-        out["replicates"] = reps
-        out["counts_path"] = paths
-        if influence:
-            out["influence"] = mean_influence(group, sums)
+        means = group.stratified_mean(group.scores[:, :, 0])
+        stat_a, stat_b = means[a_idx], means[b_idx]
     else:
         values = _statistic_estimates(group, statistic)
-        out["stat_a"] = np.array([values[a] for a in a_idx])
-        out["stat_b"] = np.array([values[b] for b in b_idx])
-        out["estimate"] = out["stat_b"] - out["stat_a"]
-        out["replicates"] = _statistic_replicates(
-            group, statistic, group_key, root, n_resamples, batch_rows
+        stat_a = np.array([values[a] for a in a_idx])
+        stat_b = np.array([values[b] for b in b_idx])
+        estimate = stat_b - stat_a
+        reps = _statistic_replicates(group, statistic, group_key, root, n_resamples, batch_rows)
+    out.update(stat_a=stat_a, stat_b=stat_b, estimate=estimate, replicates=reps)
+    if influence:
+        L = (
+            mean_influence(group, sums)
+            if statistic is None
+            else _statistic_influence(group, statistic)
         )
-        out["counts_path"] = np.zeros(k, dtype=bool)
-        if influence:
-            out["influence"] = _statistic_influence(group, statistic)
+        out["influence"] = L
+        out["acceleration"] = acceleration(L, group.strata_sizes)
     return out
