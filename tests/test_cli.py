@@ -279,3 +279,208 @@ def test_subprocess(runs_csv):
         rng=11,
     )
     _same(pd.read_csv(io.StringIO(done.stdout)), expected)
+
+
+# ------------------------------------------------------------------ user errors: one line
+def _error(capsys, argv):
+    """Run a command that must fail: exit 2, one line on stderr, no traceback; the line."""
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in lines[0]
+    assert lines[0].startswith(f"pairedstats {argv[0]}: error: ")
+    return lines[0]
+
+
+def test_a_folder_as_file(capsys, tmp_path):
+    line = _error(capsys, ["bootstrap", str(tmp_path), *TIDY])
+    assert line.endswith(f"error: FILE: {str(tmp_path)!r} is a folder; give a file")
+
+
+def test_output_into_a_missing_folder_is_refused_before_the_work(capsys, runs_csv, tmp_path):
+    target = tmp_path / "nowhere" / "out.csv"
+    line = _error(capsys, ["bootstrap", str(runs_csv), *TIDY, "-o", str(target)])
+    assert f"--output: no folder {str(target.parent)!r} to write 'out.csv' in" in line
+    line = _error(capsys, ["bootstrap", str(runs_csv), *TIDY, "-o", str(tmp_path)])
+    assert f"--output: {str(tmp_path)!r} is a folder" in line
+
+
+def test_non_utf8_and_empty_files(capsys, tmp_path):
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("query,run,ndcg\nr\xe9sum\xe9,a,0.5\n".encode("latin-1"))
+    line = _error(capsys, ["bootstrap", str(latin), *TIDY])
+    assert line.endswith(f"FILE: {str(latin)!r} is not UTF-8 text; save it as UTF-8 and try again")
+    trec = tmp_path / "run.txt"
+    trec.write_bytes("ndcg_cut_10\tr\xe9sum\xe9\t0.5\n".encode("latin-1"))
+    line = _error(capsys, ["bootstrap", "--trec-eval", str(trec), "--measure", "ndcg_cut_10"])
+    assert f"--trec-eval: {str(trec)!r} is not UTF-8 text" in line
+    empty = tmp_path / "empty.csv"
+    empty.touch()
+    assert _error(capsys, ["tukey-hsd", str(empty)]).endswith(f"FILE: {str(empty)!r} is empty")
+
+
+def test_words_in_the_score_column_and_an_unknown_column(capsys, tmp_path):
+    words = RUNS.astype({"ndcg": object})
+    words.loc[5, "ndcg"] = "high"
+    path = tmp_path / "words.csv"
+    words.to_csv(path, index=False)
+    line = _error(capsys, ["bootstrap", str(path), *TIDY])
+    assert "error: --score: column 'ndcg' must be numeric" in line
+    assert "`score`" not in line
+    line = _error(capsys, ["bootstrap", str(path), *TIDY[:4], "--score", "map"])
+    assert "error: --score: no column named 'map'" in line
+
+
+def test_library_keywords_become_options():
+    options = cli.build_parser().parse_args(["ranksum"]).options
+    assert options["a"] == "-a"
+    assert options["confidence_level"] == "--confidence-level"
+    assert options["output"] == "--output"
+    assert "correction" not in options  # --no-correction does not spell the keyword
+    text = cli._command_line_text(
+        "`a`, `b`: got a=None, b='x'.\nUse confidence_level=0.9 or `by`; alpha=0.1, p=0.5",
+        options,
+    )
+    assert (
+        text == "-a, -b: got -a None, -b x. Use --confidence-level 0.9 or --by; --alpha 0.1, p=0.5"
+    )
+
+
+# ------------------------------------------------------------------ byte-order mark
+def test_a_byte_order_mark_does_not_hide_the_first_line(capsys, tmp_path, monkeypatch):
+    # trec_eval: the first line's measure must not read '\ufeffndcg_cut_10' (dropped)
+    part = RUNS[RUNS["collection"] == "msmarco"]
+    paths = []
+    for run, rows in part.groupby("run", sort=False):
+        paths.append(tmp_path / f"{run}.txt")
+        lines = [f"ndcg_cut_10\t{q}\t{v!r}" for q, v in zip(rows["query"], rows["ndcg"])]
+        paths[-1].write_text("\ufeff" + "\n".join(lines) + "\n", encoding="utf-8")
+    table = cli.read_trec_eval(paths, "ndcg_cut_10")
+    assert len(table) == len(part)
+    assert table["query"].iloc[0] == part["query"].iloc[0]
+    # CSV, from a file and from standard input: the first column is 'collection'
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + RUNS.to_csv(index=False).encode())
+    assert cli.read_table(path).columns[0] == "collection"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes())))
+    frame = cli.read_table("-")
+    assert frame.columns[0] == "collection"
+    pd.testing.assert_frame_equal(frame, RUNS)
+
+
+# ------------------------------------------------------------------ typed labels
+def test_typed_labels_match_integer_and_boolean_labels(capsys, tmp_path):
+    codes = {run: i for i, run in enumerate(RUNS["run"].unique())}
+    numbered = RUNS.assign(run=RUNS["run"].map(codes))
+    path = tmp_path / "numbered.csv"
+    numbered.to_csv(path, index=False)
+    base = [str(path), *TIDY, "--n-resamples", "300", "--rng", "4"]
+    got = _csv(capsys, ["bootstrap", *base, "--baseline", "0"])
+    expected = numbered.paired.bootstrap(
+        item="query", system="run", score="ndcg", baseline=0, n_resamples=300, rng=4
+    )
+    _same(got, expected)
+    got = _csv(capsys, ["tukey-hsd", *base, "--systems", "2", "1", "--exact", "false"])
+    expected = numbered.paired.tukey_hsd(
+        item="query", system="run", score="ndcg", systems=[2, 1], n_resamples=300, rng=4,
+        exact=False,
+    )  # fmt: skip
+    _same(got, expected)
+    line = _error(capsys, ["bootstrap", *base, "--baseline", "bm25"])
+    assert line.endswith("--baseline: no label 'bm25' in column 'run'; its labels: 0, 1, 2, 3")
+
+    ratings = pairedstats.datasets.load_ratings()
+    flagged = ratings.assign(changed=ratings["changed"] == "changed")
+    path = tmp_path / "flagged.csv"
+    flagged.to_csv(path, index=False)
+    args = ["ranksum", str(path), "--score", "deviation", "--group", "changed"]
+    got = _csv(capsys, [*args, "-a", "False", "-b", "True"])
+    expected = flagged.paired.ranksum(score="deviation", group="changed", a=False, b=True)
+    _same(got, expected)
+    assert "-a: no label 'false' in column 'changed'; its labels: False, True" in _error(
+        capsys, [*args, "-a", "false", "-b", "True"]
+    )
+
+
+def test_a_typed_label_with_two_readings_is_an_error():
+    # files give a column one type; a table built in Python may mix them
+    mixed = pd.DataFrame({"run": [1, "1", 2]})
+    with pytest.raises(ValueError, match=r"--baseline: '1' is the text of 2 labels of column "
+                                         r"'run' \(1, '1'\); rename them"):  # fmt: skip
+        cli._typed_labels("1", "--baseline", mixed, "run")
+    assert cli._typed_labels(["2"], "--systems", mixed, "run") == [2]
+    assert cli._typed_labels("x", "--baseline", mixed, "nothing") == "x"  # the library names it
+
+
+# ------------------------------------------------------------------ wide tables
+def test_wide_tables_leave_the_items_to_the_library(capsys, tmp_path):
+    part = RUNS[RUNS["collection"] == "robust04"]
+    wide = part.pivot(index="query", columns="run", values="ndcg").reset_index()
+    numbered = wide.assign(query=np.arange(301, 301 + len(wide)))  # TREC topic numbers
+    path = tmp_path / "wide.csv"
+    numbered.to_csv(path, index=False)
+    # not guessed: an id column is not taken as the items (nor as a system) without --item
+    line = _error(capsys, ["bootstrap", str(path)])
+    assert "--item" in line
+    assert "item=" not in line
+    got = _csv(capsys, ["bootstrap", str(path), "--item", "query", "--n-resamples", "300",
+                        "--rng", "8"])  # fmt: skip
+    _same(got, numbered.paired.bootstrap(item="query", n_resamples=300, rng=8))
+    assert got["system_b"].tolist() == ["bm25+rm3", "dense", "hybrid", "dense", "hybrid", "hybrid"]
+
+
+# ------------------------------------------------------------------ warnings and pipes
+def _command(*args):
+    return [sys.executable, "-m", "pairedstats", *map(str, args)]
+
+
+def test_a_warning_is_one_line_without_source_lines(tmp_path):
+    incomplete = RUNS[RUNS["collection"] == "msmarco"].iloc[1:]  # one item lacks bm25
+    path = tmp_path / "incomplete.csv"
+    incomplete.to_csv(path, index=False)
+    done = subprocess.run(
+        _command("bootstrap", path, *TIDY, "--missing", "complete", "--n-resamples", "100"),
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("pairedstats bootstrap: warning: --missing complete dropped 1 of 40")
+    assert "missing=" not in line
+    assert len(pd.read_fwf(io.StringIO(done.stdout), skiprows=2)) == 6
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tukey-hsd", "RUNS", *TIDY, "--n-resamples", "100", "--format", "csv"],
+        ["--n-resamples", "50"],  # the demo
+    ],
+    ids=["method", "demo"],
+)
+def test_a_closed_pipe_ends_quietly(runs_csv, argv):
+    # the reader is gone before the first write (the interpreter has not started yet)
+    argv = [str(runs_csv) if a == "RUNS" else a for a in argv]
+    with subprocess.Popen(_command(*argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        status = proc.wait(timeout=120)
+    assert status == 141
+    assert err == ""
+
+
+def test_a_monte_carlo_zero_in_text_and_markdown_but_not_in_csv(capsys, tmp_path):
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=30)
+    wide = pd.DataFrame({"query": [f"q{i:02d}" for i in range(30)], "a": a,
+                         "b": a + 1.0 + rng.uniform(0.0, 0.5, 30)})  # fmt: skip
+    path = tmp_path / "separated.csv"
+    wide.to_csv(path, index=False)
+    argv = ["tukey-hsd", str(path), "--item", "query", "--exact", "false", "--rng", "1"]
+    assert _csv(capsys, argv)["pvalue"].tolist() == [0.0]  # p = 2 / 2**30: no trial reaches it
+    assert cli.main(argv) == 0
+    row = capsys.readouterr().out.splitlines()[-1].split()
+    assert row[:2] == ["a", "b"]
+    assert row[5] == "<0.0001"
+    assert cli.main([*argv, "--format", "markdown"]) == 0
+    assert "| <0.0001 |" in capsys.readouterr().out.splitlines()[-1]

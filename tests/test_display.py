@@ -1,12 +1,62 @@
-"""Compact letter display (Piepho 2004 insert-and-absorb)."""
+"""How numbers are shown, and the compact letter display (Piepho 2004 insert-and-absorb)."""
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import pairedstats
-from pairedstats.display import letter_sets, letters
+from pairedstats.display import (
+    latex_number,
+    letter_sets,
+    letters,
+    number_text,
+    pvalue_bound,
+    pvalue_bound_text,
+)
+
+
+def _significant(text: str) -> int:
+    digits = text.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+    return len(digits)
+
+
+@pytest.mark.parametrize("digits", [1, 2, 3, 6])
+def test_the_bound_is_the_smallest_number_of_its_digits_not_below_1_over_n(digits):
+    # exact rational arithmetic, independent of the decimal module used by pvalue_bound
+    for trials in [*range(1, 3001), 9_999, 10_000, 10_001, 65_536, 10**6, 3 * 10**6]:
+        bound = Fraction(repr(pvalue_bound(trials, digits)))
+        exact = Fraction(1, trials)
+        exponent = Fraction(10) ** (len(str(trials - 1)) * -1 - digits + 1)  # last digit's unit
+        assert exact <= bound < exact + exponent, (trials, digits, bound)
+        assert _significant(number_text(float(bound), digits)) <= digits
+
+
+def test_bound_texts():
+    assert pvalue_bound_text(10_000) == "<0.0001"
+    assert pvalue_bound_text(2_000) == "<0.0005"
+    assert pvalue_bound_text(3_000) == "<0.000333334"
+    assert pvalue_bound_text(7, 3) == "<0.143"
+    assert pvalue_bound_text(10**6, 3) == "<1e-06"
+    assert pvalue_bound_text(10**6, 3, latex=True) == r"<1\times10^{-6}"
+    assert pvalue_bound_text(300, 3, latex=True) == "<0.00334"
+
+
+def test_numbers_as_text_and_latex():
+    assert [number_text(v) for v in (0.1234567, 1.2e-5, 300.0, -0.5, 0.0, float("nan"))] == [
+        "0.123457", "1.2e-05", "300", "-0.5", "0", "NaN"
+    ]  # fmt: skip
+    assert number_text(float("inf")) == "inf"
+    assert number_text(0.00123456789, 3) == "0.00123"
+    # LaTeX: decimals, and significant digits where the decimals would show zero
+    assert latex_number(0.04678, 3) == "0.047"
+    assert latex_number(-1.2e-5, 3) == r"-1.2\times10^{-5}"
+    assert latex_number(1.23456e-12, 2) == r"1.2\times10^{-12}"
+    assert latex_number(0.00099, 3) == "0.00099"
+    assert latex_number(0.001, 3) == "0.001"
+    assert latex_number(0.0, 3) == "0.000"
+    assert latex_number(0.4, 0) == "0.4"
 
 
 def test_hand_worked_example():

@@ -111,6 +111,25 @@ def test_pvalue_matrix_holds_the_pvalues(hsd, tmp_path):
     np.testing.assert_array_equal(same.filled(-1), image.filled(-1))
 
 
+def test_pvalue_matrix_writes_a_monte_carlo_zero_as_its_bound():
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=30)
+    scores = np.column_stack(
+        [a, a + 1.0 + rng.uniform(0.0, 0.5, 30), a + 0.01 * rng.normal(size=30)]
+    )
+    res = pairedstats.tukey_hsd(scores, exact=False, n_resamples=10_000, rng=1)
+    assert res.pvalue[0, 0] == 0.0  # p = 2 / 2**30 by exact enumeration: no trial reaches it
+    ax = plotting.pvalue_matrix(res)
+    image = ax.images[0].get_array()
+    assert image[0, 1] == image[1, 0] == 0.0  # the colours keep the number
+    texts = {(t.get_position(), t.get_text()) for t in ax.texts}
+    assert ((1, 0), "<0.0001") in texts
+    assert ((0, 1), "<0.0001") in texts
+    p02 = res.pvalue[0, 1]
+    assert ((2, 0), f"{p02:.3g}") in texts
+    assert all(t.get_fontweight() == "bold" for t in ax.texts if t.get_text() == "<0.0001")
+
+
 def test_distribution_shows_the_resamples_and_the_interval(boot, tmp_path):
     ax = boot.plot("distribution", group="msmarco", comparison=("bm25", "dense"))
     _png(ax, tmp_path / "dist.png")

@@ -199,3 +199,104 @@ def test_repr_is_the_table_not_the_arrays():
     assert text.splitlines()[0] == "<_Diff: 4 group(s) x 2 comparison(s)>"
     assert text.endswith(str(res))
     assert "array(" not in text
+
+
+# ------------------------------------------------------- displays: Monte Carlo zeros
+@dataclass(frozen=True, kw_only=True)
+class _MonteCarlo(ComparisonResult):
+    """As a Tukey HSD result: Monte Carlo p-values with a per-row trial count (0: exact)."""
+
+    difference: np.ndarray
+    pvalue: np.ndarray
+    n_resamples: np.ndarray
+    _columns: ClassVar[tuple] = ("difference", "pvalue", "n_resamples")
+
+
+def _monte_carlo():
+    return _MonteCarlo(
+        label_a=("x", "x", "y"),
+        label_b=("y", "z", "z"),
+        difference=np.array([[1.5, 0.25, 0.0]]),
+        pvalue=np.array([[0.0, 0.0, 0.5]]),
+        n_resamples=np.array([[10_000, 3_000, 10_000]]),
+        metadata=metadata("demo"),
+    )
+
+
+def test_a_monte_carlo_pvalue_of_zero_is_shown_as_its_bound():
+    res = _monte_carlo()
+    np.testing.assert_array_equal(res.to_dataframe()["pvalue"], [0.0, 0.0, 0.5])  # raw
+    body = str(res).splitlines()[1:]  # settings, then the table
+    assert body[1].split() == ["x", "y", "1.5", "<0.0001", "10000"]
+    # 1/3000 = 0.000333..., rounded up: the bound stays true
+    assert body[2].split() == ["x", "z", "0.25", "<0.000333334", "3000"]
+    assert body[3].split() == ["y", "z", "0", "0.5", "10000"]
+    assert repr(res).endswith(str(res))
+    assert "<td>&lt;0.0001</td>" in res._repr_html_()
+    markdown = res.to_markdown().splitlines()
+    assert markdown[2] == "| x | y | 1.5 | <0.0001 | 10000 |"
+    assert markdown[3] == "| x | z | 0.25 | <0.000333334 | 3000 |"
+    latex = res.to_latex().splitlines()
+    assert latex[4] == r"x & y & $1.500^{*}$ & $<0.0001$ \\"
+    assert latex[5] == r"x & z & $0.250^{*}$ & $<0.000334$ \\"
+    assert latex[6] == r"y & z & $0.000$ & $0.500$ \\"
+    assert r"& $<0.00034$ \\" in res.to_latex(digits=2)
+
+
+def test_tukey_hsd_zero_is_a_bound_and_an_exact_pvalue_is_never_zero():
+    import pairedstats
+
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=12)
+    b = a + 1.0 + rng.uniform(0.0, 0.5, size=12)  # b > a on every item, distinct |d|
+    # exact: of the 2**12 within-item swaps only none and all reach |difference|
+    exact = pairedstats.tukey_hsd(np.column_stack([a, b]), exact=True)
+    assert exact.pvalue[0, 0] == 2 / 2**12
+    assert not exact._monte_carlo_zeros().any()
+    assert str(exact).splitlines()[-1].split()[5] == "0.000488281"
+    # Monte Carlo: p = 2 / 2**30, so no trial in 10,000 reaches it
+    a, b = rng.normal(size=30), rng.normal(size=30)
+    b = a + 1.0 + rng.uniform(0.0, 0.5, size=30)
+    mc = pairedstats.tukey_hsd(np.column_stack([a, b]), exact=False, n_resamples=10_000, rng=2)
+    assert mc.pvalue[0, 0] == 0.0
+    assert str(mc).splitlines()[-1].split()[5] == "<0.0001"
+    assert r"$<0.0001$" in mc.to_latex()
+
+
+# ------------------------------------------------------- displays: small numbers
+def test_small_numbers_print_in_significant_digits():
+    res = _Tested(
+        label_a=("x", "x"),
+        label_b=("y", "z"),
+        difference=np.array([[1.2e-5, -4.2e-4]]),
+        ci_low=np.array([[1e-6, -0.001]]),
+        ci_high=np.array([[2.34567e-5, 0.0015]]),
+        pvalue=np.array([[0.001, 0.2]]),
+        n_items=np.array([[50, 50]]),
+        metadata=metadata("demo"),
+    )
+    body = res.to_latex(digits=3).splitlines()[4:6]
+    assert body[0] == (
+        r"x & y & ${1.2\times10^{-5}}^{*}$ & $1\times10^{-6}$ & $2.35\times10^{-5}$ & $0.001$ \\"
+    )
+    assert body[1] == r"x & z & $-0.00042$ & $-0.001$ & $0.002$ & $0.200$ \\"
+    assert "$0.000" not in res.to_latex(digits=3)
+    rows = [line.split() for line in str(res).splitlines()[2:]]
+    assert rows[0][2:6] == ["1.2e-05", "1e-06", "2.34567e-05", "0.001"]
+    assert rows[1][2:5] == ["-0.00042", "-0.001", "0.0015"]
+    assert res.to_markdown().splitlines()[2] == (
+        "| x | y | 1.2e-05 | 1e-06 | 2.34567e-05 | 0.001 | 50 |"
+    )
+
+
+def test_printed_tables_show_every_column_and_row_whatever_the_pandas_options():
+    import pandas as pd
+
+    res = _result()
+    with pd.option_context("display.width", 20, "display.max_columns", 2, "display.max_rows", 2):
+        lines = str(res).splitlines()
+        html = res._repr_html_()
+    assert lines[2].split() == ["seed", "lr", "system_a", "system_b", "difference", "n_items"]
+    assert len(lines) == 3 + 8  # title, settings, header, one line per row
+    assert lines[-1].split() == ["20", "b", "x", "z", "2.33333", "5"]
+    assert html.count("<tr") == 1 + 8
