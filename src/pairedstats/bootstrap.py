@@ -309,8 +309,9 @@ def bootstrap(
         the columns' shape without the last axis (checked; a ValueError says what was expected
         and what was received). Without ``axis`` (as scipy's ``vectorized=False``) it is
         called once per resample and system on 1-D columns and must return a number; that
-        costs one Python call each (about 1.5 s more per 10,000 resamples of 1,000 items and
-        two systems for a mean; see the docs). Recomputed on every resample; the difference is
+        costs one Python call each, 10-20 microseconds for a few numpy sums: 10,000 resamples
+        of 1,000 items and two systems took 0.4 s instead of 0.2 s for a mean, 0.9 s instead
+        of 0.55 s for pooled F1. Recomputed on every resample; the difference is
         ``statistic(b) - statistic(a)``.
     n_resamples : int, default 10_000
     confidence_level : float, default 0.95
