@@ -176,10 +176,10 @@ def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
     big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)] if arr.size else arr
     if big.size:
         raise ValueError(
-            f"`{arg}`: {what} holds integers as large as {int(big.flat[0])} in magnitude; "
-            "above 2**53 float64 cannot hold every integer, so differences would be "
-            "rounded. Subtract a common offset first (e.g. the column's minimum) or divide "
-            "by a power of ten."
+            f"`{arg}`: {what} must be integers of magnitude at most 2**53, which float64 "
+            f"holds exactly; got {int(big.flat[0])}, whose differences would be rounded. "
+            "Subtract a common offset first (e.g. the column's minimum) or divide by a "
+            "power of ten."
         )
 
 
@@ -607,6 +607,12 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
         "Name the system columns with systems=[...], or, for a tidy table (one row per item "
         "and system), pass item=, system= and score=."
     )
+    repeated = [c for c in dict.fromkeys(candidates) if candidates.count(c) > 1]
+    if repeated:
+        raise ValueError(
+            f"`systems`: the table has several columns named {_fmt(repeated)}; each system "
+            "needs its own column name. Rename the duplicates first."
+        )
     words = [c for c in candidates if frame[c].dtype.kind not in "biufc"]
     if words:
         c = words[0]
@@ -733,6 +739,26 @@ def design_from_array(
 
 
 # --------------------------------------------------------------------------- xarray
+def _coordinate(ds, dim: str, arg: str) -> list:
+    """The labels along ``dim`` (its coordinate, or positions): present, distinct, not empty.
+
+    Every label keys something (a system, an item's place in the canonical order, a sweep
+    cell's random streams), so a missing or repeated label is refused.
+    """
+    if ds.sizes[dim] == 0:
+        raise ValueError(f"`{arg}`: dimension {dim!r} has length 0; there is nothing to compare.")
+    labels = ds[dim].to_numpy().tolist() if dim in ds.coords else list(range(ds.sizes[dim]))
+    _check_labels(labels, arg, f"{dim!r} coordinate")
+    codes, uniques = _pandas().factorize(_object_array(labels))
+    if len(uniques) != len(labels):
+        repeated = uniques[int(np.flatnonzero(np.bincount(codes) > 1)[0])]
+        raise ValueError(
+            f"`{arg}`: the coordinate {dim!r} has the label {repeated!r} more than once; each "
+            "position along a dimension needs its own label."
+        )
+    return labels
+
+
 def _check_dims(ds, wanted: dict[str, str]) -> None:
     for arg, dim in wanted.items():
         if dim not in ds.dims:
@@ -781,7 +807,9 @@ def _item_coord(ds, name, item, arg):
             f"`{arg}`: {name!r} must be a coordinate along {item!r} alone; it has dims "
             f"{values.dims}."
         )
-    return values.to_numpy().astype(object)
+    labels = _object_array(values.to_numpy().tolist())
+    _check_labels(labels, arg, f"{name!r}")
+    return labels
 
 
 def design_from_dataset(
@@ -805,7 +833,7 @@ def design_from_dataset(
     missing = _check_missing_arg(missing)
     _check_dims(ds, {"item": item, "system": system})
     names = score_variables(ds, score, item, system)
-    available = list(ds[system].to_numpy().tolist())
+    available = _coordinate(ds, system, "systems")
     chosen = _select_systems(available, systems)
     sub = ds[names].sel({system: chosen})
     data = [sub[n] for n in names]
@@ -820,9 +848,12 @@ def design_from_dataset(
         sweep = ["__column", *sweep]
         stacked = stacked.expand_dims("__one")
     stacked = stacked.transpose(*sweep, item, system, "__column" if as_columns else "__one")
-    arr = np.asarray(stacked.values, dtype=np.float64) if stacked.dtype.kind in "biuf" else None
-    if arr is None:
+    if stacked.dtype.kind not in "biuf":
         raise TypeError(f"`score`: variables must be numeric; got dtype {stacked.dtype}.")
+    for d in sweep:
+        if d != "__column":
+            _coordinate(stacked, d, "score")
+    arr = _numeric(stacked.values, "score", "the score variables")
     n_slices = int(np.prod(arr.shape[: len(sweep)]))
     n_items = arr.shape[len(sweep)]
     arr = arr.reshape(n_slices * n_items, len(chosen), arr.shape[-1])
@@ -830,11 +861,7 @@ def design_from_dataset(
     coords = [stacked[d].to_numpy().tolist() for d in sweep]
     group_keys = list(itertools.product(*coords))  # C order, as the reshape; [()] if no sweep
     group_code = np.repeat(np.arange(n_slices), n_items)
-    item_labels = (
-        np.tile(ds[item].to_numpy().astype(object), n_slices)
-        if item in ds.coords
-        else np.tile(np.arange(n_items, dtype=object), n_slices)
-    )
+    item_labels = np.tile(_object_array(_coordinate(ds, item, "item")), n_slices)
 
     def where(idx):
         return f"item {item_labels[idx[0]]!r}, system {chosen[idx[1]]!r}"
@@ -864,7 +891,9 @@ def design_from_dataset(
 
 # --------------------------------------------------------------------------- two samples
 def _finite_sample(values, arg: str, label) -> tuple[np.ndarray, int]:
-    arr = _numeric(values, arg, f"the scores of {label!r}").reshape(-1)
+    if np.ndim(values) != 1:
+        raise ValueError(f"`{arg}` must be one-dimensional; got shape {np.shape(values)}.")
+    arr = _numeric(values, arg, f"the scores of {label!r}")
     if np.isinf(arr).any():
         raise ValueError(
             f"`{arg}`: scores must be finite; group {label!r} has {int(np.isinf(arr).sum())} "

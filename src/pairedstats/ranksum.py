@@ -14,6 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from . import _validation
+from ._inputs import two_sample_from_arrays
 from .core import ranksum as _core
 from .core.design import TwoSampleDesign
 from .results import ComparisonResult
@@ -52,8 +53,9 @@ class RanksumResult(ComparisonResult):
         Null mean and tie-corrected null variance of ``rank_sum_a``.
     z : ndarray
         Normal score, positive when b tends to exceed a; continuity-corrected (by 0.5
-        toward the null for the chosen ``alternative``) when ``correction=True``. NaN when
-        all values are tied.
+        toward the null for the chosen ``alternative``) when ``correction=True``. 0 when
+        all values are tied (then every arrangement gives the observed statistic and the
+        p-value is 1, as in scipy).
     pvalue : ndarray
         p-value for ``alternative`` (about b - a) by the method in ``method``.
     shift : ndarray
@@ -117,25 +119,6 @@ class RanksumResult(ComparisonResult):
     )
 
 
-def _check_sample(x, name: str) -> np.ndarray:
-    arr = np.asarray(x)
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
-    ):
-        raise TypeError(f"`{name}` must be numeric; got dtype {arr.dtype}.")
-    if np.issubdtype(arr.dtype, np.complexfloating):
-        raise TypeError(f"`{name}` must be real; got dtype {arr.dtype}.")
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
-    arr = arr.astype(np.float64)
-    bad = int(np.count_nonzero(~np.isfinite(arr)))
-    if bad:
-        raise ValueError(
-            f"`{name}` must contain finite values only; got {bad} NaN or infinite value(s)."
-        )
-    return arr
-
-
 def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction):
     """Validate the arguments of :func:`ranksum` (``a``, ``b``) or :func:`ranksum_design`."""
     alternative = _validation.check_choice(alternative, "alternative", _ALTERNATIVES)
@@ -145,14 +128,7 @@ def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction)
         raise TypeError(f"`correction` must be True or False; got {correction!r}.")
     correction = bool(correction)
     if design is None:
-        a = _check_sample(a, "a")
-        b = _check_sample(b, "b")
-        design = TwoSampleDesign(
-            a=a,
-            b=b,
-            a_offsets=np.array([0, a.size], dtype=np.int64),
-            b_offsets=np.array([0, b.size], dtype=np.int64),
-        )
+        design = two_sample_from_arrays(a, b)
     elif not isinstance(design, TwoSampleDesign):
         raise TypeError(f"`design` must be a TwoSampleDesign; got {type(design).__name__}.")
     for g in range(design.n_groups):

@@ -263,12 +263,19 @@ def test_all_tied():
     out = _run(np.ones(4), np.ones(3))
     assert out["method"] == "exact-conditional"
     assert out["pvalue"] == 1.0
-    assert math.isnan(out["z"])
+    assert out["z"] == 0.0
     assert out["shift"] == 0.0
     asym = _run(np.ones(4), np.ones(3), method="asymptotic")
-    assert math.isnan(asym["pvalue"])
-    assert math.isnan(asym["z"])
+    # every arrangement gives the observed statistic: p = 1 and z = 0 (scipy: p = 1 too)
+    assert asym["pvalue"] == 1.0
+    assert asym["z"] == 0.0
     assert asym["ci_low"] == asym["ci_high"] == 0.0
+    for alternative in ("less", "greater"):
+        one = _run(np.ones(40), np.ones(30), method="asymptotic", alternative=alternative)
+        ref = stats.mannwhitneyu(
+            np.ones(40), np.ones(30), method="asymptotic", alternative=alternative
+        )
+        assert one["pvalue"] == ref.pvalue == 1.0
 
 
 def test_auto_rule():

@@ -475,7 +475,8 @@ def ranksum_1d(
             corr = -0.5
     else:
         corr = 0.0
-    z = float((dz - corr) / sigma) if sigma > 0 else math.nan
+    # all values tied: every arrangement gives the observed statistic, so z = 0 and p = 1
+    z = float((dz - corr) / sigma) if sigma > 0 else 0.0
 
     pmf_nt = None
     if use_exact:
@@ -512,7 +513,7 @@ def ranksum_1d(
             else:
                 pvalue = float(min(1.0, 2 * special.ndtr(-abs(z))))
         else:
-            pvalue = math.nan
+            pvalue = 1.0
 
     shift = hodges_lehmann(a, b)
     alpha = 1 - confidence_level
