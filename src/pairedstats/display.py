@@ -2,7 +2,7 @@
 
 Printed, Markdown and HTML tables show numbers with 6 significant digits; LaTeX tables
 (:meth:`~pairedstats.results.ComparisonResult.to_latex`) a fixed number of decimals, and
-significant digits for the numbers those decimals would show as zero. A Monte Carlo p-value
+significant digits for the nonzero numbers below the last decimal. A Monte Carlo p-value
 of 0 (no trial reached the observed statistic) is shown as the bound it stands for,
 ``<1/n_resamples`` (rounded up). Only displays change: tables keep every digit.
 
@@ -44,8 +44,9 @@ def _latex_power(text: str) -> str:
 
 
 def latex_number(value: float, digits: int) -> str:
-    r"""A finite float for LaTeX math mode: ``digits`` decimals, or, when those decimals would
-    show a nonzero number as zero (``|value| < 10**-digits``), ``digits`` significant digits.
+    r"""A finite float for LaTeX math mode: ``digits`` decimals, or ``digits`` significant
+    digits for a nonzero number below the last decimal (``|value| < 10**-digits``), which
+    the decimals would show as 0 or as a single digit.
 
     Examples
     --------

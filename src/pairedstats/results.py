@@ -318,8 +318,8 @@ class ComparisonResult:
         A significant comparison (see :meth:`significant`: ``pvalue < alpha``, or an interval
         that excludes 0) gets ``marker`` as a superscript on its ``mark`` column, and a last
         row explains the marker. Numbers are formatted for display only: ``digits`` decimals,
-        and ``digits`` significant digits for the nonzero numbers below ``10**-digits`` that
-        those decimals would show as zero (``$1.2\times10^{-5}$``); p-values below
+        and ``digits`` significant digits for the nonzero numbers below ``10**-digits`` in
+        magnitude (``$1.2\times10^{-5}$``, not ``$0.000$``); p-values below
         ``10**-digits`` print as ``<0.001``, and a Monte Carlo p-value of 0 (no trial reached
         the observed statistic) as the bound it stands for, ``<1/n_resamples`` rounded up
         (``$<0.0001$`` for 10,000 trials). The result keeps full precision. The table needs
