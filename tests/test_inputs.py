@@ -75,7 +75,9 @@ def test_wide_with_item_column_and_by(tidy):
 
 def test_wide_refuses_a_non_numeric_column_unless_systems_name_the_systems(tidy):
     wide = wide_of(tidy).assign(note="text")
-    with pytest.raises(TypeError, match="`systems`: in a wide table every column .* 'note' is not"):
+    with pytest.raises(
+        TypeError, match=r"`systems`: in a wide table every column .* 'note' is not"
+    ):
         design_from_frame(wide)
     assert design_from_frame(wide, systems=["y", "x"]).systems == ("y", "x")
 
@@ -483,7 +485,10 @@ def test_remaining_messages():
     with pytest.raises(ValueError, match=r"`item`: 1 item label\(s\) are missing \(NaN or None\)"):
         design_from_frame(wide, item="q")
     strata = pd.DataFrame({"x": [1.0, 2.0], "y": [1.0, 3.0], "s": ["u", None]})
-    with pytest.raises(ValueError, match=r"`strata`: 1 stratum label\(s\) are missing \(NaN or None\), the first for item"):
+    with pytest.raises(
+        ValueError,
+        match=r"`strata`: 1 stratum label\(s\) are missing \(NaN or None\), the first for item",
+    ):
         design_from_frame(strata, strata="s")
     groups = pd.DataFrame({"g": ["u", None, "c"], "x": [1.0, 2.0, 3.0]})
     with pytest.raises(ValueError, match="`group`: column 'g' has 1 missing label"):
@@ -508,3 +513,214 @@ def test_remaining_messages():
     labels = two.assign(x=(("group", "item"), [["p", "q"], ["r", "s"]]))
     with pytest.raises(TypeError, match="`score`: variable 'x' must be numeric; got <U1"):
         two_sample_from_dataset(labels, score="x")
+
+
+# ------------------------------------------------- tables read as meant, or refused
+def _csv_round_trip(frame: pd.DataFrame) -> pd.DataFrame:
+    import io
+
+    return pd.read_csv(io.StringIO(frame.to_csv(index=False)))
+
+
+@pytest.fixture
+def scores_with_ids():
+    rng = np.random.default_rng(5)
+    return pd.DataFrame(
+        {"query": np.arange(101, 131), "bm25": rng.random(30), "dense": rng.random(30) + 0.1}
+    )
+
+
+def test_an_id_column_read_from_a_file_is_not_a_system(scores_with_ids):
+    read = _csv_round_trip(scores_with_ids)
+    with pytest.raises(ValueError, match="`item`: the table has a default RangeIndex and column"):
+        design_from_frame(read)
+    named = design_from_frame(read, item="query")
+    assert named.systems == ("bm25", "dense")
+    indexed = design_from_frame(read.set_index("query"))
+    np.testing.assert_array_equal(named.scores, indexed.scores)
+    # systems= says which columns are systems: the rows are the items
+    assert design_from_frame(read, systems=["bm25", "dense"]).systems == ("bm25", "dense")
+    # the CSV of a frame written with its index has an 'Unnamed: 0' column
+    import io
+
+    with_index = pd.read_csv(io.StringIO(scores_with_ids.set_index("query").to_csv()))
+    assert design_from_frame(with_index.set_index("query")).systems == ("bm25", "dense")
+    unnamed = pd.read_csv(io.StringIO(scores_with_ids.to_csv()))
+    with pytest.raises(ValueError, match="column 'Unnamed: 0' looks like the items' labels"):
+        design_from_frame(unnamed.drop(columns="query"))
+
+
+def test_text_columns_and_marker_cells_are_refused_not_dropped(scores_with_ids):
+    labelled = scores_with_ids.assign(query="q" + scores_with_ids["query"].astype(str))
+    with pytest.raises(TypeError, match=r"'query' is not numeric .* the value 'q101'"):
+        design_from_frame(labelled)
+    marked = scores_with_ids.set_index("query").astype(object)
+    marked.iloc[3, 1] = "n/a"
+    with pytest.raises(TypeError, match=r"column 'bm25' has dtype object.*pandas.to_numeric"):
+        design_from_frame(marked)
+    with pytest.raises(TypeError, match=r"`systems`: column 'dense' must be numeric.*'n/a'"):
+        design_from_frame(marked, systems=["bm25", "dense"])
+
+
+def test_a_tidy_table_without_system_is_refused(scores_with_ids):
+    tidy = scores_with_ids.melt(id_vars="query", var_name="run", value_name="ndcg")
+    with pytest.raises(ValueError, match="`score`: got score='ndcg' but no `system=`"):
+        design_from_frame(tidy, score="ndcg")
+    with pytest.raises(TypeError, match="'run' is not numeric"):
+        design_from_frame(tidy)
+    with pytest.raises(ValueError, match="`score`: got score='ndcg' but no `system=`"):
+        design_from_frame(tidy, item="query", score="ndcg")
+
+
+def test_ambiguous_and_duplicated_column_names_are_refused(scores_with_ids):
+    both = scores_with_ids.set_index("query", drop=False)
+    with pytest.raises(ValueError, match="`item`: the index and a column are both named 'query'"):
+        design_from_frame(both)
+    tidy = scores_with_ids.melt(id_vars="query", var_name="run", value_name="ndcg")
+    with pytest.raises(ValueError, match="`item`: 'query' names both a column and an index"):
+        design_from_frame(tidy.set_index("query", drop=False), item="query", system="run",
+                          score="ndcg")  # fmt: skip
+    twice = scores_with_ids.set_index("query").set_axis(["a", "a"], axis=1)
+    with pytest.raises(ValueError, match="`systems`: the table has several columns named 'a'"):
+        design_from_frame(twice)
+    with pytest.raises(ValueError, match="`score`: 'ndcg' names several columns"):
+        design_from_frame(pd.concat([tidy, tidy[["ndcg"]]], axis=1), item="query",
+                          system="run", score="ndcg")  # fmt: skip
+    levels = scores_with_ids.set_index("query")
+    levels.columns = pd.MultiIndex.from_tuples([("m", "bm25"), ("m", "dense")])
+    with pytest.raises(ValueError, match="`systems`: 'm' names a level of the MultiIndex"):
+        design_from_frame(levels, systems=["m"])
+
+
+def _designs_equal(d1, d2):
+    np.testing.assert_array_equal(d1.scores, d2.scores)
+    assert list(d1.items) == list(d2.items)
+    assert d1.systems == d2.systems
+    assert d1.group_keys == d2.group_keys
+
+
+def test_items_take_a_canonical_order_whatever_the_row_order(tidy):
+    kw = dict(item="query", system="run", score="ndcg", by="ds", systems=["x", "y", "z"])
+    base = design_from_frame(tidy, **kw)
+    assert list(base.items[:5]) == ["q0", "q1", "q2", "q3", "q4"]
+    for seed in range(3):
+        shuffled = tidy.sample(frac=1, random_state=seed)
+        d = design_from_frame(shuffled, **kw)
+        same = base.group(base.group_keys.index(d.group_keys[0]))
+        np.testing.assert_array_equal(d.scores[d.group(0)], base.scores[same])
+    wide = wide_of(tidy)
+    _designs_equal(design_from_frame(wide), design_from_frame(wide.iloc[[3, 0, 4, 2, 1]]))
+    # clusters and strata follow the items
+    d1 = design_from_frame(tidy, **kw, cluster="cl")
+    d2 = design_from_frame(tidy.iloc[::-1], **kw, cluster="cl")
+    assert [d1.cluster_labels[c] for c in d1.cluster] == [d2.cluster_labels[c] for c in d2.cluster]
+
+
+def test_mixed_item_labels_sort_by_kind_then_value():
+    from pairedstats._inputs import canonical_ranks
+
+    assert canonical_ranks([10, 2, "b", "a", 1.5]).tolist() == [2, 1, 4, 3, 0]
+    assert canonical_ranks([(2, "a"), (1, "b"), (1, "a")]).tolist() == [2, 1, 0]
+    # a design of mixed labels is built, in one order whatever the input order
+    x = np.arange(8.0).reshape(4, 2) ** 2
+    d1 = design_from_array(x, items=[3, "c", 1, "a"])
+    d2 = design_from_array(x[::-1], items=["a", 1, "c", 3])
+    _designs_equal(d1, d2)
+
+
+def test_accessor_numbers_do_not_depend_on_row_order(tidy):
+    tidy = tidy.assign(ndcg=np.random.default_rng(8).random(len(tidy)))  # no constant group
+    kw = dict(item="query", system="run", score="ndcg", systems=["x", "y", "z"], rng=3,
+              n_resamples=600)  # fmt: skip
+    shuffled = tidy.sample(frac=1, random_state=1)
+    for method, extra in (("bootstrap", {"method": "bca", "by": "ds"}),
+                          ("bootstrap", {"cluster": "cl", "by": "ds"}),
+                          ("tukey_hsd", {"exact": False, "by": "ds"})):  # fmt: skip
+        one = getattr(tidy.paired, method)(**kw, **extra)
+        two = getattr(shuffled.paired, method)(**kw, **extra)
+        two = (
+            two.set_index(["ds", "system_a", "system_b"])
+            .loc[one.set_index(["ds", "system_a", "system_b"]).index]
+            .reset_index()
+        )
+        pd.testing.assert_frame_equal(one, two)
+
+
+def test_missing_labels_are_refused_in_every_container(tidy):
+    kw = dict(item="query", system="run", score="ndcg")
+    for column, arg in (("query", "item"), ("run", "system"), ("cl", "cluster"),
+                        ("ds", "by")):  # fmt: skip
+        bad = tidy.astype({column: object})
+        bad.loc[3, column] = None
+        with pytest.raises(ValueError, match=f"`{arg}`"):
+            design_from_frame(bad, **kw, by="ds", cluster="cl")
+    wide = wide_of(tidy)
+    wide.index = ["q0", None, "q2", "q3", "q4"]
+    with pytest.raises(ValueError, match="`item`: 1 item label"):
+        design_from_frame(wide)
+    x = np.ones((4, 2)) * np.arange(4)[:, None]
+    cases = (("items", [0, 1, None, 3]), ("cluster", [0, 1, np.nan, 3]),
+             ("strata", [0, 0, 1, None]), ("groups", ["a", None, "a", "b"]))  # fmt: skip
+    for name, values in cases:
+        arg = {"items": "item", "groups": "by"}.get(name, name)
+        with pytest.raises(ValueError, match=f"`{arg}`: 1 .* missing"):
+            design_from_array(x, **{name: values})
+    ds = xr.Dataset({"s": (("seed", "item", "system"), np.ones((2, 3, 2)) * [0.0, 1.0])},
+                    coords={"seed": [0, 1], "system": ["a", "b"]})  # fmt: skip
+    for dim, coord, arg in (("system", ["a", None], "systems"),
+                            ("item", np.array([0, None, 2], dtype=object), "item"),
+                            ("seed", [0.0, np.nan], "score")):  # fmt: skip
+        with pytest.raises(ValueError, match=f"`{arg}`: 1 '{dim}' coordinate label"):
+            design_from_dataset(ds.assign_coords({dim: coord}))
+    with pytest.raises(ValueError, match="`strata`: 1 'st' label"):
+        design_from_dataset(ds.assign_coords(st=("item", [0.0, np.nan, 1.0])), strata="st")
+
+
+def test_repeated_or_empty_coordinates_are_refused():
+    ds = xr.Dataset({"s": (("seed", "item", "system"), np.ones((2, 3, 2)) * [0.0, 1.0])},
+                    coords={"seed": [0, 1], "system": ["a", "b"]})  # fmt: skip
+    for dim, coord, arg in (("system", ["a", "a"], "systems"), ("item", [0, 1, 1], "item"),
+                            ("seed", [7, 7], "score")):  # fmt: skip
+        with pytest.raises(ValueError, match=f"`{arg}`: the coordinate '{dim}' has the label"):
+            design_from_dataset(ds.assign_coords({dim: coord}))
+    with pytest.raises(ValueError, match="`score`: dimension 'seed' has length 0"):
+        design_from_dataset(ds.isel(seed=slice(0, 0)))
+    with pytest.raises(ValueError, match="`item`: each item must have one row"):
+        design_from_array(np.ones((3, 2)) * [0.0, 1.0], items=["a", "b", "a"])
+
+
+def test_scores_beyond_float_precision_or_range_are_refused():
+    exact = pd.DataFrame({"a": [2**53, 5, 9], "b": [-(2**53), 8, 2]}, index=list("xyz"))
+    assert design_from_frame(exact).scores[0, 0, 0] == 2.0**53
+    big = exact.assign(a=[2**60 + 1, 2**60 + 5, 2**60 + 9])
+    with pytest.raises(ValueError, match="`systems`: column 'a' must be integers of magnitude"):
+        design_from_frame(big)
+    with pytest.raises(ValueError, match="`scores`: the scores must be integers of magnitude"):
+        design_from_array(np.array([[2**60, 1], [3, 4]], dtype=np.uint64))
+    with pytest.raises(ValueError, match="must be integers of magnitude"):
+        design_from_array(np.array([[2**60, 1], [3, 4]], dtype=object))
+    huge = pd.DataFrame({"a": [1e308, 1.5e308, 1.7e308], "b": [1.6e308, 1e308, 1.2e308]})
+    with pytest.raises(ValueError, match=r"`score`: scores as large as 1.7e\+308 overflow"):
+        design_from_frame(huge)
+
+
+def test_nullable_columns_read_their_missing_values_as_nan():
+    frame = pd.DataFrame(
+        {"a": pd.array([1, 2, None, 4], dtype="Int64"), "b": pd.array([2, 2, 3, 5], "Int64")},
+        index=list("wxyz"),
+    )
+    with pytest.raises(ValueError, match="found 1 NaN or missing score"):
+        design_from_frame(frame)
+    with pytest.warns(DroppedDataWarning, match="dropped 1 of 4"):
+        d = design_from_frame(frame, missing="complete")
+    assert d.scores[:, :, 0].tolist() == [[1.0, 2.0], [2.0, 2.0], [4.0, 5.0]]
+
+
+def test_systems_accept_any_ordered_collection(tidy):
+    wide = wide_of(tidy)
+    for systems in (["z", "x"], ("z", "x"), np.array(["z", "x"]), pd.Index(["z", "x"]),
+                    pd.Series(["z", "x"]), iter(["z", "x"])):  # fmt: skip
+        assert design_from_frame(wide, systems=systems).systems == ("z", "x")
+    with pytest.raises(TypeError, match="`systems` must be a label or an ordered collection"):
+        design_from_frame(wide, systems={"z", "x"})
+    assert design_from_frame(wide, missing="Complete").systems == ("x", "y", "z")

@@ -231,13 +231,20 @@ def _check_missing_arg(missing) -> str:
     return check_choice(missing, "missing", ("raise", "complete"))
 
 
+def _label_kind(label) -> tuple:
+    if isinstance(label, numbers.Real) and not isinstance(label, (bool, np.bool_)):
+        return (0, "")
+    return (1, type(label).__name__)
+
+
 def canonical_ranks(labels) -> np.ndarray:
     """Each label's rank in the canonical order of items.
 
     Items are sorted by label, so the rows of a table (and the draws that follow items)
-    do not depend on the order the rows came in. Labels that do not compare with each
-    other (numbers mixed with text) are sorted by their canonical encoding (kind, then
-    value; :func:`pairedstats.core.streams.canonical_bytes`).
+    do not depend on the order the rows came in. Labels of several kinds that do not
+    compare with each other (numbers mixed with text) are sorted numbers first, then by
+    the name of their type, then by value; values that still do not compare (tuples of
+    mixed kinds) by their canonical encoding (:func:`pairedstats.core.streams.canonical_bytes`).
 
     Examples
     --------
@@ -251,9 +258,13 @@ def canonical_ranks(labels) -> np.ndarray:
     index = pd.Index(uniques, tupleize_cols=False).infer_objects()
     try:
         order = np.asarray(index.argsort(), dtype=np.intp)
-    except TypeError:
-        keys = _object_array(canonical_bytes(u) for u in uniques)
-        order = np.argsort(keys, kind="stable")
+    except TypeError:  # labels of several kinds: numbers first, then by type, then value
+        kinds = [_label_kind(u) for u in uniques]
+        try:
+            order = np.array(sorted(range(len(uniques)), key=lambda i: (kinds[i], uniques[i])))
+        except TypeError:
+            keys = [(kinds[i], canonical_bytes(u)) for i, u in enumerate(uniques)]
+            order = np.array(sorted(range(len(uniques)), key=keys.__getitem__))
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[codes]
@@ -465,6 +476,7 @@ def design_from_frame(
     """
     missing = _check_missing_arg(missing)
     by = _as_list(by, "by")
+    systems = None if systems is None else _as_list(systems, "systems")
     if system is not None:
         return _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
     if score is not None:
@@ -834,7 +846,7 @@ def design_from_dataset(
     _check_dims(ds, {"item": item, "system": system})
     names = score_variables(ds, score, item, system)
     available = _coordinate(ds, system, "systems")
-    chosen = _select_systems(available, systems)
+    chosen = _select_systems(available, None if systems is None else _as_list(systems, "systems"))
     sub = ds[names].sel({system: chosen})
     data = [sub[n] for n in names]
     import xarray as xr
