@@ -142,3 +142,20 @@ def test_baseline_error_through_the_accessor(runs):
         runs.paired.bootstrap(
             item="query", system="run", score="ndcg", by="collection", baseline="bm26"
         )
+
+
+def test_warnings_name_the_users_line(runs):
+    """Functions and accessors alike attribute their warnings to the caller's line."""
+    wide = _wide(runs, "msmarco")
+    wide.iloc[0, 1] = np.nan
+    calls = [
+        lambda: wide.paired.bootstrap(missing="complete", n_resamples=200, rng=1),
+        lambda: wide.paired.tukey_hsd(missing="complete", n_resamples=200, rng=1),
+        lambda: pairedstats.tukey_hsd(wide.to_numpy(), missing="complete", n_resamples=200),
+        lambda: pairedstats.ranksum([1.0, 2.0], [3.0, 4.0]),
+        lambda: pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}).paired.ranksum(),
+    ]
+    for call in calls:
+        with pytest.warns(UserWarning) as caught:
+            call()
+        assert {w.filename for w in caught} == {__file__}, [w.filename for w in caught]

@@ -7,7 +7,6 @@ groups of a :class:`~pairedstats.core.design.TwoSampleDesign` and returns a
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -16,6 +15,7 @@ import numpy as np
 from . import _validation
 from ._inputs import two_sample_from_arrays
 from .core import ranksum as _core
+from .core._warn import warn
 from .core.design import TwoSampleDesign
 from .results import ComparisonResult
 
@@ -209,7 +209,7 @@ def ranksum(
     design, alternative, confidence_level, method, correction = _ranksum_iv(
         a, b, None, alternative, confidence_level, method, correction
     )
-    return _run(design, alternative, confidence_level, method, correction, stacklevel=3)
+    return _run(design, alternative, confidence_level, method, correction)
 
 
 def ranksum_design(
@@ -243,10 +243,10 @@ def ranksum_design(
     design, alternative, confidence_level, method, correction = _ranksum_iv(
         None, None, design, alternative, confidence_level, method, correction
     )
-    return _run(design, alternative, confidence_level, method, correction, stacklevel=3)
+    return _run(design, alternative, confidence_level, method, correction)
 
 
-def _run(design, alternative, confidence_level, method, correction, *, stacklevel):
+def _run(design, alternative, confidence_level, method, correction):
     rows = []
     for g in range(design.n_groups):
         a, b = design.samples(g)
@@ -260,12 +260,11 @@ def _run(design, alternative, confidence_level, method, correction, *, stackleve
         )
         if not out["level_reached"]:
             where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
-            warnings.warn(
+            warn(
                 f"confidence_level={confidence_level} cannot be reached with n_a={out['n_a']} "
                 f"and n_b={out['n_b']}{where}: the widest interval of the differences is "
                 f"reported; it covers with probability {out['ci_coverage']:.4g}.",
                 RanksumConfidenceWarning,
-                stacklevel=stacklevel + 1,
             )
         rows.append(out)
     columns = {}
