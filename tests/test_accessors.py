@@ -156,6 +156,27 @@ def test_warnings_name_the_users_line(runs):
         lambda: pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}).paired.ranksum(),
     ]
     for call in calls:
-        with pytest.warns(UserWarning) as caught:
+        with pytest.warns(UserWarning, match=".") as caught:
             call()
         assert {w.filename for w in caught} == {__file__}, [w.filename for w in caught]
+
+
+@pytest.mark.parametrize("method", PAIRED)
+def test_a_dataarray_behaves_as_its_dataset(method):
+    values = np.random.default_rng(4).random((2, 12, 3))
+    da = xr.DataArray(values, dims=("seed", "item", "system"), name="ndcg",
+                      coords={"seed": [1, 2], "system": ["a", "b", "c"]})  # fmt: skip
+    got = getattr(da.paired, method)(rng=5, **KW[method])
+    want = getattr(da.to_dataset().paired, method)(rng=5, **KW[method])
+    xr.testing.assert_identical(got, want)
+    unnamed = getattr(da.rename(None).paired, method)(rng=5, **KW[method])
+    xr.testing.assert_identical(unnamed, want)
+
+
+def test_a_dataarray_ranksum():
+    da = xr.DataArray(np.arange(10.0).reshape(2, 5), dims=("group", "item"),
+                      coords={"group": ["u", "v"]})  # fmt: skip
+    got = da.paired.ranksum()
+    want = da.to_dataset(name="score").paired.ranksum()
+    xr.testing.assert_identical(got, want)
+    assert float(got["shift"].item()) == 5.0

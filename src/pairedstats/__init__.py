@@ -1,7 +1,7 @@
 """pairedstats: honest comparisons of systems measured on the same items.
 
-``import pairedstats`` registers the ``.paired`` accessor on :class:`pandas.DataFrame` and
-:class:`xarray.Dataset`::
+``import pairedstats`` registers the ``.paired`` accessor on :class:`pandas.DataFrame`,
+:class:`xarray.Dataset` and :class:`xarray.DataArray`::
 
     df.paired.bootstrap(item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.tukey_hsd(item="query", system="run", score="ndcg")

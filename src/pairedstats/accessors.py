@@ -281,3 +281,39 @@ class PairedDatasetAccessor:
         core = (item, group) if group in self._obj.dims else (item,)
         return _dataset_result(self._obj, "ranksum", design_kw, method_kw, variables, core,
                                as_result)  # fmt: skip
+
+
+@xr.register_dataarray_accessor("paired")
+class PairedDataArrayAccessor:
+    """The Dataset accessor on a DataArray: ``da.paired.<method>(...)`` is
+    ``da.to_dataset().paired.<method>(...)``, the array being the score variable (named
+    ``da.name``, or ``"score"`` when it has no name).
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> da = xr.DataArray(np.arange(12.0).reshape(6, 2) ** 1.5, dims=("item", "system"),
+    ...                   coords={"system": ["a", "b"]}, name="ndcg")
+    >>> res = da.paired.bootstrap(n_resamples=500, rng=1)
+    >>> float(res["difference"].item()) == float((da.sel(system="b") - da.sel(system="a")).mean())
+    True
+    """
+
+    def __init__(self, array: xr.DataArray):
+        self._obj = array
+
+    def _dataset(self) -> PairedDatasetAccessor:
+        name = self._obj.name if self._obj.name is not None else "score"
+        return PairedDatasetAccessor(self._obj.to_dataset(name=name))
+
+    def bootstrap(self, **keywords):
+        """:meth:`PairedDatasetAccessor.bootstrap` on this array."""
+        return self._dataset().bootstrap(**keywords)
+
+    def tukey_hsd(self, **keywords):
+        """:meth:`PairedDatasetAccessor.tukey_hsd` on this array."""
+        return self._dataset().tukey_hsd(**keywords)
+
+    def ranksum(self, **keywords):
+        """:meth:`PairedDatasetAccessor.ranksum` on this array."""
+        return self._dataset().ranksum(**keywords)
