@@ -423,8 +423,6 @@ def _check_output(path) -> None:
 
 
 def _error_text(err: Exception) -> str:
-    if isinstance(err, KeyError) and err.args:
-        return str(err.args[0])
     if isinstance(err, OSError) and err.filename is not None:
         return f"{err.strerror}: {err.filename!r}"
     return str(err)
@@ -461,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
             text = format_result(run(args, parser), args.format, alpha=args.alpha)
             if args.output:
                 Path(args.output).write_text(text + "\n")
-        except (ValueError, TypeError, KeyError, OSError, ImportError) as err:
+        except (ValueError, TypeError, OSError, ImportError) as err:
             message = _command_line_text(_error_text(err), args.options)
             print(f"{prefix}: error: {message}", file=sys.stderr)
             return 2
