@@ -281,6 +281,20 @@ def test_comparisons_and_groups_do_not_change_each_other():
     assert (both.bootstrap_distribution[0] != both.bootstrap_distribution[1]).any()
 
 
+def test_stratified_means_do_not_depend_on_the_other_systems():
+    # proportional weights 3/7 and 4/7: a matrix product over all systems' stratum means
+    # rounded a column differently with 2 and with 6 columns
+    gen = np.random.default_rng(0)
+    strata = np.array([0, 1, 1, 1, 0, 0, 1])
+    kw = dict(strata=strata, n_resamples=20, rng=1, baseline="s0")
+    for _ in range(20):
+        x = np.round(gen.normal(size=(7, 6)), 1)
+        six = bootstrap(x, systems=[f"s{i}" for i in range(6)], **kw)
+        two = bootstrap(x[:, :2], systems=["s0", "s1"], **kw)
+        for name in ["mean_a", "mean_b", "difference", "ci_low", "ci_high"]:
+            assert getattr(six, name)[0, 0] == getattr(two, name)[0, 0], name
+
+
 def test_counts_path_comparison_is_independent_of_other_systems():
     rng = np.random.default_rng(10)
     acc = (rng.random((500, 3)) < [0.6, 0.65, 0.7]).astype(float)

@@ -719,7 +719,13 @@ class GroupData:
         sums = np.zeros((k, values.shape[1]))
         np.add.at(sums, self.item_stratum, values)
         counts = np.bincount(self.item_stratum, minlength=k).astype(np.float64)
-        return self.weights @ (sums / counts[:, None])
+        means = sums / counts[:, None]
+        # stratum by stratum, elementwise: a column's bits do not depend on the other columns
+        # (a matrix product's may, through its vector lanes)
+        out = self.weights[0] * means[0]
+        for w, m in zip(self.weights[1:], means[1:], strict=True):
+            out += w * m
+        return out
 
 
 def mean_influence(group: GroupData, sums: np.ndarray) -> np.ndarray:
@@ -870,7 +876,7 @@ def plain_mean(values: np.ndarray) -> np.ndarray:
     """
     sums = np.zeros((1, values.shape[1]))
     np.add.at(sums, np.zeros(values.shape[0], dtype=np.intp), values)
-    return np.ones(1) @ (sums / float(values.shape[0]))
+    return 1.0 * (sums[0] / float(values.shape[0]))
 
 
 def mean_replicates_many(
@@ -1049,6 +1055,9 @@ def _statistic_estimates(group, statistic):
     return {s: float(_system_statistic(statistic, group, s, idx, "sample")) for s in systems}
 
 
+_LEAVE_ONE_OUT = "leave-one-out samples"
+
+
 def _statistic_influence(group, statistic):
     """Leave-one-unit-out influence values (k, n_units) of statistic(b) - statistic(a)."""
     systems = sorted({s for p in group.pairs for s in p})
@@ -1067,12 +1076,12 @@ def _statistic_influence(group, statistic):
             out = item_of_unit[lo:hi]
             idx = base[None, :] + (base[None, :] >= out[:, None])
             for s in systems:
-                leave[s][lo:hi] = _system_statistic(statistic, group, s, idx, "jackknife")
+                leave[s][lo:hi] = _system_statistic(statistic, group, s, idx, _LEAVE_ONE_OUT)
     else:
         for u in range(n_units):
             keep = np.flatnonzero(group.unit_of_item != u)
             for s in systems:
-                leave[s][u] = _system_statistic(statistic, group, s, keep, "jackknife")
+                leave[s][u] = _system_statistic(statistic, group, s, keep, _LEAVE_ONE_OUT)
     values = np.stack([leave[b] - leave[a] for a, b in group.pairs])
     return jackknife_influence(values, group.strata_sizes)
 
