@@ -237,8 +237,9 @@ def _r_reference():
 
 
 def _data():
+    """Scores, strata, clusters, and the clusters' strata (equal and unequal numbers)."""
     arr = np.loadtxt(REF / "data.csv", delimiter=",", skiprows=1)
-    return arr[:, :2], arr[:, 2].astype(int), arr[:, 3].astype(int), arr[:, 4].astype(int)
+    return (arr[:, :2], *arr[:, 2:].astype(int).T)
 
 
 def test_exported_resamples_are_still_drawn():
@@ -256,22 +257,30 @@ def test_exported_resamples_are_still_drawn():
     np.testing.assert_array_equal(
         read("idx_clusters.csv"), cb.resample_indices(ROOT, ["bootstrap", ()], 12, 2000)
     )
+    for prefix, sizes in [("idx_clstratum", [4, 4, 4]), ("idx_unequal", [3, 4, 5])]:
+        for h, n in enumerate(sizes):
+            np.testing.assert_array_equal(
+                read(f"{prefix}{h}.csv"), cb.resample_indices(ROOT, ["bootstrap", (), h], n, 2000)
+            )
 
 
 def _rms(x, axis=-1):
     return np.sqrt(np.mean(x**2, axis=axis))
 
 
-@pytest.mark.parametrize(
-    "case",
-    ["items", "strata", "clusters", "cluster_strata", "stat_strata", "stat_cluster_strata"],
-)
+CASES = ["items", "strata", "clusters", "cluster_strata", "cluster_strata_unequal",
+         "stat_strata", "stat_cluster_strata"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES)
 def test_against_r_boot(case):
     ref = _r_reference()
-    scores, strata, cluster, cl_strata = _data()
+    scores, strata, cluster, cl_strata, cl_unequal = _data()
     kw = {}
     if "strata" in case:
-        kw = dict(strata_labels=(0, 1, 2), strata=cl_strata if "cluster" in case else strata)
+        if "cluster" in case:
+            strata = cl_unequal if case.endswith(("unequal", "stat_cluster_strata")) else cl_strata
+        kw = dict(strata_labels=(0, 1, 2), strata=strata)
         if not case.startswith("stat"):
             kw["weights"] = {0: 0.5, 1: 0.3, 2: 0.2}
     if "cluster" in case:
@@ -297,7 +306,8 @@ def test_against_r_boot(case):
     low, high, z0 = cb.bca_interval(reps, est, a, 0.95)
     assert z0 == pytest.approx(ref[case, "z0"], **tol)
     assert (low, high) == pytest.approx((ref[case, "bca_low"], ref[case, "bca_high"]), **tol)
-    if case == "strata":  # unequal strata (8, 10, 12): boot's unstratified formula differs
+    # unequal strata: the unstratified formula (boot's) is another number
+    if case in ("strata", "cluster_strata_unequal", "stat_strata", "stat_cluster_strata"):
         assert a != pytest.approx(ref[case, "acceleration_boot_unstratified"], rel=0.05)
 
 
@@ -356,7 +366,7 @@ def test_acceleration_of_strata_of_10_and_90_is_the_exact_bootstrap_skewness(wei
 def test_closed_form_jackknife_equals_leave_one_out_loop(design):
     # (with strata the two differ by design: a general statistic is computed on the items
     # left, the stratified mean re-weights the strata)
-    scores, _, cluster, _ = _data()
+    scores, _, cluster, _, _ = _data()
     kw = {"cluster": cluster} if design == "clusters" else {}
     group = _group(scores, **kw)
     closed = cb.mean_influence(group, group.unit_sums(group.differences()))

@@ -27,13 +27,15 @@ def main():
     cluster = np.repeat(np.arange(12), sizes)
     # clusters within strata: clusters 0-3 in stratum 0 (10 items), 4-7 (8), 8-11 (12)
     cl_strata = np.repeat([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2], sizes)
+    # unequal numbers of clusters: 3 (6 items), 4 (10 items) and 5 (14 items)
+    unequal = np.repeat([0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2], sizes)
     np.savetxt(
         HERE / "data.csv",
-        np.column_stack([a, b, strata, cluster, cl_strata]),
+        np.column_stack([a, b, strata, cluster, cl_strata, unequal]),
         delimiter=",",
-        header="a,b,stratum,cluster,cluster_stratum",
+        header="a,b,stratum,cluster,cluster_stratum,cluster_stratum_unequal",
         comments="",
-        fmt=["%.17g", "%.17g", "%d", "%d", "%d"],
+        fmt=["%.17g", "%.17g", "%d", "%d", "%d", "%d"],
     )
     write = lambda name, m: np.savetxt(HERE / name, m, delimiter=",", fmt="%d")
     write("idx_items.csv", resample_indices(ROOT, [LABEL, ()], n, B))
@@ -42,6 +44,8 @@ def main():
     write("idx_clusters.csv", resample_indices(ROOT, [LABEL, ()], 12, B))
     for h in range(3):
         write(f"idx_clstratum{h}.csv", resample_indices(ROOT, [LABEL, (), h], 4, B))
+    for h, size in enumerate([3, 4, 5]):
+        write(f"idx_unequal{h}.csv", resample_indices(ROOT, [LABEL, (), h], size, B))
 
 
 if __name__ == "__main__":

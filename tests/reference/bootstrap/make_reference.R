@@ -111,20 +111,26 @@ t <- apply(idx, 1, function(i) sum(S[i]) / sum(M[i]))
 leave <- sapply(sort(unique(cl)), function(c) mean(d[cl != c]))
 report("clusters", t, sum(S) / sum(M), accel(jack_L(leave, rep(1, 12)), rep(1, 12)))
 
-# 4. clusters within strata (10, 8 and 12 items in 4 clusters each), population weights;
-#    L by brute force: the whole weighted estimator without one cluster
-cs <- tapply(data$cluster_stratum, cl, function(v) v[1])
-cl_est <- function(keep) {
-  sum(weights * tapply(d[keep], factor(data$cluster_stratum[keep], levels = 0:2), mean))
+# 4. clusters within strata, population weights; L by brute force: the whole weighted
+#    estimator without one cluster. Equal numbers of clusters (4, 4, 4: 10, 8 and 12 items)
+#    and unequal ones (3, 4, 5: 6, 10 and 14 items)
+cluster_strata_case <- function(case, column, prefix) {
+  cstr <- data[[column]]
+  cs <- tapply(cstr, cl, function(v) v[1])
+  est <- function(keep) sum(weights * tapply(d[keep], factor(cstr[keep], levels = 0:2), mean))
+  t <- rep(0, nrow(idx))
+  for (h in 0:2) {
+    Sh <- S[cs == h]; Mh <- M[cs == h]
+    ih <- rd(sprintf("%s%d.csv", prefix, h))
+    t <- t + weights[h + 1] * apply(ih, 1, function(i) sum(Sh[i]) / sum(Mh[i]))
+  }
+  leave <- sapply(sort(unique(cl)), function(c) est(cl != c))
+  L <- jack_L(leave, cs)
+  report(case, t, est(rep(TRUE, length(d))), accel(L, cs))
+  put(case, "acceleration_boot_unstratified", sum(L^3) / (6 * sum(L^2)^1.5))
 }
-t <- rep(0, nrow(idx))
-for (h in 0:2) {
-  Sh <- S[cs == h]; Mh <- M[cs == h]
-  ih <- rd(sprintf("idx_clstratum%d.csv", h))
-  t <- t + weights[h + 1] * apply(ih, 1, function(i) sum(Sh[i]) / sum(Mh[i]))
-}
-leave <- sapply(sort(unique(cl)), function(c) cl_est(cl != c))
-report("cluster_strata", t, cl_est(rep(TRUE, length(d))), accel(jack_L(leave, cs), cs))
+cluster_strata_case("cluster_strata", "cluster_stratum", "idx_clstratum")
+cluster_strata_case("cluster_strata_unequal", "cluster_stratum_unequal", "idx_unequal")
 
 # 5. a non-linear `statistic` with strata: the root mean square, rms(b) - rms(a), computed on
 #    the pooled items of each stratified resample; L by brute force (one item removed)
@@ -136,18 +142,24 @@ t <- sapply(seq_len(nrow(ih[[1]])), function(r) {
   stat_diff(unlist(lapply(1:3, function(h) items_of[[h]][ih[[h]][r, ]])))
 })
 leave <- sapply(seq_along(d), function(i) stat_diff(-i))
-report("stat_strata", t, stat_diff(seq_along(d)), accel(jack_L(leave, s), s))
+L <- jack_L(leave, s)
+report("stat_strata", t, stat_diff(seq_along(d)), accel(L, s))
+put("stat_strata", "acceleration_boot_unstratified", sum(L^3) / (6 * sum(L^2)^1.5))
 
-# 6. the same statistic with clusters within strata: the pooled items of the drawn clusters;
-#    L by brute force (one cluster removed)
-ih <- lapply(0:2, function(h) rd(sprintf("idx_clstratum%d.csv", h)))
-clusters_of <- lapply(0:2, function(h) sort(unique(cl[data$cluster_stratum == h])))
+# 6. the same statistic with clusters within strata (unequal numbers of clusters): the pooled
+#    items of the drawn clusters; L by brute force (one cluster removed)
+cstr <- data$cluster_stratum_unequal
+cs <- tapply(cstr, cl, function(v) v[1])
+ih <- lapply(0:2, function(h) rd(sprintf("idx_unequal%d.csv", h)))
+clusters_of <- lapply(0:2, function(h) sort(unique(cl[cstr == h])))
 t <- sapply(seq_len(nrow(ih[[1]])), function(r) {
   drawn <- unlist(lapply(1:3, function(h) clusters_of[[h]][ih[[h]][r, ]]))
   stat_diff(unlist(lapply(drawn, function(c) which(cl == c))))
 })
 leave <- sapply(sort(unique(cl)), function(c) stat_diff(cl != c))
-report("stat_cluster_strata", t, stat_diff(seq_along(d)), accel(jack_L(leave, cs), cs))
+L <- jack_L(leave, cs)
+report("stat_cluster_strata", t, stat_diff(seq_along(d)), accel(L, cs))
+put("stat_cluster_strata", "acceleration_boot_unstratified", sum(L^3) / (6 * sum(L^2)^1.5))
 
 # 7. exact enumeration: tiny unequal strata, the weighted stratified mean. Every count vector
 #    of n_h draws from n_h units, with its multinomial probability; skewness / 6.
