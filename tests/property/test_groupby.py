@@ -1,0 +1,37 @@
+"""``by=`` is a loop over the groups.
+
+API.md: "Inside ``df.groupby(key).apply(lambda g: g.paired.<method>(...))`` the numbers equal
+``by=key``", for one key column and for several.
+"""
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from .checks import assert_identical, cases, result, run
+from .strategies import PAIRED, RANKSUM, column_names, groups
+
+CASES = {**PAIRED, "ranksum": RANKSUM}
+_UNKEYED = (
+    "inside groupby().apply the group key is not known: the streams are those of an "
+    "ungrouped call, not those of by=key"
+)
+LOOP = {name: _UNKEYED for name in CASES if name.startswith("bootstrap")}
+LOOP["tukey-monte-carlo"] = _UNKEYED
+
+
+@pytest.mark.parametrize("name", cases(CASES, LOOP))
+@given(data=st.data())
+def test_by_equals_a_groupby_apply_loop(name, data):
+    case = CASES[name]
+    grouped = data.draw(groups(case), label="groups")
+    settings = data.draw(case.settings)
+    keywords = {**column_names(case), **grouped.parts[0].keywords, **settings}
+    table = grouped.tidy()
+    by = result(table, case.method, by=grouped.by, **keywords)
+    method = lambda g: getattr(g.paired, case.method)(**keywords)
+    loop = run(lambda: table.groupby(grouped.by, sort=False).apply(method))[0]
+    names = list(grouped.names)
+    loop = loop.reset_index(level=names).reset_index(drop=True)
+    assert_identical(pd.DataFrame(loop), by)

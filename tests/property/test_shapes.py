@@ -1,0 +1,115 @@
+"""One data set, several presentations, identical numbers.
+
+API.md: "The tidy and the wide form of the same data give identical numbers, and so does the
+same table with its rows in another order"; a Dataset gives "the same numbers as the pandas
+path on each slice".
+"""
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import pairedstats
+
+from .checks import assert_identical, result, run
+from .strategies import PAIRED, RANKSUM, SWEEP, SYSTEM, TIDY, column_names, sweeps, two_samples
+
+
+def _paired(obj, name, /, **keywords):
+    return run(getattr(obj.paired, name), **keywords)
+
+
+def _first_appearance(frame, column):
+    return list(dict.fromkeys(frame[column].tolist()))
+
+
+@pytest.mark.parametrize("name", PAIRED)
+@given(data=st.data())
+def test_tidy_and_wide_tables_give_identical_numbers(name, data):
+    case = PAIRED[name]
+    design, settings = data.draw(case.data()), data.draw(case.settings)
+    keywords = {**design.keywords, **settings}
+    tidy = _paired(design.tidy(), case.method, **TIDY, **keywords)
+    wide = _paired(design.wide(), case.method, **keywords)
+    assert_identical(*[result for result, _ in (tidy, wide)])
+    assert tidy[1] == wide[1]
+
+
+@pytest.mark.parametrize("name", PAIRED)
+@given(data=st.data())
+def test_row_and_column_order_of_a_tidy_table_do_not_matter(name, data):
+    case = PAIRED[name]
+    design, settings = data.draw(case.data()), data.draw(case.settings)
+    tidy = design.tidy()
+    rows = data.draw(st.permutations(range(len(tidy))), label="rows")
+    columns = data.draw(st.permutations(range(tidy.shape[1])), label="columns")
+    shuffled = design.tidy(rows, columns)
+    keywords = {**TIDY, **design.keywords, **settings}
+    # systems in the shuffled table's order of first appearance: the same comparisons
+    systems = _first_appearance(shuffled, SYSTEM)
+    expected = _paired(tidy, case.method, systems=systems, **keywords)
+    assert_identical(_paired(shuffled, case.method, **keywords)[0], expected[0])
+
+
+@pytest.mark.parametrize("name", PAIRED)
+@given(data=st.data())
+def test_row_and_column_order_of_a_wide_table_do_not_matter(name, data):
+    case = PAIRED[name]
+    design, settings = data.draw(case.data()), data.draw(case.settings)
+    wide = design.wide()
+    rows = data.draw(st.permutations(range(len(wide))), label="rows")
+    columns = data.draw(st.permutations(range(wide.shape[1])), label="columns")
+    keywords = {**design.keywords, **settings, "systems": design.systems}
+    expected = _paired(wide, case.method, **keywords)
+    assert_identical(_paired(design.wide(rows, columns), case.method, **keywords)[0], expected[0])
+
+
+def _ranksum(obj, /, **keywords):
+    return run(obj.paired.ranksum, **keywords)
+
+
+@given(sample=two_samples(), settings=RANKSUM.settings)
+def test_ranksum_tidy_and_wide_tables_give_identical_numbers(sample, settings):
+    tidy, tidy_warnings = _ranksum(sample.tidy(), score="score", group="group",
+                                   **sample.keywords, **settings)  # fmt: skip
+    wide, wide_warnings = _ranksum(sample.wide(), **sample.keywords, **settings)
+    assert_identical(tidy, wide)
+    # the wide table's padding is reported; everything else is the same
+    padding = pairedstats.DroppedDataWarning
+    assert tidy_warnings == tuple(w for w in wide_warnings if w is not padding)
+
+
+@given(data=st.data(), settings=RANKSUM.settings)
+def test_ranksum_row_and_column_order_do_not_matter(data, settings):
+    sample = data.draw(two_samples())
+    tidy = sample.tidy()
+    rows = data.draw(st.permutations(range(len(tidy))), label="rows")
+    keywords = {"score": "score", "group": "group", **sample.keywords, **settings}
+    expected = _ranksum(tidy, **keywords)[0]
+    assert_identical(_ranksum(sample.tidy(rows, [1, 0]), **keywords)[0], expected)
+
+
+def _cell(dataset, key):
+    """The rows of one sweep cell of a Dataset result, as a table."""
+    cell = dataset.sel({SWEEP: key})
+    labels = [name for name in cell.coords if name not in (SWEEP, "comparison")]
+    table = {name: cell[name].values.tolist() for name in labels}
+    table.update({name: cell[name].values for name in cell.data_vars})
+    return pd.DataFrame(table)
+
+
+_SWEEPS = {**PAIRED, "ranksum": RANKSUM}
+
+
+@pytest.mark.parametrize("name", _SWEEPS)
+@given(data=st.data())
+def test_a_dataset_gives_the_numbers_of_its_pandas_slices(name, data):
+    case = _SWEEPS[name]
+    sweep, settings = data.draw(sweeps(case)), data.draw(case.settings)
+    keywords = {**sweep.parts[0].keywords, **settings}
+    cells = result(sweep.dataset(), case.method, **keywords)
+    by = result(sweep.tidy(), case.method, by="by", **column_names(case), **keywords)
+    for (key,) in sweep.keys:
+        rows = by[[k == key for k in by["by"].tolist()]].drop(columns="by")
+        assert_identical(_cell(cells, key), rows.reset_index(drop=True))
