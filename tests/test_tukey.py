@@ -1,10 +1,14 @@
 """Functional API of the randomized Tukey HSD: results, missing data, runs, monitors, errors."""
 
+import json
 import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pairedstats._inputs import DroppedDataWarning
 from pairedstats.core.design import PairedDesign
@@ -12,6 +16,7 @@ from pairedstats.core.montecarlo import MonteCarloPValue
 from pairedstats.tukey import Checkpoint, tukey_hsd, tukey_hsd_design, tukey_hsd_run
 
 REF = Path(__file__).parent / "reference" / "tukey"
+EXACT = json.loads((REF / "sakai_exact.json").read_text())
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +46,100 @@ def test_sakai_exact_result(sakai):
     assert (frame["n_resamples"] == 0).all()
     np.testing.assert_allclose(frame["tie_quantum"], 0.1)
     assert "pvalue_method" not in frame.attrs  # per-group facts are columns, not attrs
+
+
+AFFINE = {
+    "float32": lambda x: x.astype(np.float32),
+    "times 1e-10": lambda x: x * 1e-10,
+    "times 1e10": lambda x: x * 1e10,
+    "plus 1e6": lambda x: x + 1e6,
+    "times 3.7 plus 12": lambda x: x * 3.7 + 12,
+    "float32 times 3.7 plus 12": lambda x: (x * 3.7 + 12).astype(np.float32),
+}
+
+
+@pytest.mark.parametrize("name", AFFINE)
+def test_sakai_exact_at_any_scale_offset_and_dtype(sakai, name):
+    # the independent exact references hold however the scores are scaled, offset or stored
+    y = AFFINE[name](sakai)
+    res = tukey_hsd(y)
+    assert (res.pvalue_method == "exact").all()
+    np.testing.assert_array_equal(res.pvalue, tukey_hsd(sakai).pvalue)
+    expected = [EXACT["three_systems"][pair]["value"] for pair in ("X-Y", "X-Z", "Y-Z")]
+    np.testing.assert_allclose(res.pvalue[0], expected, rtol=1e-12)
+    two = tukey_hsd(y[:, :2])
+    assert two.pvalue[0, 0] == 135 / 2048  # the docstring's two systems
+    step = np.diff(AFFINE[name](np.array([0.0, 0.1])).astype(np.float64))
+    np.testing.assert_allclose(res.tie_quantum, step[0], rtol=1e-6)
+
+
+def test_float32_frame_is_read_on_its_grid(sakai):
+    # the precision of a table's score column reaches the tie rule
+    frame = pd.DataFrame(
+        {
+            "query": np.repeat([f"Q{i}" for i in range(20)], 2),
+            "run": ["X", "Y"] * 20,
+            "ndcg": sakai[:, :2].ravel().astype(np.float32),
+        }
+    )
+    out = frame.paired.tukey_hsd(item="query", system="run", score="ndcg")
+    assert out["pvalue"].tolist() == [135 / 2048]
+    assert out["tie_quantum"].tolist() == [0.1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_large_offset_does_not_snap_continuous_scores(seed):
+    # x + 1e9 resolves x to about 1e-7: no grid, the same method and, but for ranges
+    # within the rounding of the offset scores of the observed difference, the same counts
+    x = np.random.default_rng(seed).random((30, 3))
+    base = tukey_hsd(x, rng=5, n_resamples=10_000)
+    off = tukey_hsd(x + 1e9, rng=5, n_resamples=10_000)
+    assert np.isnan(off.tie_quantum).all()
+    assert (off.pvalue_method == base.pvalue_method).all()
+    assert (off.pvalue_method == "monte-carlo").all()
+    gained = off.exceeding - base.exceeding  # near-ties count: never fewer trials
+    assert np.all(gained >= 0)
+    assert np.all(gained <= 5)
+    small = x[:6]
+    base, off = tukey_hsd(small), tukey_hsd(small + 1e9)
+    assert (off.pvalue_method == "exact").all()
+    assert np.isnan(off.tie_quantum).all()
+    assert np.all(off.pvalue - base.pvalue >= 0)
+    assert np.all(off.pvalue - base.pvalue <= 1e-3)
+
+
+def test_tiny_continuous_scores_are_not_read_as_integers():
+    x = np.random.default_rng(3).random((6, 3))
+    res = tukey_hsd(x * 1e-10)
+    assert np.isnan(res.tie_quantum).all()
+    assert (res.pvalue_method == "exact").all()
+    assert res.pvalue.min() < 0.7  # not every p = 1
+    np.testing.assert_allclose(res.pvalue, tukey_hsd(x).pvalue, rtol=1e-12)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 7),
+    k=st.integers(2, 4),
+    quantum=st.sampled_from([None, 1.0, 0.1, 0.05, 1 / 3]),
+    log_scale=st.floats(-100, 100),
+    offset=st.one_of(st.just(0.0), st.floats(1, 1e3), st.floats(-1e3, -2)),
+)
+def test_ties_do_not_depend_on_scale_or_offset(seed, n, k, quantum, log_scale, offset):
+    # tukey_hsd(s * x + c) is tukey_hsd(x): method, counts, p-values, and the step times s;
+    # offsets up to 1e3 times the scale of the scores (c < -2 s keeps s * x + c away from 0)
+    rng = np.random.default_rng(seed)
+    x = rng.random((n, k)) if quantum is None else rng.integers(0, 7, (n, k)) * quantum
+    scale = 10.0**log_scale
+    base = tukey_hsd(x, rng=seed, n_resamples=1000)
+    moved = tukey_hsd(scale * x + offset * scale, rng=seed, n_resamples=1000)
+    np.testing.assert_array_equal(moved.pvalue_method, base.pvalue_method)
+    np.testing.assert_array_equal(moved.exceeding, base.exceeding)
+    np.testing.assert_allclose(moved.pvalue, base.pvalue, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(moved.tie_quantum, base.tie_quantum * scale, rtol=1e-9)
+    if quantum is not None and np.ptp(x, axis=1).any():
+        assert not np.isnan(moved.tie_quantum).any()
 
 
 def test_sakai_monte_carlo_within_four_se(sakai):
@@ -148,7 +247,9 @@ def test_design_groups_use_their_own_streams(scores):
 def test_nan_raises_with_count(scores):
     x = scores.copy()
     x[3, 1] = x[3, 2] = x[7, 0] = np.nan
-    with pytest.raises(ValueError, match="`scores` has 3 NaN or missing values in 2 items"):
+    with pytest.raises(
+        ValueError, match="`scores`: every item needs a score for every system; found 3 NaN"
+    ):
         tukey_hsd(x)
 
 
@@ -203,9 +304,9 @@ def test_printed_table(sakai):
         (
             {"systems": ["a", "b"]},
             ValueError,
-            "`systems` must name the 3 columns of `scores`; got 2",
+            "`systems` must name each of the 3 columns of `scores`; got 2",
         ),
-        ({"systems": ["a", "a", "b"]}, ValueError, "`systems` must be distinct"),
+        ({"systems": ["a", "a", "b"]}, ValueError, "`systems` names a column more than once"),
         ({"rng": "seed"}, TypeError, "`rng` must be None"),
     ],
 )
@@ -222,10 +323,20 @@ def test_tukey_hsd_iv(sakai, kwargs, error, match):
             ValueError,
             r"`scores` must have shape \(n_items, n_systems\); got 1 dimensions",
         ),
-        ([["a", "b"]], TypeError, "`scores` must be a real array"),
-        ([[1.0], [2.0]], ValueError, "`scores` must have at least 2 systems; got 1"),
-        ([[1.0, np.inf]], ValueError, "`scores` must be finite; got 1 infinite values"),
-        (np.empty((0, 2)), ValueError, "`scores` must have at least one complete item; got none"),
+        (
+            np.zeros((3, 2, 2)),
+            ValueError,
+            r"`scores` must have shape \(n_items, n_systems\); got 3 dimensions",
+        ),
+        (
+            [[1.0, 2.0], [1.0]],
+            ValueError,
+            r"`scores` must have shape \(n_items, n_systems\); got a ragged sequence",
+        ),
+        ([["a", "b"], ["c", "d"]], TypeError, "`scores`: the scores must be numeric"),
+        ([[1.0], [2.0]], ValueError, "a comparison needs at least 2 systems; got 1"),
+        ([[1.0, np.inf], [1.0, 2.0]], ValueError, "`scores`: scores must be finite; got 1"),
+        (np.empty((0, 2)), ValueError, "`scores`: a comparison needs at least 2 items; got 0"),
     ],
 )
 def test_tukey_hsd_scores_iv(scores, error, match):

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
+from ._inputs import design_from_array
 from ._validation import check_choice, check_n_resamples, metadata, normalise_rng
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
@@ -56,7 +56,8 @@ class TukeyHSDResult(ComparisonResult):
         ``"exact"`` or ``"monte-carlo"``.
     tie_quantum : ndarray of float
         The grid step of the group's scores when ties are counted in exact integer sums
-        (e.g. 0.05); NaN when the scores are on no grid and a tolerance is used instead.
+        (e.g. 0.05, in the units of the scores; 0 when every item's scores are all equal);
+        NaN when the scores are on no grid and a tolerance is used instead.
     n_dropped : ndarray of int
         Items of the group dropped by ``missing="complete"``.
     """
@@ -174,59 +175,15 @@ def _tukey_hsd_iv(
 
 
 def _design_from_scores(scores, systems, missing) -> PairedDesign:
+    """The design of an ``(n_items, n_systems)`` array (its dtype sets the precision)."""
     try:
-        x = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"`scores` must be a real array of shape (n_items, n_systems); got {type(scores)!r}."
-        ) from None
-    if x.ndim != 2:
-        raise ValueError(
-            f"`scores` must have shape (n_items, n_systems); got {x.ndim} dimensions {x.shape}."
-        )
-    if systems is None:
-        systems = tuple(range(x.shape[1]))
-    else:
-        systems = tuple(systems)
-        if len(systems) != x.shape[1]:
-            raise ValueError(
-                f"`systems` must name the {x.shape[1]} columns of `scores`; got {len(systems)}."
-            )
-        if len(set(systems)) != len(systems):
-            raise ValueError(f"`systems` must be distinct; got {systems!r}.")
-    if np.isinf(x).any():
-        raise ValueError(f"`scores` must be finite; got {int(np.isinf(x).sum())} infinite values.")
-    nan = np.isnan(x)
-    dropped = 0
-    if nan.any():
-        if missing == "raise":
-            rows = int(nan.any(axis=1).sum())
-            raise ValueError(
-                f"`scores` has {int(nan.sum())} NaN or missing values in {rows} items; a "
-                "missing score makes every p-value meaningless. Pass missing='complete' to "
-                "keep the items scored for every system."
-            )
-        keep = ~nan.any(axis=1)
-        dropped = int((~keep).sum())
-        x = x[keep]
-        from ._inputs import DroppedDataWarning
-
-        warnings.warn(
-            f"missing='complete' dropped {dropped} of {len(keep)} item(s) that lacked a "
-            "score for some system.",
-            DroppedDataWarning,
-            stacklevel=4,
-        )
-    if x.shape[0] < 1:
-        raise ValueError("`scores` must have at least one complete item; got none.")
-    return PairedDesign(
-        scores=x[:, :, None],
-        systems=systems,
-        offsets=np.array([0, x.shape[0]], dtype=np.int64),
-        items=np.arange(x.shape[0]),
-        dropped=dropped,
-        dropped_by_group=(dropped,),
-    )
+        ndim = np.ndim(scores)
+    except ValueError:  # ragged nested sequences
+        ndim = None
+    if ndim != 2:
+        got = "a ragged sequence" if ndim is None else f"{ndim} dimensions {np.shape(scores)}"
+        raise ValueError(f"`scores` must have shape (n_items, n_systems); got {got}.")
+    return design_from_array(scores, systems=systems, missing=missing)
 
 
 # -------------------------------------------------------------------------- run
@@ -273,7 +230,7 @@ class TukeyHSDRun:
         methods = []
         monte_carlo, labels = [], []
         for g in range(design.n_groups):
-            prepared = core.prepare_group(x[design.group(g)], self._pairs)
+            prepared = core.prepare_group(x[design.group(g)], self._pairs, design.precision)
             self._groups.append(prepared)
             p = None
             if exact is True or exact == "auto":
@@ -428,7 +385,7 @@ class TukeyHSDRun:
             seed_entropy=self._root,
             exact=self._setting["exact"],
             missing=self._setting["missing"],
-            tie_tolerance=core.TOLERANCE,
+            score_precision=design.precision,
             confidence_level=0.95,
         )
         return TukeyHSDResult(
@@ -496,9 +453,17 @@ def tukey_hsd(
     ``1 / n_resamples``. The range statistic accounts for testing all pairs. With two
     systems it is Fisher's paired randomization (sign-flip) test.
 
-    Ties are exact: scores on a common grid (multiples of 10**-d for d <= 6, or of 1/q for
-    q <= 1000, within a relative 1e-9) are compared as integers; other scores as float sums
-    with a tolerance of 1e-9 of the largest possible system sum.
+    Ties are exact, whatever the scale, offset and dtype of the scores. Each item's scores
+    are shifted so that the smallest is 0; such a difference errs by at most
+    ``error = 16 * u * max|scores|``, ``u`` the unit roundoff of the dtype the scores were
+    given in (``2**-53`` for float64 and integers, ``2**-24`` for float32). When every
+    difference is within ``error`` of a multiple of a common step (0.1, 0.05, 1/3, 1e-11...)
+    and its ``N`` distinct multiples, the largest ``K``, are too many for chance
+    (``K * (4 * error / step)**(N - 1) <= 1e-3``), the scores are compared as integers and
+    the step is the ``tie_quantum`` column. Otherwise they are compared as float sums, and a
+    range counts when it is at least the observed difference minus the bound on the error
+    of the sums, ``4 * n_items * (error + 2**-53 * L)``, ``L`` the largest possible system
+    sum.
 
     Parameters
     ----------
@@ -545,6 +510,9 @@ def tukey_hsd(
     >>> res = tukey_hsd(np.column_stack([x, y]), systems=["X", "Y"])
     >>> float(res.pvalue[0, 0] * 2048), res.pvalue_method[0, 0]
     (135.0, 'exact')
+    >>> res = tukey_hsd(np.column_stack([x, y]).astype(np.float32))  # float32: the same grid
+    >>> float(res.pvalue[0, 0] * 2048), float(res.tie_quantum[0, 0])
+    (135.0, 0.1)
     >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, exact=False, n_resamples=20_000)
     >>> print(f"{res.pvalue[0, 0]:.3f}")
     0.065

@@ -2,6 +2,7 @@
 
 import itertools
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 from scipy import stats
 
 from pairedstats.core import tukey as core
+from pairedstats.core.design import unit_roundoff
 from pairedstats.core.streams import BLOCK, block_generator
 
 REF = Path(__file__).parents[1] / "reference" / "tukey"
@@ -46,6 +48,7 @@ def brute_force(x, pairs, tol=1e-9):
         (np.array([[0.0, 1.0], [1.0, 1.0]]), 1.0),
         (np.array([[1 / 3, 2 / 3], [1.0, 0.0]]), 1 / 3),
         (np.array([[12.5, 13.0], [0.25, 0.0]]), 0.25),
+        (np.array([[2.0, 2.0], [-7.5, -7.5]]), 0.0),  # every item tied: no step
     ],
 )
 def test_quantize_finds_grid(x, quantum):
@@ -54,14 +57,90 @@ def test_quantize_finds_grid(x, quantum):
     np.testing.assert_allclose(ints * q, x - x.min(axis=1, keepdims=True), atol=1e-12)
 
 
-def test_quantize_rejects_continuous_scores():
-    x = np.random.default_rng(5).random((10, 3))
-    assert core.quantize(x) == (None, None)
-    g = core.prepare_group(x, PAIRS3)
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_quantize_recovers_any_grid(seed, dtype):
+    # a step of any scale, decimal or not (pi / 100, 0.0371, ...), the grid offset from 0:
+    # the integers built (each item's smallest 0, greatest common divisor 1) and the step
+    rng = np.random.default_rng(seed)
+    step = 10.0 ** rng.uniform(-30, 30) * rng.uniform(1, 10)
+    ints = rng.integers(0, 40, size=(30, 4))
+    ints[0, :2] = (0, 1)
+    x = ((ints + rng.uniform(-100, 100)) * step).astype(dtype)
+    got, q = core.quantize(x, unit_roundoff(dtype))
+    np.testing.assert_array_equal(got, ints - ints.min(axis=1, keepdims=True))
+    assert q == pytest.approx(step, rel=1e-5 if dtype == np.float32 else 1e-11)  # rounded
+
+
+@pytest.mark.parametrize(
+    ("transform", "precision"),
+    [
+        (lambda x: x, 2.0**-53),
+        (lambda x: x * 1e-10, 2.0**-53),  # read as integers (p = 1) by a fixed tolerance
+        (lambda x: x * 1e10, 2.0**-53),
+        (lambda x: x + 1e9, 2.0**-53),  # snapped to a grid by a relative tolerance
+        (lambda x: x.astype(np.float32), 2.0**-24),
+    ],
+)
+def test_quantize_rejects_continuous_scores(transform, precision):
+    x = transform(np.random.default_rng(5).random((10, 3)))
+    assert core.quantize(x, precision) == (None, None)
+    g = core.prepare_group(x, PAIRS3, precision)
     assert g.quantum is None
-    assert g.tolerance == pytest.approx(
-        1e-9 * (x - x.min(axis=1, keepdims=True)).max(axis=1).sum()
-    )
+    assert g.values.dtype == np.float64
+
+
+def test_quantize_counts_unresolved_differences_as_ties():
+    # float32 holds 1e6 + v to 1/16, and a difference of such scores is within about 1 of
+    # its intended value: smaller differences are ties, the single one above is a grid
+    x = np.array([[1e6, 1e6 + 0.01], [1e6 + 0.5, 1e6], [1e6, 1e6 + 8.0]], dtype=np.float32)
+    ints, q = core.quantize(x, 2.0**-24)
+    assert ints.tolist() == [[0, 0], [0, 0], [0, 1]]
+    assert q == 8.0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_chance_fits_of_few_differences_are_rare(dtype):
+    # two items, two systems: two unrounded differences always lie near some fine grid
+    # (continued fractions); the chance test keeps grids of two or more distinct multiples
+    # below FALSE_GRID per design
+    rng = np.random.default_rng(8)
+    fits = 0
+    for _ in range(10_000):
+        ints, _ = core.quantize(rng.random((2, 2)).astype(dtype), unit_roundoff(dtype))
+        fits += ints is not None and np.unique(ints[ints > 0]).size > 1
+    assert fits <= 10_000 * core.FALSE_GRID
+
+
+@pytest.mark.parametrize(("offset", "dtype"), [(0.0, np.float64), (1e9, np.float64),
+                                               (0.0, np.float32), (1e3, np.float32)])  # fmt: skip
+def test_tie_tolerance_bounds_the_error_of_ranges(offset, dtype):
+    # intended scores u + offset (exact rationals), given rounded to dtype: for random
+    # arrangements, the float range and observed difference of the working values err by
+    # less than the tolerance in all (the ties in exact arithmetic are counted)
+    rng = np.random.default_rng(12)
+    u = rng.random((12, 3))
+    x = (u + offset).astype(dtype)
+    g = core.prepare_group(x, PAIRS3, unit_roundoff(dtype))
+    assert g.quantum is None
+    exact = [[Fraction(float(v)) + Fraction(offset) for v in row] for row in u]
+    perms = list(itertools.permutations(range(3)))
+    worst = 0.0
+    for trial in range(300):
+        choice = rng.integers(0, 6, size=12) if trial else np.zeros(12, dtype=int)
+        sums = np.zeros(3)
+        exact_sums = [Fraction(0)] * 3
+        for i, c in enumerate(choice.tolist()):
+            sums += g.values[i, list(perms[c])]
+            exact_sums = [s + exact[i][j] for s, j in zip(exact_sums, perms[c], strict=True)]
+        low = min(exact_sums)
+        exact_range = max(exact_sums) - low
+        worst = max(worst, abs(float(Fraction(float(sums.max() - sums.min())) - exact_range)))
+    columns = [sum((row[j] for row in exact), Fraction(0)) for j in range(3)]
+    for (a, b), observed in zip(PAIRS3, g.observed.tolist(), strict=True):
+        error = abs(Fraction(observed) - abs(columns[b] - columns[a]))
+        assert float(error) + worst <= g.tolerance
+    assert worst > 0
 
 
 def test_naive_float_comparison_loses_ties(sakai):
@@ -355,16 +434,3 @@ def test_balanced_tasks_cover_the_trials_once_with_equal_work():
             assert sorted(trials[g]) == list(range(lo, hi))
         if hi > lo:
             assert max(work) - min(work) <= 200 * (1 + len(parts))
-
-
-@pytest.mark.parametrize("size", [40, 70_000])  # all decimals at once, and one at a time
-def test_grid_decimals_is_the_first_integral_power(size):
-    rng = np.random.default_rng(11)
-    for digits in [None, 0, 1, 2, 6, 7]:
-        x = rng.random(size) * 10
-        if digits is not None:
-            x = np.round(x, digits)
-        first = next((d for d in range(7) if core._integral(x * 10.0**d)), None)
-        assert core._grid_decimals(x) == first
-        assert first == (None if digits in (None, 7) else digits)
-    assert core._grid_decimals(np.array([1e-12, 1.0, 2.0])) == 0  # tiny values: the tolerance

@@ -6,17 +6,18 @@ the range (largest minus smallest) of the system sums. A pair's p-value is the f
 trials whose range reaches the pair's observed ``|sum_b - sum_a|`` (the same as comparing
 means, all systems having ``n_items`` scores); no +1 is added.
 
-Ties are counted in exact arithmetic:
+Ties are counted in exact arithmetic. Each item is shifted so that its smallest score is 0
+(this changes neither the observed differences nor any range); a difference ``d`` then errs by
+at most ``error = ERROR_ULPS * u * max|x|`` (``u`` the unit roundoff of the scores as given:
+``2**-53`` for float64, ``2**-24`` for float32), whatever the scale and offset of the scores:
 
-* **grid mode**: when every score is a multiple of a common quantum (``scores * 10**d``
-  integral within a relative 1e-9 for ``d <= 6``, or a common denominator up to 1000), the
-  scores are turned into integers and all sums and comparisons are exact;
+* **grid mode**: when every ``d`` is within ``error`` of a multiple of a common quantum ``q``
+  (the approximate greatest common divisor of the distinct differences) and so many
+  distinct multiples fit that chance cannot explain it (:func:`quantize`), the differences
+  become integers and all sums and comparisons are exact;
 * **tolerance mode**: otherwise sums are floats and a range counts when it is at least the
-  observed difference minus ``TOLERANCE`` times the largest possible system sum (scores
-  shifted so that each item's smallest is 0).
-
-Shifting all scores of an item by the same amount changes neither the observed differences
-nor any range, so each item is shifted to start at 0.
+  observed difference minus the bound on the error of the sums: ``4 * n * (error + 2**-53
+  * L)`` for ``n`` items, ``L`` the largest possible system sum (:func:`tie_tolerance`).
 
 Exact p-values (every within-item arrangement weighted equally) come from dynamic programming
 over the vector of system sums on a grid (the sums add up to a constant, so the state has
@@ -45,7 +46,6 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -53,21 +53,26 @@ from .parallel import default_workers, run_parts
 from .streams import BLOCK, entropy_prefix, label_words, words_generator
 
 __all__ = [
+    "ERROR_ULPS",
     "EXACT_ARRANGEMENTS",
     "EXACT_CELLS",
+    "FALSE_GRID",
     "STREAM_LABEL",
-    "TOLERANCE",
     "MonteCarloBatch",
     "MonteCarloCounter",
     "TukeyGroup",
     "count_trials",
+    "difference_error",
     "exact_pvalues",
     "prepare_group",
     "quantize",
+    "tie_tolerance",
 ]
 
-#: Relative tolerance of the tie comparison in tolerance mode, and of the grid detection.
-TOLERANCE = 1e-9
+#: Bound on the error of a within-item difference, in units of roundoff of the largest score.
+ERROR_ULPS = 16
+#: Largest expected number of grids that unstructured differences fit by chance.
+FALSE_GRID = 1e-3
 #: Largest number of cells of the dense state array of the exact dynamic programme.
 EXACT_CELLS = 2**22
 #: Largest ``n_items * distinct arrangements * cells`` work of the dynamic programme.
@@ -77,8 +82,7 @@ EXACT_ARRANGEMENTS = 2**18
 #: First label of every stream of this method.
 STREAM_LABEL = "tukey_hsd"
 
-_MAX_DECIMALS = 6
-_MAX_DENOMINATOR = 1000
+_UNIT = 2.0**-53  # unit roundoff of the float64 working arithmetic
 _TABLE_MAX_K = 6  # k! <= 720 arrangements in the table
 _TABLE_MAX_ENTRIES = 2**22
 _WIDTH = 8  # at most 8 lanes (bound used by the overflow guard)
@@ -97,82 +101,163 @@ _DRAW_LIMIT = 2**31
 
 
 # --------------------------------------------------------------------------- ties
-def quantize(x: np.ndarray) -> tuple[np.ndarray | None, float | None]:
-    """Integers and quantum of scores on a common grid, or ``(None, None)``.
+def difference_error(x: np.ndarray, precision: float = 2.0**-53) -> float:
+    """Bound on the error of a within-item difference ``x[i, j] - x[i].min()``.
+
+    ``ERROR_ULPS * precision * max|x|``: each score is taken to be within ``7 * precision``
+    of the largest magnitude of its intended value (its own rounding when it was stored, and
+    a few operations such as a change of unit or an offset), and the float64 subtraction adds
+    at most ``2 * precision * max|x|``.
 
     Parameters
     ----------
     x : ndarray of float, shape (n_items, k)
         Finite scores.
+    precision : float
+        Unit roundoff of the scores as they were given (``2**-53`` for float64 and integers,
+        ``2**-24`` for float32; :func:`pairedstats.core.design.unit_roundoff`).
+
+    Examples
+    --------
+    >>> difference_error(np.array([[0.5, 1.0]]), 2.0**-24) == 16 * 2.0**-24
+    True
+    """
+    return ERROR_ULPS * precision * float(np.abs(x).max(initial=0.0))
+
+
+def quantize(x: np.ndarray, precision: float = 2.0**-53) -> tuple[np.ndarray | None, float | None]:
+    """Integers and quantum of scores on a common grid, or ``(None, None)``.
+
+    The within-item differences ``d = x - x.min(axis=1)`` are on a grid of step ``q`` when
+    every one is within :func:`difference_error` of a multiple of ``q``, and the fit is not a
+    coincidence: ``N`` distinct non-zero multiples, the largest ``K``, would all fall that
+    close to a grid of at most ``K`` steps by chance about ``K * (4 * error / q)**(N - 1)``
+    times, which must not exceed ``FALSE_GRID``. ``q`` is the approximate greatest common
+    divisor of the distinct differences (:func:`_approximate_gcd`), refined by least squares.
+    The decision depends on ``x`` only through ``d / max|x|``: it is the same for
+    ``s * x + c`` (``s > 0``) as long as ``precision * |c|`` stays far below ``q * s``.
+
+    Parameters
+    ----------
+    x : ndarray of float, shape (n_items, k)
+        Finite scores.
+    precision : float
+        Unit roundoff of the scores as they were given (see :func:`difference_error`).
 
     Returns
     -------
     ints : ndarray of int64 or None
-        ``x / quantum`` rounded, shifted so that each item's smallest is 0, and divided by
-        the greatest common divisor of all values.
+        ``d / quantum`` rounded: each item's smallest is 0.
     quantum : float or None
-        The grid step: ``x[i, j] - x[i].min()`` is ``ints[i, j] * quantum``.
+        The grid step, to one significant digit more than the scores resolve (at most 12):
+        ``d[i, j]`` is ``ints[i, j] * quantum`` within the error. 0 when every item's scores
+        are all equal.
 
     Examples
     --------
     >>> ints, q = quantize(np.array([[0.05, 0.15], [0.3, 0.1]]))
-    >>> ints.tolist(), round(q, 12)
+    >>> ints.tolist(), q
     ([[0, 1], [2, 0]], 0.1)
-    >>> quantize(np.array([[0.1234567891, 0.2], [0.3, 0.4]]))
+    >>> ints, q = quantize(np.array([[0.05, 0.15], [0.3, 0.1]], dtype=np.float32), 2.0**-24)
+    >>> ints.tolist(), q
+    ([[0, 1], [2, 0]], 0.1)
+    >>> quantize(np.array([[0.1234567891, 0.2], [0.3, 0.4], [0.25, 0.7]]))
     (None, None)
     """
     x = np.asarray(x, dtype=np.float64)
-    values = np.unique(x)
-    scale = None
-    decimals = _grid_decimals(values)
-    if decimals is not None:
-        scale = (10**decimals, 1)
-    if scale is None and values.size <= 4096:
-        denominator = 1
-        for value in values.tolist():
-            den = Fraction(value).limit_denominator(_MAX_DENOMINATOR).denominator
-            denominator = math.lcm(denominator, den)
-            if denominator > 10**6:
-                break
-        if denominator <= 10**6 and _integral(values * denominator):
-            scale = (denominator, 1)
-    if scale is None:
-        return None, None
-    factor = scale[0]
-    ints = np.rint(x * factor)
-    if not np.all(np.abs(ints) < 2**53):
-        return None, None
-    ints = ints.astype(np.int64)
-    ints -= ints.min(axis=1, keepdims=True)
-    divisor = int(np.gcd.reduce(ints.ravel())) if ints.size else 0
-    if divisor == 0:
-        divisor = 1
-    ints //= divisor
-    if int(ints.max(axis=1).sum()) >= 2**62 // max(1, _WIDTH):
-        return None, None
-    return ints, divisor / factor
+    return _grid(_differences(x), difference_error(x, precision))
 
 
-def _grid_decimals(values: np.ndarray) -> int | None:
-    """The smallest ``d <= _MAX_DECIMALS`` with ``values * 10**d`` integral, or None.
+def _differences(x: np.ndarray) -> np.ndarray:
+    return x - _by_row(np.minimum, x)[:, None]
 
-    Small inputs test all ``d`` in one array operation (the same products and comparisons
-    as one ``d`` at a time: a group of a sweep pays one numpy call, not seven).
+
+def _by_row(ufunc, a: np.ndarray) -> np.ndarray:
+    """``ufunc.reduce(a, axis=1)``, one column at a time (about 40 times faster for the
+    few columns of a design than numpy's reduction over a short last axis)."""
+    return functools.reduce(ufunc, a.T)
+
+
+def _grid(d: np.ndarray, error: float) -> tuple[np.ndarray | None, float | None]:
+    """:func:`quantize` on the within-item differences ``d``, each within ``error``."""
+    values = np.unique(d[d > error])  # distinct differences that are not ties
+    if values.size == 0:
+        return np.zeros(d.shape, dtype=np.int64), 0.0
+    gaps = values - np.concatenate(([0.0], values[:-1]))  # multiples of q too, and small
+    step = _approximate_gcd(gaps[gaps > 2 * error], error)
+    if step is None:
+        return None, None
+    increments = _multiples(gaps, step, 2 * error)
+    if increments is None:
+        return None, None
+    multiples = np.cumsum(increments)
+    q = float(multiples @ values / (multiples @ multiples))
+    if np.abs(values - multiples * q).max() > error:
+        return None, None
+    distinct = np.count_nonzero(increments)
+    steps = multiples[-1]
+    if distinct > 1 and (
+        math.log(steps) + (distinct - 1) * math.log(4 * error / q) > math.log(FALSE_GRID)
+    ):
+        return None, None
+    ints = np.rint(d / q).astype(np.int64)
+    if int(_by_row(np.maximum, ints).sum()) >= 2**62 // _WIDTH:  # the kernels' int64 sums
+        return None, None
+    return ints, _resolved(q, error / values[-1])
+
+
+def _approximate_gcd(values: np.ndarray, error: float) -> float | None:
+    """The largest ``g > 4 * error`` of which every value is a multiple, or None.
+
+    Euclid's algorithm on a set, vectorised: divide every value by the smallest, keep the
+    remainders (nearest multiple) that exceed their error, repeat until none is left. Each
+    value is within ``2 * error``; a remainder ``w - m * g`` is within ``err(w) + m * err(g)``.
     """
-    if values.size > 1 << 16:
-        for d in range(_MAX_DECIMALS + 1):
-            if _integral(values * 10.0**d):
-                return d
-        return None
-    v = values[None, :] * (10.0 ** np.arange(_MAX_DECIMALS + 1))[:, None]
-    r = np.rint(v)
-    ok = np.all(np.abs(v - r) <= TOLERANCE * np.maximum(np.abs(v), 1.0), axis=1)
-    return int(np.argmax(ok)) if ok.any() else None
+    err = np.full(values.shape, 2 * error)
+    while values.size:
+        j = int(np.argmin(values))
+        g, g_err = values[j], err[j]
+        if g <= 4 * error:
+            return None
+        m = np.rint(values / g)
+        rest = np.abs(values - m * g)
+        rest_err = err + m * g_err
+        keep = rest > rest_err
+        if not keep.any():
+            return float(g)
+        values = np.append(rest[keep], g)
+        err = np.append(rest_err[keep], g_err)
+    return None
 
 
-def _integral(v: np.ndarray) -> bool:
-    r = np.rint(v)
-    return bool(np.all(np.abs(v - r) <= TOLERANCE * np.maximum(np.abs(v), 1.0)))
+def _multiples(gaps: np.ndarray, step: float, error: float) -> np.ndarray | None:
+    """``gaps / step`` rounded, ``step`` refined by least squares as the gaps grow; None
+    when a gap is not near a multiple (further than a quarter step).
+
+    Euclid's ``step`` may be off by a fraction of a step over a large gap; the gaps are
+    rounded from the smallest, in rounds that double the largest gap, each round refining
+    the step on the gaps already rounded (gaps within ``error`` are multiple 0).
+    """
+    out = np.zeros(gaps.shape)
+    order = np.argsort(gaps)
+    ordered = gaps[order]
+    done = int(np.searchsorted(ordered, error, side="right"))
+    fitted = np.zeros(ordered.shape)
+    while done < ordered.size:
+        end = int(np.searchsorted(ordered, 2 * ordered[done], side="right"))
+        fitted[done:end] = np.rint(ordered[done:end] / step)
+        if np.abs(ordered[done:end] - fitted[done:end] * step).max() > step / 4:
+            return None
+        step = float(fitted[:end] @ ordered[:end] / (fitted[:end] @ fitted[:end]))
+        done = end
+    out[order] = fitted
+    return out
+
+
+def _resolved(q: float, relative_error: float) -> float:
+    """``q`` to one significant digit more than ``relative_error`` resolves (at most 12)."""
+    digits = int(min(12, max(1, math.floor(-math.log10(relative_error)) + 1)))
+    return float(f"{q:.{digits}g}")
 
 
 # ------------------------------------------------------------------ preparation
@@ -191,9 +276,9 @@ class TukeyGroup:
         A range counts for a pair when it is ``>=`` this (``observed`` on a grid,
         ``observed - tolerance`` otherwise).
     quantum : float or None
-        Grid step (None in tolerance mode).
+        Grid step (None in tolerance mode; 0 when every item's scores are all equal).
     tolerance : float
-        Absolute tolerance in working units (0 on a grid).
+        Absolute tolerance in working units (0 on a grid; :func:`tie_tolerance`).
     """
 
     values: np.ndarray
@@ -212,8 +297,12 @@ class TukeyGroup:
         return self.values.shape[1]
 
 
-def prepare_group(x: np.ndarray, pairs) -> TukeyGroup:
+def prepare_group(x: np.ndarray, pairs, precision: float = 2.0**-53) -> TukeyGroup:
     """Prepare the finite scores ``x`` (n_items, k) of one group for the given pairs.
+
+    ``precision`` is the unit roundoff of the scores as they were given
+    (:attr:`pairedstats.core.design.PairedDesign.precision`): it sets the error model of the
+    tie rule (:func:`quantize`, :func:`tie_tolerance`).
 
     Examples
     --------
@@ -223,28 +312,39 @@ def prepare_group(x: np.ndarray, pairs) -> TukeyGroup:
     """
     x = np.asarray(x, dtype=np.float64)
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
-    ints, quantum = quantize(x)
-    if ints is not None:
-        values = ints
-        sums = values.sum(axis=0)
-        observed = np.abs(sums[pairs[:, 1]] - sums[pairs[:, 0]])
-        thresholds = observed.copy()
-        tolerance = 0.0
-    else:
-        values = x - x.min(axis=1, keepdims=True)
-        sums = values.sum(axis=0)
-        observed = np.abs(sums[pairs[:, 1]] - sums[pairs[:, 0]])
-        largest = float(values.max(axis=1).sum())
-        tolerance = TOLERANCE * largest if largest > 0 else 0.0
-        thresholds = observed - tolerance
+    d = _differences(x)
+    error = difference_error(x, precision)
+    ints, quantum = _grid(d, error)
+    values = d if ints is None else ints
+    sums = values.sum(axis=0)
+    observed = np.abs(sums[pairs[:, 1]] - sums[pairs[:, 0]])
+    tolerance = 0.0 if ints is not None else tie_tolerance(d, error)
     return TukeyGroup(
         values=values,
         pairs=pairs,
         observed=observed,
-        thresholds=thresholds,
+        thresholds=observed.copy() if ints is not None else observed - tolerance,
         quantum=quantum,
         tolerance=tolerance,
     )
+
+
+def tie_tolerance(d: np.ndarray, error: float) -> float:
+    """Bound on the error of a range or an observed difference of float sums of ``d``.
+
+    A system sum of ``n`` differences errs by at most ``n * error`` (the data) plus
+    ``(n - 1) * 2**-53 * L`` (float64 summation, ``L = d.max(axis=1).sum()`` the largest
+    possible sum); a range and an observed difference each subtract two sums, so ties in
+    exact arithmetic are counted when a range is at least the observed difference minus
+    ``4 * n * (error + 2**-53 * L)``.
+
+    Examples
+    --------
+    >>> tie_tolerance(np.array([[0.0, 1.0], [0.5, 0.0]]), 0.0) == 8 * 1.5 * 2.0**-53
+    True
+    """
+    largest = float(_by_row(np.maximum, d).sum())
+    return 4 * d.shape[0] * (error + _UNIT * largest)
 
 
 # ------------------------------------------------------------------------ exact
