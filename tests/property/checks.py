@@ -15,18 +15,36 @@ import pytest
 from hypothesis import example
 
 #: Columns that trade places when a and b are swapped.
-_SWAPPED = {"system_a": "system_b", "group_a": "group_b", "mean_a": "mean_b", "n_a": "n_b",
-            "wins": "losses"}  # fmt: skip
+_SWAPPED = {
+    "system_a": "system_b",
+    "group_a": "group_b",
+    "mean_a": "mean_b",
+    "n_a": "n_b",
+    "wins": "losses",
+}
 #: Interval ends: swapping a and b turns (low, high) into (-high, -low).
 _INTERVALS = {"ci_low": "ci_high", "ci_low_adjusted": "ci_high_adjusted"}
 #: Quantities of b - a, negated by the swap.
 _ODD = {"difference", "effect_size", "z", "shift", "rank_biserial"}
 #: Quantities that do not depend on which side is a.
 _EVEN = {
-    "standard_error", "pvalue", "pvalue_adjusted", "pvalue_low", "pvalue_high", "n_items",
-    "n_clusters", "n_resamples", "exceeding", "pvalue_method", "tie_quantum", "n_dropped",
-    "ties", "null_variance", "ci_coverage", "method",
-}  # fmt: skip
+    "standard_error",
+    "pvalue",
+    "pvalue_adjusted",
+    "pvalue_low",
+    "pvalue_high",
+    "n_items",
+    "n_clusters",
+    "n_resamples",
+    "exceeding",
+    "pvalue_method",
+    "tie_quantum",
+    "n_dropped",
+    "ties",
+    "null_variance",
+    "ci_coverage",
+    "method",
+}
 
 
 def _rank_total(frame):
@@ -46,14 +64,24 @@ _COMPLEMENTS = {
 #: diagnostic: the grid step Tukey found is arbitrary for constant scores).
 _LOCATION = {"mean_a", "mean_b"}
 _SCALE = {
-    "difference", "ci_low", "ci_high", "standard_error", "shift", "ci_low_adjusted",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "standard_error",
+    "shift",
+    "ci_low_adjusted",
     "ci_high_adjusted",
-}  # fmt: skip
+}
 _UNSPECIFIED = {"tie_quantum"}
 _INVARIANT = (
-    (_EVEN | set(_COMPLEMENTS) | {"effect_size", "z", "rank_biserial", "n_a", "n_b", "wins",
-                                  "losses"}) - _SCALE - _UNSPECIFIED
-)  # fmt: skip
+    (
+        _EVEN
+        | set(_COMPLEMENTS)
+        | {"effect_size", "z", "rank_biserial", "n_a", "n_b", "wins", "losses"}
+    )
+    - _SCALE
+    - _UNSPECIFIED
+)
 
 
 def cases(names, xfail=None, raises=AssertionError) -> list:
@@ -74,11 +102,12 @@ def cases(names, xfail=None, raises=AssertionError) -> list:
     return [pytest.param(n, marks=mark(n)) if n in xfail else n for n in names]
 
 
-def pinned(*examples):
-    """Hypothesis ``@example`` for each keyword dict: counterexamples tried before any other."""
+def pinned(table: dict, name: str):
+    """Hypothesis ``@example`` for each keyword dict in ``table.get(name, [])``: known
+    counterexamples, tried before any generated example (so a strict xfail always fails)."""
 
     def decorate(test):
-        for keywords in examples:
+        for keywords in table.get(name, []):
             test = example(**keywords)(test)
         return test
 
@@ -93,9 +122,14 @@ def run(call, *args, **kwargs):
     return result, tuple(w.category for w in caught)
 
 
+def call_method(obj, method: str, /, **keywords):
+    """``obj.paired.<method>(**keywords)`` and the categories of its warnings."""
+    return run(getattr(obj.paired, method), **keywords)
+
+
 def result(obj, method: str, /, **keywords):
-    """``obj.paired.<method>(**keywords)``, recording (and dropping) its warnings."""
-    return run(getattr(obj.paired, method), **keywords)[0]
+    """``obj.paired.<method>(**keywords)``, its warnings recorded and dropped."""
+    return call_method(obj, method, **keywords)[0]
 
 
 def outcome(call, *args, **kwargs):
@@ -169,8 +203,10 @@ def affine(frame: pd.DataFrame, scale: float, shift: float, keys=()) -> pd.DataF
 
     Columns whose value is not specified under the map are left out.
     """
-    _role_check(frame.columns, {*keys, *_SWAPPED, *_SWAPPED.values(), *_LOCATION, *_SCALE,
-                                *_INVARIANT, *_UNSPECIFIED})  # fmt: skip
+    _role_check(
+        frame.columns,
+        {*keys, *_SWAPPED, *_SWAPPED.values(), *_LOCATION, *_SCALE, *_INVARIANT, *_UNSPECIFIED},
+    )
     out = {}
     for name in frame.columns:
         if name in _UNSPECIFIED:
@@ -184,8 +220,9 @@ def affine(frame: pd.DataFrame, scale: float, shift: float, keys=()) -> pd.DataF
     return pd.DataFrame(out)
 
 
-def assert_close(actual: pd.DataFrame, expected: pd.DataFrame, *, atol: float, rtol=1e-9,
-                 exact=()) -> None:  # fmt: skip
+def assert_close(
+    actual: pd.DataFrame, expected: pd.DataFrame, *, atol: float, rtol=1e-9, exact=()
+) -> None:
     """Float columns equal to rounding (``exact`` ones and all others exactly)."""
     assert list(actual.columns) == list(expected.columns)
     for name in actual.columns:

@@ -20,8 +20,14 @@ import pairedstats  # noqa: F401  (registers the .paired accessors the tests cal
 
 #: Column and dimension names of the generated tables and datasets.
 ITEM, SYSTEM, SCORE, CLUSTER, STRATA, GROUP, SWEEP = (
-    "item", "system", "score", "cluster", "strata", "group", "sweep",
-)  # fmt: skip
+    "item",
+    "system",
+    "score",
+    "cluster",
+    "strata",
+    "group",
+    "sweep",
+)
 #: The keywords naming the columns of a generated tidy table.
 TIDY = {"item": ITEM, "system": SYSTEM, "score": SCORE}
 
@@ -51,23 +57,33 @@ def order_preserving_map(labels: list) -> st.SearchStrategy[dict]:
 
 
 # --------------------------------------------------------------------------- scores
+def on_grid(integers, decimals: int) -> np.ndarray:
+    """``integers / 10**decimals``: scores as metrics are reported."""
+    return np.asarray(integers) / 10**decimals
+
+
+def normal(seed: int, shape) -> np.ndarray:
+    """Scores on no grid: standard normal draws."""
+    return np.random.default_rng(seed).normal(size=shape)
+
+
 def grid_scores(shape) -> st.SearchStrategy[np.ndarray]:
     """Scores on a decimal grid (10**-d for d in 0, 1, 2, 4), as metrics are reported."""
 
     def scaled(decimals):
         top = 10**decimals
-        ints = hnp.arrays(np.int64, shape, elements=st.integers(-top, top))
-        return ints.map(lambda x: x / top)
+        integers = hnp.arrays(np.int64, shape, elements=st.integers(-top, top))
+        return st.builds(on_grid, integers, st.just(decimals))
 
     return st.sampled_from([0, 1, 2, 4]).flatmap(scaled)
 
 
 def continuous_scores(shape) -> st.SearchStrategy[np.ndarray]:
-    """Scores on no grid: normal draws from a generated seed."""
-    return SEEDS.map(lambda seed: np.random.default_rng(seed).normal(size=shape))
+    return st.builds(normal, SEEDS, st.just(shape))
 
 
 def scores(shape) -> st.SearchStrategy[np.ndarray]:
+    """Scores on a grid (ties, exact sums) or on none."""
     return st.one_of(grid_scores(shape), continuous_scores(shape))
 
 
@@ -188,7 +204,6 @@ def paired(
     items=(2, 10),
     systems=(2, 4),
     kinds=LABEL_KINDS,
-    values=scores,
     clustered=False,
     stratified=False,
 ) -> Paired:
@@ -201,7 +216,7 @@ def paired(
     k = draw(st.integers(*systems))
     kind = draw(st.sampled_from(kinds))
     data = Paired(
-        scores=draw(values((n, k))),
+        scores=draw(scores((n, k))),
         items=draw(distinct_labels(kind, n)),
         systems=draw(distinct_labels(kind, k)),
     )
@@ -226,11 +241,10 @@ def tukey_exact_size(k: int) -> int:
 
 
 @st.composite
-def paired_for_exact(draw, *, systems=(2, 3), kinds=LABEL_KINDS, values=scores) -> Paired:
+def paired_for_exact(draw, *, systems=(2, 3), kinds=LABEL_KINDS) -> Paired:
     """A design small enough for the exact Tukey p-value (``exact=True``)."""
     k = draw(st.integers(*systems))
-    return draw(paired(items=(2, min(10, tukey_exact_size(k))), systems=(k, k), kinds=kinds,
-                       values=values))  # fmt: skip
+    return draw(paired(items=(2, min(10, tukey_exact_size(k))), systems=(k, k), kinds=kinds))
 
 
 # --------------------------------------------------------------------------- two samples
@@ -318,13 +332,11 @@ class Groups:
         frames = [self._keyed(p.tidy(), key) for key, p in zip(self.keys, self.parts)]
         return pd.concat(frames, ignore_index=True).infer_objects()
 
-    def wide(self) -> pd.DataFrame:
-        frames = [self._keyed(p.wide(), key) for key, p in zip(self.keys, self.parts)]
-        return pd.concat(frames).infer_objects()
-
     def _keyed(self, frame, key) -> pd.DataFrame:
-        keys = {name: pd.Series([value] * len(frame), index=frame.index, dtype=object)
-                for name, value in zip(self.names, key)}  # fmt: skip
+        keys = {
+            name: pd.Series([value] * len(frame), index=frame.index, dtype=object)
+            for name, value in zip(self.names, key)
+        }
         return pd.concat([pd.DataFrame(keys), frame], axis=1)
 
     def dataset(self) -> xr.Dataset:
@@ -372,7 +384,10 @@ def groups(
 
 
 # --------------------------------------------------------------------------- settings
-def bootstrap_settings(methods=("percentile", "basic", "bca"), resampling=("auto",)):
+_INTERVALS = ("percentile", "basic", "bca")
+
+
+def bootstrap_settings(methods=_INTERVALS, resampling=("auto",)):
     return st.fixed_dictionaries(
         {
             "method": st.sampled_from(methods),
@@ -434,12 +449,19 @@ PAIRED = {
 RANKSUM = Case("ranksum", two_samples, {}, RANKSUM_SETTINGS)
 
 
-def with_resampling(resampling: str) -> Case:
-    """The bootstrap on every kind of design, drawing its resamples by ``resampling``."""
-    designs = lambda **options: st.one_of(
-        [paired(**options), paired(clustered=True, **options), paired(stratified=True, **options)]
-    )
-    return Case("bootstrap", designs, {}, bootstrap_settings(resampling=(resampling,)))
+#: The kinds of bootstrap design: options of :func:`paired`.
+DESIGNS = {
+    "plain": {},
+    "cluster": {"clustered": True},
+    "strata": {"stratified": True},
+    "cluster-strata": {"items": (4, 10), "clustered": True, "stratified": True},
+}
+
+
+def with_resampling(resampling: str, methods=_INTERVALS, designs=tuple(DESIGNS)) -> Case:
+    """The bootstrap on ``designs`` with interval ``methods``, resampling by ``resampling``."""
+    make = lambda **options: st.one_of([paired(**DESIGNS[d], **options) for d in designs])
+    return Case("bootstrap", make, {}, bootstrap_settings(methods, (resampling,)))
 
 
 def sweeps(case: Case, n_cells=(1, 4)) -> st.SearchStrategy[Groups]:

@@ -62,6 +62,10 @@ def _call(frame, method, /, **keywords):
     return lambda: getattr(frame.paired, method)(rng=0, **keywords)
 
 
+def _call_ranksum(frame, **keywords):
+    return lambda: frame.paired.ranksum(**keywords)
+
+
 def _row(data, frame) -> int:
     return data.draw(st.integers(0, len(frame) - 1), label="row")
 
@@ -109,10 +113,6 @@ def unknown_ranksum_column(data):
     argument = data.draw(st.sampled_from(["score", "group", "by"]))
     keywords = {**_BASE["ranksum"], **sample.keywords, argument: "nope"}
     return _call_ranksum(tidy, **keywords), [argument]
-
-
-def _call_ranksum(frame, **keywords):
-    return lambda: frame.paired.ranksum(**keywords)
 
 
 @malformed()
@@ -391,8 +391,10 @@ def _dataset_with(data, dimension, labels_of):
 
 
 def _duplicated(data, labels):
-    i, j = data.draw(st.lists(st.integers(0, len(labels) - 1), min_size=2, max_size=2,
-                              unique=True), label="positions")  # fmt: skip
+    i, j = data.draw(
+        st.lists(st.integers(0, len(labels) - 1), min_size=2, max_size=2, unique=True),
+        label="positions",
+    )
     labels[j] = labels[i]
     return labels
 

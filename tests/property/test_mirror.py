@@ -22,10 +22,12 @@ _TWO = {
         "tukey_hsd", paired_for_exact, {"systems": (2, 2)}, PAIRED["tukey-exact"].settings
     ),
     "tukey-monte-carlo-two-systems": Case(
-        "tukey_hsd", PAIRED["tukey-monte-carlo"].make, {"systems": (2, 2)},
+        "tukey_hsd",
+        PAIRED["tukey-monte-carlo"].make,
+        {"systems": (2, 2)},
         PAIRED["tukey-monte-carlo"].settings,
     ),
-}  # fmt: skip
+}
 CASES = {
     **RESAMPLING,
     "bootstrap-bca": PAIRED["bootstrap"],
@@ -66,9 +68,12 @@ def test_reordering_systems_mirrors_the_flipped_comparisons(name, data):
     before = result(design.wide(), case.method, systems=design.systems, **keywords)
     after = result(design.wide(), case.method, systems=order, **keywords)
     assert_close(
-        label_order(after, _LABELS), _expected(before, order),
-        atol=_tolerance(design.scores), rtol=1e-12, exact=_EXACT,
-    )  # fmt: skip
+        label_order(after, _LABELS),
+        _expected(before, order),
+        atol=_tolerance(design.scores),
+        rtol=1e-12,
+        exact=_EXACT,
+    )
 
 
 @pytest.mark.parametrize("name", RESAMPLING)
@@ -83,9 +88,11 @@ def test_moving_the_baseline_mirrors_the_comparison(name, data):
         frame = result(design.wide(), case.method, baseline=baseline, **keywords)
         rows[baseline] = frame[frame["system_b"].map(lambda s, o=other: s == o)]
     assert_close(
-        rows[b].reset_index(drop=True), mirrored(rows[a]).reset_index(drop=True),
-        atol=_tolerance(design.scores), rtol=1e-12,
-    )  # fmt: skip
+        rows[b].reset_index(drop=True),
+        mirrored(rows[a]).reset_index(drop=True),
+        atol=_tolerance(design.scores),
+        rtol=1e-12,
+    )
 
 
 _SWAPPED_ALTERNATIVE = {"two-sided": "two-sided", "less": "greater", "greater": "less"}

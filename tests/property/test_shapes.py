@@ -12,12 +12,8 @@ from hypothesis import strategies as st
 
 import pairedstats
 
-from .checks import assert_identical, result, run
+from .checks import assert_identical, call_method, result
 from .strategies import PAIRED, RANKSUM, SWEEP, SYSTEM, TIDY, column_names, sweeps, two_samples
-
-
-def _paired(obj, name, /, **keywords):
-    return run(getattr(obj.paired, name), **keywords)
 
 
 def _first_appearance(frame, column):
@@ -30,10 +26,10 @@ def test_tidy_and_wide_tables_give_identical_numbers(name, data):
     case = PAIRED[name]
     design, settings = data.draw(case.data()), data.draw(case.settings)
     keywords = {**design.keywords, **settings}
-    tidy = _paired(design.tidy(), case.method, **TIDY, **keywords)
-    wide = _paired(design.wide(), case.method, **keywords)
-    assert_identical(*[result for result, _ in (tidy, wide)])
-    assert tidy[1] == wide[1]
+    tidy, tidy_warnings = call_method(design.tidy(), case.method, **TIDY, **keywords)
+    wide, wide_warnings = call_method(design.wide(), case.method, **keywords)
+    assert_identical(tidy, wide)
+    assert tidy_warnings == wide_warnings
 
 
 @pytest.mark.parametrize("name", PAIRED)
@@ -48,8 +44,8 @@ def test_row_and_column_order_of_a_tidy_table_do_not_matter(name, data):
     keywords = {**TIDY, **design.keywords, **settings}
     # systems in the shuffled table's order of first appearance: the same comparisons
     systems = _first_appearance(shuffled, SYSTEM)
-    expected = _paired(tidy, case.method, systems=systems, **keywords)
-    assert_identical(_paired(shuffled, case.method, **keywords)[0], expected[0])
+    expected = result(tidy, case.method, systems=systems, **keywords)
+    assert_identical(result(shuffled, case.method, **keywords), expected)
 
 
 @pytest.mark.parametrize("name", PAIRED)
@@ -61,19 +57,16 @@ def test_row_and_column_order_of_a_wide_table_do_not_matter(name, data):
     rows = data.draw(st.permutations(range(len(wide))), label="rows")
     columns = data.draw(st.permutations(range(wide.shape[1])), label="columns")
     keywords = {**design.keywords, **settings, "systems": design.systems}
-    expected = _paired(wide, case.method, **keywords)
-    assert_identical(_paired(design.wide(rows, columns), case.method, **keywords)[0], expected[0])
-
-
-def _ranksum(obj, /, **keywords):
-    return run(obj.paired.ranksum, **keywords)
+    expected = result(wide, case.method, **keywords)
+    assert_identical(result(design.wide(rows, columns), case.method, **keywords), expected)
 
 
 @given(sample=two_samples(), settings=RANKSUM.settings)
 def test_ranksum_tidy_and_wide_tables_give_identical_numbers(sample, settings):
-    tidy, tidy_warnings = _ranksum(sample.tidy(), score="score", group="group",
-                                   **sample.keywords, **settings)  # fmt: skip
-    wide, wide_warnings = _ranksum(sample.wide(), **sample.keywords, **settings)
+    tidy, tidy_warnings = call_method(
+        sample.tidy(), "ranksum", **column_names(RANKSUM), **sample.keywords, **settings
+    )
+    wide, wide_warnings = call_method(sample.wide(), "ranksum", **sample.keywords, **settings)
     assert_identical(tidy, wide)
     # the wide table's padding is reported; everything else is the same
     padding = pairedstats.DroppedDataWarning
@@ -85,9 +78,9 @@ def test_ranksum_row_and_column_order_do_not_matter(data, settings):
     sample = data.draw(two_samples())
     tidy = sample.tidy()
     rows = data.draw(st.permutations(range(len(tidy))), label="rows")
-    keywords = {"score": "score", "group": "group", **sample.keywords, **settings}
-    expected = _ranksum(tidy, **keywords)[0]
-    assert_identical(_ranksum(sample.tidy(rows, [1, 0]), **keywords)[0], expected)
+    keywords = {**column_names(RANKSUM), **sample.keywords, **settings}
+    expected = result(tidy, "ranksum", **keywords)
+    assert_identical(result(sample.tidy(rows, [1, 0]), "ranksum", **keywords), expected)
 
 
 def _cell(dataset, key):
