@@ -180,3 +180,27 @@ def test_a_dataarray_ranksum():
     want = da.to_dataset(name="score").paired.ranksum()
     xr.testing.assert_identical(got, want)
     assert float(got["shift"].item()) == 5.0
+
+
+@pytest.mark.parametrize("method", PAIRED)
+@pytest.mark.parametrize("keys", [["collection"], ["collection", "half"]])
+def test_groupby_apply_equals_by_and_a_copy_equals_an_ungrouped_call(runs, method, keys):
+    """API.md: inside ``groupby(key).apply`` the numbers equal ``by=key``; the group's key
+    (pandas' ``name`` of the group frame) keys the streams, a plain copy of the rows does not."""
+    table = runs.assign(half=np.where(runs["query"].rank(method="dense") % 2 == 0, "even", "odd"))
+    kw = dict(item="query", system="run", score="ndcg", rng=5, **KW[method])
+    by = getattr(table.paired, method)(by=keys, **kw)
+    applied = table.groupby(keys if len(keys) > 1 else keys[0]).apply(
+        lambda g: getattr(g.paired, method)(**kw)
+    )
+    applied = applied.reset_index(level=list(range(len(keys))))
+    applied.columns = [*keys, *applied.columns[len(keys) :]]
+    index = [*keys, "system_a", "system_b"]
+    expected = by.set_index(index).sort_index()[NUMBERS[method]]
+    pd.testing.assert_frame_equal(applied.set_index(index).sort_index()[NUMBERS[method]], expected)
+    # the same rows outside groupby are an ungrouped table: other streams, other draws
+    first = tuple(expected.index[0][: len(keys)])
+    rows = table[(table[keys] == pd.Series(first, index=keys)).all(axis=1)].drop(columns=keys)
+    alone = getattr(rows.copy().paired, method)(**kw).set_index(["system_a", "system_b"])
+    drawn = NUMBERS[method][-3:]
+    assert not np.array_equal(alone[drawn].to_numpy(), expected.loc[first][drawn].to_numpy())

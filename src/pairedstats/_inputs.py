@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import numbers
 from collections.abc import Iterable, Mapping, Set
+from dataclasses import replace
 
 import numpy as np
 
@@ -478,15 +479,35 @@ def design_from_frame(
     by = _as_list(by, "by")
     systems = None if systems is None else _as_list(systems, "systems")
     if system is not None:
-        return _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
-    if score is not None:
+        design = _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
+    elif score is not None:
         raise ValueError(
             f"`score`: got score={score!r} but no `system=`, so the table would be read as "
             "wide (one column per system), where the scores are the system columns and "
             "`score` names nothing. For a tidy table (one row per item and system) pass "
             "`item=` and `system=` too; for a wide table drop `score`."
         )
-    return _wide(frame, item, systems, by, cluster, strata, missing)
+    else:
+        design = _wide(frame, item, systems, by, cluster, strata, missing)
+    return replace(design, stream_prefix=_enclosing_group(frame))
+
+
+def _enclosing_group(frame) -> tuple:
+    """The key of the pandas group ``frame`` is, inside ``groupby(...).apply``, as a tuple.
+
+    pandas hands each group to the applied function with its key as the attribute ``name``
+    (a tuple when grouping by several keys). Keying the random streams by it makes the
+    numbers of ``df.groupby(key).apply(lambda g: g.paired.<method>(...))`` equal those of
+    ``by=key``, whose streams are keyed by the same tuple. Any other frame has no such
+    attribute and keys its streams by its own ``by=`` groups alone.
+    """
+    if "name" not in vars(frame):
+        return ()
+    name = vars(frame)["name"]
+    key = name if isinstance(name, tuple) else (name,)
+    key = tuple(k.item() if isinstance(k, np.generic) else k for k in key)
+    _check_labels(list(key), "by", "pandas group key (the frame's `name` inside groupby)")
+    return key
 
 
 def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):

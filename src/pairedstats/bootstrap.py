@@ -620,7 +620,7 @@ def _run(
         batch = order[start : start + _GROUP_BATCH]
         diffs = [fast[g] for g in batch]
         reps = _core.mean_replicates_many(
-            diffs, [design.group_keys[g] for g in batch], root=root,
+            diffs, [design.stream_key(g) for g in batch], root=root,
             n_resamples=n_resamples, workers=workers,
         )  # fmt: skip
         for i, g in enumerate(batch):
@@ -642,7 +642,7 @@ def _run(
         _design_findings(findings, g, group, weights)
         out = _core.group_replicates(
             group,
-            group_key=design.group_keys[g],
+            group_key=design.stream_key(g),
             root=root,
             n_resamples=n_resamples,
             statistic=statistic,

@@ -247,7 +247,7 @@ class TukeyHSDRun:
             methods.append("exact" if p is not None else "monte-carlo")
             if p is None:
                 monte_carlo.append(g)
-                labels.append((core.STREAM_LABEL, tuple(design.group_keys[g])))
+                labels.append((core.STREAM_LABEL, design.stream_key(g)))
         self._methods = methods
         # all Monte Carlo groups are counted together: one compiled call per step and worker
         self._monte_carlo = np.array(monte_carlo, dtype=np.intp)

@@ -9,19 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .checks import assert_identical, cases, result, run
+from .checks import assert_identical, result, run
 from .strategies import PAIRED, RANKSUM, column_names, groups
 
 CASES = {**PAIRED, "ranksum": RANKSUM}
-_UNKEYED = (
-    "inside groupby().apply the group key is not known: the streams are those of an "
-    "ungrouped call, not those of by=key"
-)
-LOOP = {name: _UNKEYED for name in CASES if name.startswith("bootstrap")}
-LOOP["tukey-monte-carlo"] = _UNKEYED
 
 
-@pytest.mark.parametrize("name", cases(CASES, LOOP))
+@pytest.mark.parametrize("name", CASES)
 @given(data=st.data())
 def test_by_equals_a_groupby_apply_loop(name, data):
     case = CASES[name]

@@ -67,6 +67,10 @@ class PairedDesign:
         ``2**-53`` for float64 and integers, ``2**-24`` for float32, ``2**-11`` for float16.
         Decisions that depend on exact equality (ties) use it, so float32 scores on a grid
         are read as that grid.
+    stream_prefix : tuple
+        Labels put before every group key in the keys of the random streams: the key of the
+        enclosing pandas group when a method is called inside ``groupby(...).apply``, so
+        that its numbers equal those of ``by=`` (empty otherwise).
     """
 
     scores: np.ndarray
@@ -83,10 +87,15 @@ class PairedDesign:
     dropped: int = 0
     dropped_by_group: tuple = field(default=())
     precision: float = 2.0**-53
+    stream_prefix: tuple = ()
 
     @property
     def n_groups(self) -> int:
         return len(self.offsets) - 1
+
+    def stream_key(self, g: int) -> tuple:
+        """The labels that key group ``g``'s random streams: prefix and group key."""
+        return self.stream_prefix + tuple(self.group_keys[g])
 
     @property
     def n_systems(self) -> int:
