@@ -15,7 +15,16 @@ from . import accessors as _accessors  # noqa: F401  (registers .paired)
 from . import datasets, display
 from ._inputs import DroppedDataWarning
 from ._version import __version__
-from .bootstrap import BootstrapResult, DegenerateBootstrapWarning, bootstrap, bootstrap_design
+from .bootstrap import (
+    BootstrapResult,
+    DegenerateBootstrapWarning,
+    MissingStratumWarning,
+    NaNReplicatesWarning,
+    PointDistributionWarning,
+    SingleUnitWarning,
+    bootstrap,
+    bootstrap_design,
+)
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .tukey import (
@@ -33,9 +42,13 @@ __all__ = [
     "DegenerateBootstrapWarning",
     "DroppedDataWarning",
     "HDIWidth",
+    "MissingStratumWarning",
     "MonteCarloPValue",
+    "NaNReplicatesWarning",
+    "PointDistributionWarning",
     "RanksumConfidenceWarning",
     "RanksumResult",
+    "SingleUnitWarning",
     "StandardError",
     "TukeyHSDResult",
     "TukeyHSDRun",
