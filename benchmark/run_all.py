@@ -133,8 +133,8 @@ def _case_table(quick: bool) -> dict:
     add(
         "boot01_counts",
         boot_group + ", 0/1 scores",
-        "pairedstats (auto: counts path)",
-        lambda: (ours_boot(True), None),
+        "pairedstats counts path (resampling=\"counts\")",
+        lambda: (ours_boot(True, resampling="counts"), None),
         True,
         "boot01_scipy",
     )
