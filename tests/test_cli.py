@@ -484,3 +484,24 @@ def test_a_monte_carlo_zero_in_text_and_markdown_but_not_in_csv(capsys, tmp_path
     assert row[5] == "<0.0001"
     assert cli.main([*argv, "--format", "markdown"]) == 0
     assert "| <0.0001 |" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_option_values_are_case_insensitive_as_in_python(capsys, runs_csv):
+    """``--method BCa`` is ``method="BCa"`` in Python, which reads as "bca"."""
+    base = ["bootstrap", str(runs_csv), *TIDY, "--baseline", "bm25", "--n-resamples", "300"]
+    upper = _csv(capsys, [*base, "--rng", "2", "--method", "BCa", "--missing", "RAISE"])
+    expected = RUNS.paired.bootstrap(
+        item="query", system="run", score="ndcg", baseline="bm25", n_resamples=300, rng=2,
+        method="BCA", missing="Raise",
+    )  # fmt: skip
+    _same(upper, expected)
+    rank = ["ranksum", str(runs_csv), "--score", "ndcg", "--group", "run", "-a", "bm25"]
+    got = _csv(capsys, [*rank, "-b", "dense", "--alternative", "Greater", "--method", "EXACT"])
+    _same(
+        got,
+        RUNS.paired.ranksum(
+            score="ndcg", group="run", a="bm25", b="dense", alternative="greater", method="exact"
+        ),
+    )
+    assert cli.main([*base, "--format", "Markdown"]) == 0
+    assert capsys.readouterr().out.startswith("| system_a | system_b |")

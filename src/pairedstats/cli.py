@@ -189,7 +189,9 @@ def _common(p: argparse.ArgumentParser, *, paired: bool = True) -> None:
                    help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
     p.add_argument("--by", nargs="+", metavar="COL", help="run per group of these columns")
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=FORMATS, default="text", help="default: text")
+    out.add_argument(
+        "--format", type=str.lower, choices=FORMATS, default="text", help="default: text"
+    )
     out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
     out.add_argument("--alpha", type=float, default=None,
                      help="LaTeX significance markers: p < ALPHA (default 0.05)")  # fmt: skip
@@ -199,7 +201,7 @@ def _common(p: argparse.ArgumentParser, *, paired: bool = True) -> None:
     p.add_argument("--system", metavar="COL", help="system column (tidy tables)")
     p.add_argument("--score", metavar="COL", help="score column (tidy tables)")
     p.add_argument("--systems", nargs="+", metavar="NAME", help="select and order systems")
-    p.add_argument("--missing", choices=("raise", "complete"), default="raise",
+    p.add_argument("--missing", type=str.lower, choices=("raise", "complete"), default="raise",
                    help="'complete': keep the items scored for every system")  # fmt: skip
     p.add_argument("--rng", type=int, default=None, metavar="SEED", help="random seed")
     p.add_argument("--n-resamples", type=int, default=10_000, metavar="N",
@@ -228,13 +230,15 @@ def build_parser() -> argparse.ArgumentParser:
     _common(boot)
     boot.add_argument("--baseline", help="compare every system with this one")
     boot.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL")
-    boot.add_argument("--method", choices=("percentile", "basic", "bca"), default="percentile")
+    boot.add_argument(
+        "--method", type=str.lower, choices=("percentile", "basic", "bca"), default="percentile"
+    )
     boot.add_argument("--cluster", metavar="COL", help="resample whole clusters")
     boot.add_argument("--strata", metavar="COL", help="resample within strata")
 
     hsd = sub.add_parser("tukey-hsd", help="randomized Tukey HSD over all pairs")
     _common(hsd)
-    hsd.add_argument("--exact", choices=("auto", "true", "false"), default=None,
+    hsd.add_argument("--exact", type=str.lower, choices=("auto", "true", "false"), default=None,
                      help="exact p-values: auto (when they can be computed; default), "
                           "true (always), false (Monte Carlo)")  # fmt: skip
 
@@ -244,10 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     rank.add_argument("--group", metavar="COL", help="column of the group labels (tidy)")
     rank.add_argument("-a", "--a", dest="a", metavar="LABEL", help="group (or column) a")
     rank.add_argument("-b", "--b", dest="b", metavar="LABEL", help="group (or column) b")
-    rank.add_argument("--alternative", choices=("two-sided", "less", "greater"),
+    rank.add_argument("--alternative", type=str.lower, choices=("two-sided", "less", "greater"),
                       default="two-sided", help="about b - a (default two-sided)")  # fmt: skip
     rank.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL")
-    rank.add_argument("--method", choices=("auto", "exact", "asymptotic"), default="auto")
+    rank.add_argument(
+        "--method", type=str.lower, choices=("auto", "exact", "asymptotic"), default="auto"
+    )
     rank.add_argument("--no-correction", dest="correction", action="store_false",
                       help="no continuity correction")  # fmt: skip
     for method in (boot, hsd, rank):
