@@ -109,6 +109,27 @@ def test_a_comparison_does_not_depend_on_the_other_comparisons():
     np.testing.assert_allclose(r[0] + r[1], r[2], atol=1e-13)
 
 
+@pytest.mark.parametrize("design", ["items", "clusters", "strata", "clusters-strata"])
+def test_influence_and_acceleration_do_not_depend_on_the_other_comparisons(design):
+    # a comparison's BCa inputs are computed from its own column by the same operations:
+    # stratum totals summed down the columns of (n, k) sums added in another order with one
+    # column (pairwise) than with several (row by row), moving `a` and ci_high by an ulp
+    gen = np.random.default_rng(15)
+    n = 40
+    kw = {}
+    if "clusters" in design:
+        kw["cluster"] = np.arange(n) // 2
+    if "strata" in design:
+        kw["strata"] = np.where(np.arange(n) < 12, 0, 1)
+        kw["strata_labels"] = ["s", "t"]
+    for _ in range(20):
+        scores = gen.normal(size=(n, 3))
+        alone = _reps(_group(scores, [(0, 2)], **kw), 50, influence=True)
+        many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)], **kw), 50, influence=True)
+        np.testing.assert_array_equal(many["influence"][2], alone["influence"][0])
+        assert many["acceleration"][2] == alone["acceleration"][0]
+
+
 # --------------------------------------------------------------------- tutorial
 def test_tutorial_percentile_interval():
     reps = np.array([-3, -2, -1, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 10.0])

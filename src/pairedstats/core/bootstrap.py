@@ -733,6 +733,12 @@ def mean_influence(group: GroupData, sums: np.ndarray) -> np.ndarray:
 
     Leave-one-unit-out in closed form: removing unit ``u`` of stratum ``h`` changes only that
     stratum's ratio, to ``(S_h - s_u) / (N_h - m_u)``.
+
+    A comparison's values come from its own column by the same operations in the same order
+    whatever the other columns: the stratum totals ``S_h`` are summed along the contiguous
+    rows of the transposed sums. Summed down the columns of the ``(n, k)`` sums, one column
+    would be added pairwise and several row after row, and another system in the call would
+    move the acceleration by an ulp.
     """
     k = sums.shape[1]
     leave = np.empty((k, group.n_units))
@@ -740,7 +746,7 @@ def mean_influence(group: GroupData, sums: np.ndarray) -> np.ndarray:
         lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
         s = sums[lo:hi]
         m = group.unit_sizes[lo:hi]
-        S, N = s.sum(axis=0), m.sum()
+        S, N = np.ascontiguousarray(s.T).sum(axis=-1), m.sum()
         if hi - lo > 1:
             leave[:, lo:hi] = group.weights[h] * ((S[None, :] - s) / (N - m)[:, None]).T
         else:
