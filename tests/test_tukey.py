@@ -1,5 +1,6 @@
 """Functional API of the randomized Tukey HSD: results, missing data, runs, monitors, errors."""
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -217,6 +218,33 @@ def test_steps_of_many_groups_equal_one_call(scores):
     stepped = run.result()
     np.testing.assert_array_equal(stepped.exceeding, whole.exceeding)
     np.testing.assert_array_equal(stepped.pvalue_high, whole.pvalue_high)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.parametrize("kind", ["grid", "continuous"])
+def test_order_of_systems_changes_no_pvalue(exact, kind):
+    # a trial shuffles scores across system positions: any order of four systems gives the
+    # same counts for the same pair, and each difference reads b - a in the order asked for
+    rng = np.random.default_rng(17)
+    n = {(True, "continuous"): 4, (True, "grid"): 6}.get((exact, kind), 12)  # exact limits
+    x = rng.normal(size=(n, 4)) + np.array([0.0, 0.25, 0.4, 0.7])
+    if kind == "grid":
+        x = np.round(x * 4) / 4
+    names = ["w", "x", "y", "z"]
+    settings = {"rng": 3, "n_resamples": 1000, "exact": exact}
+    base = tukey_hsd(x, systems=names, **settings).to_dataframe()
+    assert (base["pvalue_method"] == ("exact" if exact else "monte-carlo")).all()
+    rows = {(a, b): row for a, b, row in zip(base["system_a"], base["system_b"], base.index)}
+    for order in itertools.permutations(range(4)):
+        frame = tukey_hsd(x[:, order], systems=[names[i] for i in order], **settings)
+        for a, b, p, exceeding, difference in frame.to_dataframe()[
+            ["system_a", "system_b", "pvalue", "exceeding", "difference"]
+        ].itertuples(index=False):
+            same = (a, b) in rows
+            row = base.loc[rows[(a, b) if same else (b, a)]]
+            assert p == row["pvalue"]
+            assert exceeding == row["exceeding"] or (exact and np.isnan(exceeding))
+            assert difference == (row["difference"] if same else -row["difference"])
 
 
 def test_design_groups_use_their_own_streams(scores):

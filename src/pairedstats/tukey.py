@@ -15,11 +15,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from ._inputs import design_from_array
+from ._inputs import canonical_ranks, design_from_array
 from ._validation import check_choice, check_n_resamples, metadata, normalise_rng
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
+from .core.streams import canonical_bytes
 from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -187,6 +188,27 @@ def _design_from_scores(scores, systems, missing) -> PairedDesign:
 
 
 # -------------------------------------------------------------------------- run
+def _canonical_order(systems) -> np.ndarray:
+    """The positions of ``systems`` in the canonical order of their labels.
+
+    The rule of the items (:func:`pairedstats._inputs.canonical_ranks`: by label, numbers
+    first, then by type, then by value), labels that compare equal (``1`` and ``1.0``)
+    parted by their canonical encoding. A trial shuffles each item's scores across the
+    system positions, so Monte Carlo p-values follow this order, not the caller's.
+
+    Examples
+    --------
+    >>> _canonical_order(["z", "x", "y"]).tolist()
+    [1, 2, 0]
+    >>> _canonical_order(["b", 10, 2]).tolist()  # numbers first
+    [2, 1, 0]
+    """
+    systems = list(systems)
+    ranks = canonical_ranks(systems).tolist()
+    keys = [(r, canonical_bytes(s)) for r, s in zip(ranks, systems, strict=True)]
+    return np.array(sorted(range(len(systems)), key=keys.__getitem__), dtype=np.intp)
+
+
 class TukeyHSDRun:
     """A randomized Tukey HSD run that can be advanced in steps and looked at.
 
@@ -224,13 +246,22 @@ class TukeyHSDRun:
         self._workers = core.default_workers(workers)
         self._setting = {"exact": exact, "missing": missing}
         self._pairs = comparison_pairs(design.systems)
+        # the trials shuffle system positions: the columns are counted in the canonical
+        # order of the system labels, so that the order of `systems=` (or of the columns)
+        # changes no p-value; the pairs keep the caller's order and orientation
+        order = _canonical_order(design.systems)
+        position = np.empty_like(order)
+        position[order] = np.arange(order.size)
+        counted_pairs = [(position[a], position[b]) for a, b in self._pairs]
         x = design.scores[:, :, 0]
         self._groups = []
         self._exact = []
         methods = []
         monte_carlo, labels = [], []
         for g in range(design.n_groups):
-            prepared = core.prepare_group(x[design.group(g)], self._pairs, design.precision)
+            prepared = core.prepare_group(
+                x[design.group(g)][:, order], counted_pairs, design.precision
+            )
             self._groups.append(prepared)
             p = None
             if exact is True or exact == "auto":
@@ -470,7 +501,9 @@ def tukey_hsd(
     scores : array_like, shape (n_items, n_systems)
         One row per item (block), one column per system.
     systems : sequence, optional
-        System labels (default: column numbers).
+        System labels (default: column numbers). They set the order of the pairs and which
+        side of a pair is a; the trials follow the sorted labels, so any order of the
+        same systems gives the same p-values.
     n_resamples : int, default 10_000
         Trials (the "B" of the literature).
     rng : None, int, SeedSequence, BitGenerator or Generator
