@@ -3,6 +3,7 @@
 import itertools
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -107,6 +108,39 @@ def test_large_offset_does_not_snap_continuous_scores(seed):
     assert np.isnan(off.tie_quantum).all()
     assert np.all(off.pvalue - base.pvalue >= 0)
     assert np.all(off.pvalue - base.pvalue <= 1e-3)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 4])
+def test_float32_on_no_grid_keeps_ties_of_the_values_meant(seed):
+    # six items on a 0.1 grid and one off it: no grid, yet ranges tie with differences in
+    # the values the float32 scores stand for (tenths and the off-grid float32 values),
+    # which float32 resolves only to 2**-24. Reference: every arrangement (item 0 held
+    # fixed), the sums in exact rationals.
+    rng = np.random.default_rng(seed)
+    tenths = rng.integers(0, 6, size=(7, 3))
+    x = (tenths / 10).astype(np.float32)
+    x[0] = rng.random(3)
+    off = [Fraction(float(v)) for v in x[0]]
+    grid = np.zeros((1, 3), dtype=np.int64)  # sums of items 1..6 in tenths, all arrangements
+    for row in tenths[1:]:
+        grid = (grid[:, None, :] + row[list(itertools.permutations(range(3)))]).reshape(-1, 3)
+    distinct, weight = np.unique(grid, axis=0, return_counts=True)
+    ranges = [
+        max(o + Fraction(int(t), 10) for o, t in zip(off, g, strict=True))
+        - min(o + Fraction(int(t), 10) for o, t in zip(off, g, strict=True))
+        for g in distinct
+    ]
+    sums = [o + Fraction(int(t), 10) for o, t in zip(off, tenths[1:].sum(axis=0), strict=True)]
+    expected = [
+        sum(int(w) for r, w in zip(ranges, weight, strict=True) if r >= abs(sums[b] - sums[a]))
+        / len(grid)
+        for a, b in ((0, 1), (0, 2), (1, 2))
+    ]
+    res = tukey_hsd(x, exact=True)
+    assert np.isnan(res.tie_quantum).all()
+    np.testing.assert_allclose(res.pvalue[0], expected, rtol=1e-12)
+    # read as float64 numbers, the same values resolve to 2**-53 and the ties are lost
+    assert (tukey_hsd(x.astype(np.float64), exact=True).pvalue[0] < expected).any()
 
 
 def test_tiny_continuous_scores_are_not_read_as_integers():

@@ -338,6 +338,12 @@ def tie_tolerance(d: np.ndarray, error: float) -> float:
     exact arithmetic are counted when a range is at least the observed difference minus
     ``4 * n * (error + 2**-53 * L)``.
 
+    ``error`` keeps the precision of the scores as given even though no grid was found:
+    float32 scores are exact binary numbers, but they stand for values known to ``2**-24``,
+    and a group on no grid can still hold ties of those values (part of its items on a grid),
+    which a tolerance of float64 rounding alone would lose, making p-values too small.
+    Counting the near-ties within the scores' resolution instead errs on the safe side.
+
     Examples
     --------
     >>> tie_tolerance(np.array([[0.0, 1.0], [0.5, 0.0]]), 0.0) == 8 * 1.5 * 2.0**-53
