@@ -792,6 +792,17 @@ def _coordinate(ds, dim: str, arg: str) -> list:
     return labels
 
 
+def _positions(available: list, chosen: list) -> list[int]:
+    """The position of each of ``chosen`` among the distinct labels ``available``, matched
+    by value and type (1 and "1" differ; tuples are labels)."""
+    lookup = {canonical_bytes(x): i for i, x in enumerate(available)}
+    out = []
+    for x in chosen:
+        position = lookup.get(canonical_bytes(x))
+        out.append(available.index(x) if position is None else position)
+    return out
+
+
 def _check_dims(ds, wanted: dict[str, str]) -> None:
     for arg, dim in wanted.items():
         if dim not in ds.dims:
@@ -868,7 +879,9 @@ def design_from_dataset(
     names = score_variables(ds, score, item, system)
     available = _coordinate(ds, system, "systems")
     chosen = _select_systems(available, None if systems is None else _as_list(systems, "systems"))
-    sub = ds[names].sel({system: chosen})
+    # by position: a label list would be turned into one numpy array by `.sel`, which
+    # makes 1 and "1" the same text and tuples rows
+    sub = ds[names].isel({system: _positions(available, chosen)})
     data = [sub[n] for n in names]
     import xarray as xr
 

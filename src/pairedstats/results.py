@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .core.streams import canonical_bytes
 from .display import latex_number, number_text, pvalue_bound_text
 
 __all__ = ["ComparisonResult"]
@@ -92,39 +93,58 @@ class ComparisonResult:
     def to_dataset(self):
         """The result as an :class:`xarray.Dataset`.
 
+        Labels keep their values and types: a coordinate whose labels are all of one plain
+        type (text, integers, floats, booleans) has that type's dtype, any other (labels of
+        mixed types, tuples) is an object coordinate holding the labels as given.
+
         Returns
         -------
         xarray.Dataset
             Dimensions: the group names (sweep dimensions or ``by=`` keys) and
-            ``comparison``, with the two label coordinates along ``comparison``.
+            ``comparison``, with the two label coordinates along ``comparison``. With
+            ``by=`` keys that do not form a full grid, the missing cells are NaN (integers
+            and booleans then become floats and objects).
         """
-        import pandas as pd
         import xarray as xr
 
         n_comp = len(self.label_a)
         coords = {
-            self._label_columns[0]: ("comparison", list(self.label_a)),
-            self._label_columns[1]: ("comparison", list(self.label_b)),
+            self._label_columns[0]: ("comparison", _coordinate_values(self.label_a)),
+            self._label_columns[1]: ("comparison", _coordinate_values(self.label_b)),
+            "comparison": np.arange(n_comp),
         }
         arrays = self._column_arrays()
-        if not self.group_names:
-            data = {name: ("comparison", values[0]) for name, values in arrays.items()}
-            ds = xr.Dataset(data, coords=coords)
-        else:
-            index = pd.MultiIndex.from_tuples(self.group_keys, names=list(self.group_names))
-            data = {name: (("__group", "comparison"), values) for name, values in arrays.items()}
-            ds = xr.Dataset(data, coords=coords)
-            ds = ds.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "__group"))
-            ds = ds.unstack("__group")
-            # unstacking sorts the coordinates: restore the order of first appearance
-            ds = ds.reindex(
-                {
-                    name: list(dict.fromkeys(key[j] for key in self.group_keys))
-                    for j, name in enumerate(self.group_names)
-                }
-            )
-            ds = ds.transpose(*self.group_names, "comparison")
-        ds = ds.assign_coords(comparison=np.arange(n_comp))
+        names = list(self.group_names)
+        # each group dimension: its labels in order of first appearance (typed, so that
+        # 1 and "1" or True stay distinct), and each group's position along it
+        levels, positions = [], []
+        for j in range(len(names)):
+            seen: dict[bytes, int] = {}
+            values = []
+            where = []
+            for key in self.group_keys:
+                code = canonical_bytes(key[j])
+                if code not in seen:
+                    seen[code] = len(values)
+                    values.append(key[j])
+                where.append(seen[code])
+            levels.append(values)
+            positions.append(np.asarray(where, dtype=np.intp))
+        shape = tuple(len(v) for v in levels)
+        full = int(np.prod(shape, dtype=np.int64)) == len(self.group_keys)
+        dims = (*names, "comparison")
+        data = {}
+        for name, values in arrays.items():
+            values = np.asarray(values).reshape(len(self.group_keys), n_comp)
+            if not full:
+                values = values.astype(_with_missing(values.dtype), copy=False)
+            out = np.empty((*shape, n_comp), dtype=values.dtype)
+            if not full:
+                out[...] = np.nan
+            out[(*positions, slice(None))] = values
+            data[name] = (dims, out)
+        coords.update({n: (n, _coordinate_values(v)) for n, v in zip(names, levels)})
+        ds = xr.Dataset(data, coords=coords)
         ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
         return ds
 
@@ -420,6 +440,44 @@ class ComparisonResult:
         if label is not None:
             wrapped.append(f"\\label{{{label}}}")
         return "\n".join([*wrapped, body, "\\end{table}"])
+
+
+def _label_array(values) -> np.ndarray:
+    """Labels as a 1-D object array, element by element: a tuple label stays one element
+    (``np.asarray`` would make a list of pairs a 2-D array)."""
+    values = list(values)
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+_PLAIN = (str, bool, int, float)
+
+
+def _coordinate_values(labels) -> np.ndarray:
+    """Labels as the values of an xarray coordinate, each keeping its type.
+
+    Labels all of one plain type get that type's numpy dtype (as ``np.asarray`` gives);
+    labels of mixed types or of other types (tuples, ...) an object array of the labels as
+    given: ``np.asarray([1, "1"])`` would turn 1 into "1", and tuples into rows.
+    """
+    labels = [x.item() if isinstance(x, np.generic) else x for x in labels]
+    kinds = {type(x) for x in labels}
+    if len(kinds) == 1 and next(iter(kinds)) in _PLAIN:
+        values = np.asarray(labels)
+        if values.ndim == 1 and values.dtype != object:
+            return values
+    return _label_array(labels)
+
+
+def _with_missing(dtype: np.dtype) -> np.dtype:
+    """The dtype that holds ``dtype``'s values and NaN (as xarray's unstack promotes)."""
+    if dtype.kind in "fc":
+        return dtype
+    if dtype.kind in "iu":
+        return np.dtype(np.float64)
+    return np.dtype(object)
 
 
 _LATEX_SPECIAL = {
