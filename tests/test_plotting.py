@@ -12,6 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
+from pairedstats._inputs import design_from_array  # noqa: E402
+from pairedstats.tukey import tukey_hsd_design  # noqa: E402
 
 RUNS = pairedstats.datasets.load_runs()
 
@@ -160,3 +162,23 @@ def test_errors(boot, hsd, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"needs matplotlib: python -m pip install 'pairedst"):
         plotting.forest(boot)
+
+
+def test_pvalue_matrix_of_tuple_labels(tmp_path):
+    systems = [("bm25", "v1"), ("dense", "v2"), ("dense", "v3")]
+    scores = np.random.default_rng(5).normal(size=(24, 3)) + np.array([0.0, 0.5, 1.0])
+    groups = [("g", i % 2) for i in range(24)]
+    res = tukey_hsd_design(
+        design_from_array(scores, systems=systems, groups=groups), n_resamples=400, rng=2
+    )
+    # a group label that is itself a tuple: given alone, or as the key tuple
+    ax = plotting.pvalue_matrix(res, group=("g", 1))
+    _png(ax, tmp_path / "tuples.png")
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(s) for s in systems]
+    image = ax.images[0].get_array()
+    for c, (a, b) in enumerate(zip(res.label_a, res.label_b)):
+        i, j = systems.index(a), systems.index(b)
+        assert image[i, j] == image[j, i] == res.pvalue[1, c]
+    same = plotting.pvalue_matrix(res, group=(("g", 1),)).images[0].get_array()
+    np.testing.assert_array_equal(same.filled(-1), image.filled(-1))
+    assert ax.get_title() == "group=('g', 1)"

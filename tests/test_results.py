@@ -56,6 +56,50 @@ def test_to_dataset_rebuilds_the_sweep_grid_in_input_order():
     assert ds.attrs["n_resamples"] == 100
 
 
+def _typed(values):
+    return [(type(x), x) for x in values]
+
+
+def test_labels_of_mixed_types_and_tuples_keep_their_types():
+    """1 and "1" are two labels, a tuple is one: numpy would turn [1, "1"] into two
+    strings and a list of pairs into a 2-D array."""
+    keys = ((1, ("a", 1)), ("1", ("a", 1)), (1, ("a", 2)), ("1", ("a", 2)))
+    res = _Diff(
+        group_names=("seed", "lr"),
+        group_keys=keys,
+        label_a=(("x", 1), 2),
+        label_b=("2", ("x", 1)),
+        difference=np.arange(8.0).reshape(4, 2),
+        n_items=np.full((4, 2), 5),
+    )
+    frame = res.to_dataframe()
+    assert _typed(frame["seed"]) == _typed([1, 1, "1", "1", 1, 1, "1", "1"])
+    assert frame["lr"].tolist() == [("a", 1)] * 4 + [("a", 2)] * 4
+    assert _typed(frame["system_a"]) == _typed([("x", 1), 2] * 4)
+    ds = res.to_dataset()
+    assert ds["seed"].dtype == object
+    assert _typed(ds["seed"].values.tolist()) == _typed([1, "1"])
+    assert ds["lr"].values.tolist() == [("a", 1), ("a", 2)]
+    assert _typed(ds["system_b"].values.tolist()) == _typed(["2", ("x", 1)])
+    assert ds["n_items"].dtype == np.int64  # a full grid: no missing cell, no promotion
+    for g, (seed, lr) in enumerate(keys):
+        i, j = [1, "1"].index(seed), [("a", 1), ("a", 2)].index(lr)
+        np.testing.assert_array_equal(ds["difference"].values[i, j], [2 * g, 2 * g + 1])
+    # labels of one type keep numpy's dtype
+    plain = _result().to_dataset()
+    assert plain["seed"].dtype == np.int64
+    assert plain["lr"].dtype.kind == "U"
+
+
+def test_a_grid_with_missing_cells_is_filled_with_nan():
+    res = _result(keys=((10, "a"), (10, "b"), (20, "a")))
+    ds = res.to_dataset()
+    assert ds["n_items"].dtype == np.float64
+    assert np.isnan(ds["n_items"].sel(seed=20, lr="b").values).all()
+    assert ds["n_items"].sel(seed=20, lr="a").values.tolist() == [5.0, 5.0]
+    np.testing.assert_array_equal(ds["difference"].sel(seed=10, lr="b").values, [2 / 3, 1.0])
+
+
 def test_ungrouped_dataset_and_printing():
     res = _result(keys=((),), names=())
     ds = res.to_dataset()

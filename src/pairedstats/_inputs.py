@@ -97,7 +97,8 @@ def _check_columns(frame, wanted: dict[str, list]) -> None:
             if not isinstance(loc, (int, np.integer)):
                 kind = (
                     "names a level of the MultiIndex columns, not one column: name a column "
-                    "by its full tuple"
+                    f"by its full tuple, and give tuple names inside a list ({arg}=[('a', "
+                    "'b'), ...]): a bare tuple is read as several names"
                     if isinstance(frame.columns, _pandas().MultiIndex)
                     else "names several columns of the table: rename the duplicates first"
                 )
@@ -325,7 +326,7 @@ def _finish(
     def codes(values):
         if values is None:
             return None, ()
-        values = np.asarray(values, dtype=object)[order]
+        values = _object_array(values)[order]
         labels = tuple(dict.fromkeys(values.tolist()))
         lookup = {v: i for i, v in enumerate(labels)}
         return np.array([lookup[v] for v in values.tolist()], dtype=np.int64), labels
@@ -394,6 +395,15 @@ def _select_systems(available: list, systems, arg: str = "systems") -> list:
                 f"`{arg}`: unknown system(s) {_fmt(unknown)}; the systems are "
                 f"{_fmt(available, limit=30)}."
             )
+    codes, uniques = _pandas().factorize(_object_array(chosen))
+    if len(uniques) < len(chosen):
+        first = int(np.flatnonzero(np.bincount(codes) > 1)[0])
+        same = [x for x, c in zip(chosen, codes) if c == first]
+        raise ValueError(
+            f"`{arg}`: the system labels {_fmt(same)} are equal as values (1 == 1.0 == True), "
+            "so tables and dictionaries would take them for one system; give them distinct "
+            "labels."
+        )
     if len(chosen) < 2:
         raise ValueError(
             f"`{arg}`: a comparison needs at least 2 systems; got {len(chosen)}"
@@ -736,7 +746,7 @@ def design_from_array(
         if columns is None
         else _as_list(columns, "columns")
     )
-    items = np.arange(n, dtype=object) if items is None else np.asarray(items, dtype=object)
+    items = np.arange(n, dtype=object) if items is None else _object_array(items)
     extras = {"items": items, "groups": groups, "cluster": cluster, "strata": strata}
     for name, values in extras.items():
         if values is not None and len(values) != n:
@@ -751,9 +761,10 @@ def design_from_array(
     if groups is None:
         group_code, group_keys, group_names = np.zeros(n, dtype=np.int64), [()], []
     else:
-        labels = list(dict.fromkeys(np.asarray(groups, dtype=object).tolist()))
+        groups = _object_array(groups).tolist()
+        labels = list(dict.fromkeys(groups))
         lookup = {v: i for i, v in enumerate(labels)}
-        group_code = np.array([lookup[v] for v in np.asarray(groups, dtype=object).tolist()])
+        group_code = np.array([lookup[v] for v in groups], dtype=np.int64)
         group_keys, group_names = [(v,) for v in labels], ["group"]
     return _finish(
         arr,
@@ -763,8 +774,8 @@ def design_from_array(
         group_code,
         group_names,
         group_keys,
-        None if cluster is None else np.asarray(cluster, dtype=object),
-        None if strata is None else np.asarray(strata, dtype=object),
+        None if cluster is None else _object_array(cluster),
+        None if strata is None else _object_array(strata),
         complete,
         "scores",
         precision,
@@ -1048,10 +1059,15 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
             raise ValueError(
                 f"`group`: column {group!r} has {int(frame[group].isna().sum())} missing label(s)."
             )
-        available = list(dict.fromkeys(frame[group].tolist()))
+        # labels coded once, compared by code: `labels == la` would compare a tuple label
+        # element by element
+        label_code, uniques = _pandas().factorize(_object_array(frame[group].tolist()))
+        available = list(uniques)
         la, lb = _pick_labels(available, a, b, f"column {group!r}")
+        code_a, code_b = _positions(available, [la, lb])
+        is_a, is_b = label_code == code_a, label_code == code_b
         values = _numeric(frame[score], "score", f"column {score!r}")
-        nan = np.isnan(values) & frame[group].isin([la, lb]).to_numpy()
+        nan = np.isnan(values) & (is_a | is_b)
         if nan.any():
             raise ValueError(
                 f"`score`: column {score!r} has {int(nan.sum())} NaN or missing value(s) in "
@@ -1064,8 +1080,6 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
                 f"{int(np.isinf(values).sum())} infinite value(s)."
             )
         code, keys = _group_codes(frame, by)
-        labels = frame[group].to_numpy(dtype=object)
-        is_a, is_b = labels == la, labels == lb
         rows = _rows_by_code(code, len(keys))
         list_a = [values[r[is_a[r]]] for r in rows]
         list_b = [values[r[is_b[r]]] for r in rows]
@@ -1127,7 +1141,7 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
     if group in var.dims:
         available = list(ds[group].to_numpy().tolist())
         la, lb = _pick_labels(available, a, b, f"dimension {group!r}")
-        sides = [var.sel({group: la}), var.sel({group: lb})]
+        sides = [var.isel({group: i}) for i in _positions(available, [la, lb])]
     elif group in ds.coords and ds[group].dims == (item,):
         available = list(dict.fromkeys(ds[group].to_numpy().tolist()))
         la, lb = _pick_labels(available, a, b, f"coordinate {group!r}")

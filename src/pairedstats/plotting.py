@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .core.streams import canonical_bytes
 from .display import number_text, pvalue_bound_text
 
 __all__ = ["distribution", "forest", "pvalue_matrix"]
@@ -56,10 +57,12 @@ def _group_index(result, group) -> int:
         if not 0 <= group < len(keys):
             raise ValueError(f"`group`: position {group} is out of range for {len(keys)} groups")
         return int(group)
-    key = group if isinstance(group, tuple) else (group,)
-    if key not in keys:
-        raise ValueError(f"`group`: {group!r} is not a group; the groups are {keys}")
-    return keys.index(key)
+    # a key tuple, or one group label (which may itself be a tuple: by= a column of tuples)
+    candidates = [group, (group,)] if isinstance(group, tuple) else [(group,)]
+    for key in candidates:
+        if key in keys:
+            return keys.index(key)
+    raise ValueError(f"`group`: {group!r} is not a group; the groups are {keys}")
 
 
 def _row_labels(result) -> list[str]:
@@ -151,17 +154,22 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     """
     _require(result, ("pvalue",), "a p-value matrix")
     g = _group_index(result, group)
-    systems = list(dict.fromkeys([*result.label_a, *result.label_b]))
-    index = {s: i for i, s in enumerate(systems)}
+    # systems keyed by value and type: 1 and True (or 1 and 1.0) are distinct labels
+    index: dict[bytes, int] = {}
+    systems = []
+    for s in [*result.label_a, *result.label_b]:
+        if index.setdefault(canonical_bytes(s), len(systems)) == len(systems):
+            systems.append(s)
     k = len(systems)
     matrix = np.full((k, k), np.nan)
     pvalue = np.asarray(result.pvalue, dtype=float)[g]
     zeros = result._monte_carlo_zeros().reshape(len(result.group_keys), -1)[g]
     texts = np.full((k, k), "", dtype=object)
     for c, (a, b) in enumerate(zip(result.label_a, result.label_b)):
-        matrix[index[a], index[b]] = matrix[index[b], index[a]] = pvalue[c]
+        i, j = index[canonical_bytes(a)], index[canonical_bytes(b)]
+        matrix[i, j] = matrix[j, i] = pvalue[c]
         text = pvalue_bound_text(zeros[c], 3) if zeros[c] else number_text(pvalue[c], 3)
-        texts[index[a], index[b]] = texts[index[b], index[a]] = text
+        texts[i, j] = texts[j, i] = text
     ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
     image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)
     ax.figure.colorbar(image, ax=ax, label="p-value")

@@ -79,9 +79,9 @@ class ComparisonResult:
         data: dict[str, Any] = {}
         for j, name in enumerate(self.group_names):
             keys = [key[j] for key in self.group_keys]
-            data[name] = np.repeat(np.asarray(keys, dtype=object), n_comp)
-        data[self._label_columns[0]] = np.tile(np.asarray(self.label_a, dtype=object), n_groups)
-        data[self._label_columns[1]] = np.tile(np.asarray(self.label_b, dtype=object), n_groups)
+            data[name] = np.repeat(_label_array(keys), n_comp)
+        data[self._label_columns[0]] = np.tile(_label_array(self.label_a), n_groups)
+        data[self._label_columns[1]] = np.tile(_label_array(self.label_b), n_groups)
         for name, values in self._column_arrays().items():
             data[name] = values.reshape(n_groups * n_comp)
         frame = pd.DataFrame(data)
@@ -107,6 +107,14 @@ class ComparisonResult:
         """
         import xarray as xr
 
+        named = [n for n in self.group_names if isinstance(n, tuple)]
+        if named:
+            raise ValueError(
+                f"`by`: the group column {named[0]!r} has a tuple name (a MultiIndex column), "
+                "which xarray cannot take as a dimension name. Use to_dataframe(), or give "
+                "the column a flat name first (e.g. df.columns = ['_'.join(map(str, c)) for "
+                "c in df.columns])."
+            )
         n_comp = len(self.label_a)
         coords = {
             self._label_columns[0]: ("comparison", _coordinate_values(self.label_a)),
