@@ -13,6 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
 from pairedstats._inputs import design_from_array  # noqa: E402
+from pairedstats.bootstrap import bootstrap_design  # noqa: E402
 from pairedstats.tukey import tukey_hsd_design  # noqa: E402
 
 RUNS = pairedstats.datasets.load_runs()
@@ -162,6 +163,24 @@ def test_errors(boot, hsd, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"needs matplotlib: python -m pip install 'pairedst"):
         plotting.forest(boot)
+
+
+def test_distribution_without_replicates_says_why_and_how():
+    scores = np.random.default_rng(2).integers(0, 2, size=(40, 3)).astype(float)
+    counts = pairedstats.bootstrap(scores, resampling="counts", n_resamples=500, rng=1)
+    assert counts.bootstrap_distribution is None
+    assert len(counts.label_a) == 3
+    with pytest.raises(ValueError, match=r"resampling='counts' and 3 comparisons.*"
+                                         r"resampling='index'"):  # fmt: skip
+        plotting.distribution(counts)
+    index = pairedstats.bootstrap(scores, resampling="index", n_resamples=500, rng=1)
+    assert index.bootstrap_distribution.shape == (1, 3, 500)
+    assert plotting.distribution(index, comparison=2).get_xlabel() == "2 - 1"
+    # a result that did not keep its replicates (what the accessors build for a table)
+    design = design_from_array(scores)
+    dropped = bootstrap_design(design, n_resamples=200, rng=1, keep_distribution=False)
+    with pytest.raises(ValueError, match=r"did not keep the replicates.*as_result=True"):
+        dropped.plot("distribution")
 
 
 def test_pvalue_matrix_of_tuple_labels(tmp_path):

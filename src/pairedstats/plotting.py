@@ -189,6 +189,25 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     return ax
 
 
+def _no_distribution(result) -> str:
+    """Why ``result`` holds no bootstrap distribution, and how to get one."""
+    counts = result.metadata.get("resampling") == "counts" and len(result.label_a) > 1
+    if counts:
+        return (
+            "`result`: no bootstrap distribution to plot: with resampling='counts' and "
+            f"{len(result.label_a)} comparisons each comparison is resampled on its own, so "
+            "the replicates are not one joint distribution and are not kept. Re-run with "
+            "resampling='index' (or 'auto') to keep them, or compare two systems "
+            "(systems=[a, b]), whose one comparison keeps its replicates."
+        )
+    return (
+        "`result`: no bootstrap distribution to plot: the call did not keep the replicates "
+        "(the accessors keep them only with as_result=True; bootstrap_design only with "
+        "keep_distribution=True). Re-run with as_result=True, e.g. "
+        "df.paired.bootstrap(..., as_result=True).plot('distribution')."
+    )
+
+
 def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C0"):
     """Histogram of one comparison's bootstrap distribution, with its interval.
 
@@ -197,7 +216,10 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     Parameters
     ----------
     result : BootstrapResult
-        With ``bootstrap_distribution`` (``as_result=True`` from the accessors).
+        With ``bootstrap_distribution`` (``as_result=True`` from the accessors). A result
+        without one (a call that did not keep the replicates, or ``resampling="counts"``
+        with several comparisons, whose replicates are not a joint distribution) raises a
+        ``ValueError`` that says which and how to get them.
     comparison : int or tuple
         Position of the comparison, or its ``(system_a, system_b)`` labels.
     group : tuple, int, optional
@@ -214,6 +236,8 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     matplotlib.axes.Axes
     """
     _require(result, ("bootstrap_distribution",), "a distribution plot")
+    if result.bootstrap_distribution is None:
+        raise ValueError(_no_distribution(result))
     g = _group_index(result, group)
     pairs = list(zip(result.label_a, result.label_b))
     if isinstance(comparison, tuple):
