@@ -1,6 +1,8 @@
 """The functional bootstrap API: keyword checks, scipy agreement, the contract's invariances."""
 
 import sys
+from fractions import Fraction
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -585,6 +587,36 @@ def test_bca_fallbacks_are_warned():
     with pytest.warns(DegenerateBootstrapWarning, match="influence values are all zero"):
         res = bootstrap(x, statistic=mx, method="bca", n_resamples=200, rng=3)
     assert np.isnan(res.acceleration[0, 0])
+
+
+def _exact_bias_correction(replicates, estimate: Fraction, denominator: int) -> float:
+    """z0 from replicates snapped to the fractions with denominators up to ``denominator``
+    that they stand for, ties counted one half (scipy's rule), in exact arithmetic."""
+    exact = [Fraction(float(r)).limit_denominator(denominator) for r in replicates]
+    twice = sum(v < estimate for v in exact) + sum(v <= estimate for v in exact)
+    return NormalDist().inv_cdf(twice / (2 * len(exact)))
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-3, 1e-10])
+def test_bca_counts_the_ties_of_float32_scores_as_those_of_their_decimals(scale):
+    # a = 0.01, 0.15 and six zeros (two in one cluster), b = 0. The estimate -0.16 / 8 and a
+    # resample drawing 0.01 three times, 0.15 once and the two-zero cluster twice, -0.18 / 9,
+    # are equal in decimals; from float32 scores they differ by 2e-9 relative, and a tie
+    # tolerance of 1e-12 split them (z0 moved, ci_low by 0.4% in a case of the property suite)
+    a = np.array([0.01, 0.15, 0, 0, 0, 0, 0, 0]) * scale
+    x = np.column_stack([a, np.zeros(8)])
+    kw = dict(cluster=[0, 1, 2, 3, 4, 5, 6, 6], method="bca", n_resamples=2000, rng=0)
+    f64 = bootstrap(x, **kw)
+    f32 = bootstrap(x.astype(np.float32), **kw)
+    reps, est = f32.bootstrap_distribution[0, 0] / scale, f32.difference[0, 0] / scale
+    split = (reps != est) & (np.abs(reps - est) < 1e-8)
+    assert split.any()  # ties of the decimals that float32 rounding separates
+    # replicates are (hundredths) / (7 to 14 items): exact as fractions of denominator <= 1400
+    z0 = _exact_bias_correction(reps, Fraction(-16, 800), 1400)
+    assert f32.bias_correction[0, 0] == pytest.approx(z0, rel=1e-12)
+    assert f64.bias_correction[0, 0] == pytest.approx(z0, rel=1e-12)
+    np.testing.assert_allclose(f32.ci_low, f64.ci_low, rtol=1e-6)
+    np.testing.assert_allclose(f32.ci_high, f64.ci_high, rtol=1e-6)
 
 
 # ------------------------------------------------------------- the statistic contract

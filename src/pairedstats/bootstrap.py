@@ -317,7 +317,9 @@ def bootstrap(
     confidence_level : float, default 0.95
     method : {"percentile", "basic", "bca"}, default "percentile"
         Percentile interval (numpy's linear quantile rule), basic (reverse percentile), or
-        bias-corrected and accelerated (jackknife acceleration over the resampled units).
+        bias-corrected and accelerated (jackknife acceleration over the resampled units; a
+        replicate within the precision of the scores as given of the estimate is a tie,
+        :func:`pairedstats.core.bootstrap.bias_correction`).
     resampling : {"auto", "index", "counts"}, default "auto"
         How resamples are drawn. "auto" and "index" draw unit indices, shared by all
         comparisons of a group: exact, jointly resampled, and a comparison's numbers do not
@@ -582,7 +584,7 @@ def _run(
     n_nan = np.zeros(shape, dtype=np.int64)
     findings = _Findings(design, pairs)
 
-    def finish(g, reps, est, a=None):
+    def finish(g, reps, est, a=None, tie=0.0):
         # g: a group or an array of groups (reps (..., k, B), est (..., k))
         # contiguous: numpy's sums (and so the standard error) depend on the memory layout
         if reps_all is None:
@@ -595,7 +597,7 @@ def _run(
             point[g] = np.ptp(reps, axis=-1) == 0
             n_nan[g] = np.isnan(reps).sum(axis=-1)
             a_all[g] = a
-            low[g], high[g], z0_all[g] = _core.bca_interval(reps, est, a, confidence_level)
+            low[g], high[g], z0_all[g] = _core.bca_interval(reps, est, a, confidence_level, tie)
             return
 
         def part(rows):  # rows of a batch: each row's numbers do not depend on the others
@@ -638,6 +640,7 @@ def _run(
             strata_labels=design.strata_labels,
             weights=weights,
             systems=design.systems,
+            precision=design.precision,
         )
         _design_findings(findings, g, group, weights)
         out = _core.group_replicates(
@@ -654,7 +657,8 @@ def _run(
         counts_path[g] = out["counts_path"]
         if n_clusters is not None:
             n_clusters[g] = group.n_units
-        finish(g, out["replicates"], out["estimate"], out.get("acceleration"))
+        finish(g, out["replicates"], out["estimate"], out.get("acceleration"),
+               out.get("tie_error", 0.0))  # fmt: skip
     findings.comparisons("point", point)
     findings.comparisons(
         "nan", n_nan > 0, lambda g, c: f" ({n_nan[g, c]} of {n_resamples} resamples)"

@@ -45,6 +45,7 @@ from scipy import special
 
 from .parallel import default_workers, run_parts
 from .streams import BLOCK, block_generator, block_slices, entropy_prefix, label_words
+from .tukey import difference_error
 
 __all__ = [
     "LABEL",
@@ -65,6 +66,7 @@ __all__ = [
     "plain_mean",
     "ratio_replicates",
     "resample_indices",
+    "tie_error",
 ]
 
 #: First label of every bootstrap stream.
@@ -442,32 +444,80 @@ def basic_interval(replicates, estimate, confidence_level: float) -> tuple[np.nd
     return 2.0 * estimate - high, 2.0 * estimate - low
 
 
-def bias_correction(replicates, estimate) -> np.ndarray:
+def bias_correction(replicates, estimate, tie_error=0.0) -> np.ndarray:
     """BCa bias correction ``z0 = Phi^-1(F)``, F the share of replicates below the estimate.
 
     Ties count one half (scipy's rule: the mean of the shares ``< estimate`` and
-    ``<= estimate``). A replicate within ``1e-12`` (relative to the larger of ``|estimate|``
-    and the replicates' mean absolute value) of the estimate is a tie: resamples equal to the
-    sample in exact arithmetic (e.g. every unit drawn once) must not be split by rounding.
+    ``<= estimate``). A replicate is a tie when it lies within ``max(1e-12 * scale,
+    tie_error)`` of the estimate: ``scale`` is the larger of ``|estimate|`` and the
+    replicates' mean absolute value, and ``1e-12 * scale`` covers the float64 arithmetic
+    (a resample equal to the sample in exact arithmetic, e.g. every unit drawn once, must not
+    be split by rounding); ``tie_error`` bounds how far the rounding of the scores as given
+    can move a replicate from the estimate (:func:`tie_error`), so that scores given in
+    float32 count the same ties as the decimals they stand for.
     ``Phi^-1`` is taken of the smaller tail and given its sign, so that negated replicates
     and estimate give exactly ``-z0``.
+
+    Parameters
+    ----------
+    replicates : array_like, shape (..., B)
+    estimate : array_like, shape (...)
+    tie_error : float or array_like, shape (...), default 0
 
     Examples
     --------
     >>> reps = np.array([1.0, 2.0, 3.0, 4.0])
     >>> bool(bias_correction(reps, 1.5) == -bias_correction(-reps, -1.5))
     True
+
+    ``0.3`` (a resample's mean of 0.1 and 0.5 given in float32) is a tie with ``0.3`` (the
+    sample's mean of 0.2 and 0.4) once the scores' precision is taken into account:
+
+    >>> f = np.float32
+    >>> rep, est = (float(f(0.1)) + float(f(0.5))) / 2, (float(f(0.2)) + float(f(0.4))) / 2
+    >>> rep == est
+    False
+    >>> error = tie_error(np.array([[0.0, 0.5]]), 2.0**-24)
+    >>> float(bias_correction([rep, 0.0, 1.0], est, error))
+    0.0
     """
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.asarray(estimate, dtype=np.float64)[..., None]
     scale = np.maximum(np.abs(est), np.abs(reps).mean(axis=-1, keepdims=True))
-    tol = 1e-12 * scale
+    tol = np.maximum(1e-12 * scale, np.asarray(tie_error, dtype=np.float64)[..., None])
     below = (reps < est - tol).sum(axis=-1)
     at_or_below = (reps <= est + tol).sum(axis=-1)
     twice = below + at_or_below  # 2 B F
     total = 2 * reps.shape[-1]
     z = special.ndtri(np.minimum(twice, total - twice) / total)
     return np.where(2 * twice <= total, z, -z)
+
+
+def tie_error(scores, precision: float = 2.0**-53) -> float:
+    """Bound on how far the rounding of the scores as given moves a replicate from the estimate.
+
+    Each per-item difference ``b - a`` errs by at most ``ERROR_ULPS * precision * max|x|``
+    (:func:`pairedstats.core.tukey.difference_error`, the error model of the scores that the
+    Tukey tie rule uses: ``max|x|`` the largest magnitude of the two systems' scores). A
+    replicate and the estimate are both weighted means of those differences, with weights
+    that sum to one (items, the ratio of cluster sums to cluster sizes, strata combined with
+    their weights), so rounding moves them apart by at most twice that: a replicate closer to
+    the estimate than this cannot be told from a tie with the precision of the scores.
+
+    Parameters
+    ----------
+    scores : ndarray of float, shape (n_items, 2)
+        The scores of a and b (finite).
+    precision : float
+        Unit roundoff of the scores as given (``2**-53`` for float64 and integers,
+        ``2**-24`` for float32; :attr:`pairedstats.core.design.PairedDesign.precision`).
+
+    Examples
+    --------
+    >>> tie_error(np.array([[0.25, -0.5]]), 2.0**-24) == 2 * 16 * 2.0**-24 * 0.5
+    True
+    """
+    return 2.0 * difference_error(np.asarray(scores, dtype=np.float64), precision)
 
 
 def acceleration(influence, strata_sizes: Sequence[int] | None = None) -> np.ndarray:
@@ -535,7 +585,7 @@ def jackknife_influence(values, strata_sizes=None) -> np.ndarray:
 
 
 def bca_interval(
-    replicates, estimate, acceleration, confidence_level: float
+    replicates, estimate, acceleration, confidence_level: float, tie_error=0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bias-corrected and accelerated interval along the last axis (Efron 1987).
 
@@ -546,6 +596,9 @@ def bca_interval(
     acceleration : array_like, shape (...)
         BCa's ``a`` (:func:`acceleration`); NaN (undefined) is taken as 0.
     confidence_level : float
+    tie_error : float or array_like, shape (...), default 0
+        Replicates this close to the estimate are ties (:func:`bias_correction`,
+        :func:`tie_error`).
 
     Returns
     -------
@@ -564,7 +617,7 @@ def bca_interval(
     """
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.broadcast_to(np.asarray(estimate, dtype=np.float64), reps.shape[:-1])
-    z0 = np.asarray(bias_correction(reps, est), dtype=np.float64)
+    z0 = np.asarray(bias_correction(reps, est, tie_error), dtype=np.float64)
     finite = np.isfinite(z0)
     zz = np.where(finite, z0, 0.0)
     a = np.asarray(acceleration, dtype=np.float64)
@@ -626,6 +679,10 @@ class GroupData:
     systems : sequence, optional
         Label of each system (default: its index). They fix each comparison's canonical
         orientation on the counts path (:attr:`orientation`) and name systems in messages.
+    precision : float, default ``2**-53``
+        Unit roundoff of the scores as given (:attr:`PairedDesign.precision
+        <pairedstats.core.design.PairedDesign.precision>`): it sets BCa's tie tolerance
+        (:func:`tie_error`).
     """
 
     def __init__(
@@ -638,8 +695,10 @@ class GroupData:
         strata_labels: Sequence[Hashable] = (),
         weights: dict | None = None,
         systems: Sequence[Hashable] | None = None,
+        precision: float = 2.0**-53,
     ):
         self.scores = scores
+        self.precision = float(precision)
         self.pairs = list(pairs)
         self.systems = list(range(scores.shape[1])) if systems is None else list(systems)
         #: per comparison, +1 if it is drawn as b - a on the counts path, -1 if as a - b
@@ -1116,15 +1175,17 @@ def group_replicates(
         "counts" (the mean only) draws each comparison's multinomial counts; any other value
         the shared unit indices (the module docstring).
     influence : bool
-        Also compute the jackknife influence values and BCa's acceleration
-        (:func:`acceleration` with the group's units per stratum).
+        Also compute what BCa needs besides the replicates: the jackknife influence values,
+        the acceleration (:func:`acceleration` with the group's units per stratum) and the
+        tie tolerance (:func:`tie_error` of each comparison's two systems; with
+        ``statistic``, of the two sides' statistics, taken to be known as a score is).
 
     Returns
     -------
     dict
         ``replicates`` (k, B), ``estimate`` (k,), ``stat_a``, ``stat_b`` (k,),
-        ``counts_path`` (k,) bool, and if asked ``influence`` (k, n_units) and
-        ``acceleration`` (k,).
+        ``counts_path`` (k,) bool, and if asked ``influence`` (k, n_units),
+        ``acceleration`` (k,) and ``tie_error`` (k,).
     """
     a_idx = [p[0] for p in group.pairs]
     b_idx = [p[1] for p in group.pairs]
@@ -1151,4 +1212,9 @@ def group_replicates(
         )
         out["influence"] = L
         out["acceleration"] = acceleration(L, group.strata_sizes)
+        if statistic is None:
+            sides = [group.scores[:, [a, b], 0] for a, b in group.pairs]
+        else:
+            sides = [np.array([[sa, sb]]) for sa, sb in zip(stat_a, stat_b, strict=True)]
+        out["tie_error"] = np.array([tie_error(x, group.precision) for x in sides])
     return out
