@@ -336,6 +336,15 @@ def test_exact_true_and_false(sakai):
     assert (tukey_hsd(big, n_resamples=500, rng=1).pvalue_method == "monte-carlo").all()
 
 
+@pytest.mark.parametrize("exact", ["AUTO", "Auto", np.True_])
+def test_exact_options_as_everywhere(sakai, exact):
+    # string options are case-insensitive; numpy booleans are booleans
+    res = tukey_hsd(sakai, exact=exact)
+    assert res.metadata["exact"] == ("auto" if isinstance(exact, str) else True)
+    np.testing.assert_array_equal(res.pvalue, tukey_hsd(sakai, exact="auto").pvalue)
+    assert (res.pvalue_method == "exact").all()
+
+
 def test_progress_without_tqdm(monkeypatch, scores):
     monkeypatch.setitem(sys.modules, "tqdm", None)
     with pytest.raises(ImportError, match=r"pairedstats\[progress\]"):
@@ -363,6 +372,17 @@ def test_printed_table(sakai):
         ({"every": 0}, ValueError, "`every` must be a positive integer; got 0"),
         ({"progress": "yes"}, TypeError, "`progress` must be True or False; got 'yes'"),
         ({"workers": 0}, ValueError, "`workers` must be a positive integer or None; got 0"),
+        ({"workers": -2}, ValueError, "`workers` must be a positive integer or None; got -2"),
+        ({"workers": 1.5}, TypeError, "`workers` must be a positive integer or None; got 1.5"),
+        ({"workers": "2"}, TypeError, "`workers` must be a positive integer or None; got '2'"),
+        ({"workers": True}, TypeError, "`workers` must be a positive integer or None; got True"),
+        (
+            {"n_resamples": 10**12},
+            ValueError,
+            "`n_resamples` must be at most 1000000000; got 1000000000000",
+        ),
+        ({"exact": "exact"}, ValueError, "`exact` must be 'auto', True or False; got 'exact'"),
+        ({"exact": 1}, ValueError, "`exact` must be 'auto', True or False; got 1"),
         (
             {"systems": ["a", "b"]},
             ValueError,

@@ -8,7 +8,6 @@ The maths is in :mod:`pairedstats.core.tukey`.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -16,7 +15,13 @@ from typing import ClassVar
 import numpy as np
 
 from ._inputs import canonical_ranks, design_from_array
-from ._validation import check_choice, check_n_resamples, metadata, normalise_rng
+from ._validation import (
+    check_choice,
+    check_n_resamples,
+    check_workers,
+    metadata,
+    normalise_rng,
+)
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
@@ -25,8 +30,6 @@ from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
            "tukey_hsd_run"]  # fmt: skip
-
-_EXACT = ("auto", True, False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,9 +134,8 @@ def _tukey_hsd_iv(
     scores, systems, n_resamples, rng, exact, missing, monitor, every, progress, workers
 ):
     """Check every keyword; return the design and the normalised settings."""
-    n_resamples = check_n_resamples(n_resamples)
-    if not any(exact is e for e in _EXACT) and exact != "auto":
-        raise ValueError(f"`exact` must be 'auto', True or False; got {exact!r}.")
+    n_resamples = check_n_resamples(n_resamples)  # at most MAX_RESAMPLES
+    exact = _check_exact(exact)
     missing = check_choice(missing, "missing", ("raise", "complete"))
     if monitor is not None and not callable(monitor):
         raise TypeError(f"`monitor` must be a callable taking a Checkpoint; got {monitor!r}.")
@@ -141,12 +143,7 @@ def _tukey_hsd_iv(
         every = check_n_resamples(every, "every")
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"`progress` must be True or False; got {progress!r}.")
-    if workers is not None and (
-        isinstance(workers, (bool, np.bool_))
-        or not isinstance(workers, numbers.Integral)
-        or workers < 1
-    ):
-        raise ValueError(f"`workers` must be a positive integer or None; got {workers!r}.")
+    workers = check_workers(workers)
     if progress:
         try:
             import tqdm  # noqa: F401
@@ -173,6 +170,15 @@ def _tukey_hsd_iv(
         raise ValueError("every group must have at least one item; got an empty group.")
     root = normalise_rng(rng)
     return design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root
+
+
+def _check_exact(exact) -> str | bool:
+    """``"auto"`` (any case), True or False (numpy booleans too), else a ValueError."""
+    if isinstance(exact, (bool, np.bool_)):
+        return bool(exact)
+    if isinstance(exact, str) and exact.lower() == "auto":
+        return "auto"
+    raise ValueError(f"`exact` must be 'auto', True or False; got {exact!r}.")
 
 
 def _design_from_scores(scores, systems, missing) -> PairedDesign:
@@ -505,16 +511,17 @@ def tukey_hsd(
         side of a pair is a; the trials follow the sorted labels, so any order of the
         same systems gives the same p-values.
     n_resamples : int, default 10_000
-        Trials (the "B" of the literature).
+        Trials (the "B" of the literature); at most ``10**9``
+        (:data:`pairedstats._validation.MAX_RESAMPLES`).
     rng : None, int, SeedSequence, BitGenerator or Generator
         Seed material (SPEC 7). The root entropy is recorded as ``metadata["seed_entropy"]``;
         passing it back as ``rng`` re-runs the call.
     exact : {"auto", True, False}, default "auto"
         ``True``: the exact permutation p-value (every within-item arrangement), or a
-        ValueError if the design is too large. ``False``: Monte Carlo. ``"auto"``: exact
-        when the scores are on a grid whose dynamic programme has at most 2**22 states
-        and 2e8 operations, or the arrangements (item 0 held fixed) number at most 2**18;
-        Monte Carlo otherwise. The ``pvalue_method`` column says which was used.
+        ValueError if the design is too large. ``False``: Monte Carlo. ``"auto"`` (in any
+        case): exact when the scores are on a grid whose dynamic programme has at most
+        2**22 states and 2e8 operations, or the arrangements (item 0 held fixed) number at
+        most 2**18; Monte Carlo otherwise. The ``pvalue_method`` column says which was used.
     missing : {"raise", "complete"}, default "raise"
         NaN scores raise a ValueError that counts them; "complete" keeps the items scored
         for every system and records the number dropped (the ``n_dropped`` column).
