@@ -83,6 +83,30 @@ class TestBootstrapIV:
         with pytest.raises(TypeError, match="`rng` must be"):
             bootstrap(x, rng="seed")
 
+    def test_bounds(self):
+        # the replicates are held in memory: 10**8 of them are 800 MB per comparison
+        x = np.zeros((5, 2))
+        with pytest.raises(
+            ValueError,
+            match=r"`n_resamples` must be at most 10000000; got 100000000\. Such a run would "
+            r"take hours or exhaust memory",
+        ):
+            bootstrap(x, n_resamples=10**8)
+        with pytest.raises(ValueError, match=r"`n_resamples` must be at most 10000000; got"):
+            bootstrap(x, n_resamples=10**7 + 1)
+        with pytest.raises(
+            ValueError, match=r"`workers` must be a positive integer or None; got 0"
+        ):
+            bootstrap(x, workers=0)
+        for bad in ("x", 1.5, True):
+            with pytest.raises(
+                TypeError, match=r"`workers` must be a positive integer or None; got"
+            ):
+                bootstrap(x, workers=bad)
+        # the bound itself passes (the next check, of `confidence_level`, is what refuses)
+        with pytest.raises(ValueError, match="`confidence_level` must be strictly between"):
+            bootstrap(x, n_resamples=10**7, confidence_level=1.5)
+
     def test_weights(self):
         x = np.zeros((6, 2))
         s = ["u", "u", "v", "v", "w", "w"]
@@ -398,7 +422,7 @@ def test_workers_do_not_change_the_numbers_and_are_checked():
     one = pairedstats.bootstrap(x, n_resamples=1500, rng=4, workers=1)
     two = pairedstats.bootstrap(x, n_resamples=1500, rng=4, workers=2)
     np.testing.assert_array_equal(one.bootstrap_distribution, two.bootstrap_distribution)
-    with pytest.raises(ValueError, match="`workers` must be a positive integer; got 0"):
+    with pytest.raises(ValueError, match="`workers` must be a positive integer or None; got 0"):
         pairedstats.bootstrap(x, workers=0)
 
 

@@ -202,7 +202,9 @@ def _bootstrap_iv(
             f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
         )
     weights = _check_weights(weights, design, statistic)
-    n_resamples = _validation.check_n_resamples(n_resamples)
+    n_resamples = _validation.check_n_resamples(
+        n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES
+    )
     if n_resamples < 2:
         raise ValueError(
             f"`n_resamples` must be at least 2 to estimate a standard error; got {n_resamples}."
@@ -314,6 +316,9 @@ def bootstrap(
         of 0.55 s for pooled F1. Recomputed on every resample; the difference is
         ``statistic(b) - statistic(a)``.
     n_resamples : int, default 10_000
+        At least 2 and at most 10**7 (:data:`pairedstats._validation.MAX_BOOTSTRAP_RESAMPLES`):
+        the replicates are held in memory to take their quantiles, 80 MB per comparison and
+        group at the maximum, whose Monte Carlo error is already far below any digit reported.
     confidence_level : float, default 0.95
     method : {"percentile", "basic", "bca"}, default "percentile"
         Percentile interval (numpy's linear quantile rule), basic (reverse percentile), or
@@ -433,13 +438,9 @@ def bootstrap_design(
         rng=rng,
     )
     return _run(
-        *settings, statistic=statistic, workers=_check_workers(workers),
+        *settings, statistic=statistic, workers=_validation.check_workers(workers),
         keep_distribution=bool(keep_distribution),
     )  # fmt: skip
-
-
-def _check_workers(workers) -> int | None:
-    return None if workers is None else _validation.check_n_resamples(workers, "workers")
 
 
 #: Groups per kernel call of the batched path (bounds its work arrays).
