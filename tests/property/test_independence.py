@@ -81,7 +81,7 @@ ANOTHER_SYSTEM_EXAMPLES = {
             "baseline": None,
         }
     ]
-    for name in ANOTHER_SYSTEM
+    for name in ("bootstrap-auto-bca-strata", "bootstrap-index-bca-strata")
 }
 
 
