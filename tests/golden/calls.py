@@ -1,0 +1,147 @@
+"""The fixed calls whose numbers are pinned in ``values.json``.
+
+Every method, every path that draws or decides differently (bootstrap index, counts,
+clusters, strata with weights, ``statistic=``, percentile, basic, BCa; Tukey HSD exact and
+Monte Carlo, on a grid and continuous, few and many systems; rank-sum exact
+and asymptotic; an xarray sweep and ``by=`` groups). A change of any of these numbers is a
+decision: re-run ``python tests/golden/calls.py --write`` and say why in the changelog.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+import pairedstats
+
+VALUES = Path(__file__).with_name("values.json")
+N = 1000  # resamples or trials: small enough for CI, enough to exercise every block
+
+
+def _runs():
+    return pairedstats.datasets.load_runs()
+
+
+def _synthetic(seed=11, n=60, k=3):
+    """Items with clusters (3 items each) in two strata of unequal sizes, k systems."""
+    rng = np.random.default_rng(seed)
+    item = np.arange(n)
+    base = rng.normal(size=n)
+    rows = []
+    for j in range(k):
+        score = base + 0.1 * j + rng.normal(scale=0.5, size=n)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "item": item,
+                    "system": f"s{j}",
+                    "score": score,
+                    "cluster": item // 3,
+                    "stratum": np.where(item < 15, "small", "large"),
+                    "tp": rng.integers(0, 5, n),
+                    "fp": rng.integers(0, 3, n),
+                    "fn": rng.integers(0, 3, n),
+                    "correct": (rng.random(n) < 0.6 + 0.05 * j).astype(float),
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+def _pooled_f1(tp, fp, fn, axis=-1):
+    tp, fp, fn = (np.sum(x, axis=axis) for x in (tp, fp, fn))
+    return 2 * tp / (2 * tp + fp + fn)
+
+
+def _sweep():
+    rng = np.random.default_rng(5)
+    data = rng.normal(size=(2, 3, 25, 4)) + np.arange(4) * 0.2
+    return xr.Dataset(
+        {"score": (("seed", "dataset", "item", "system"), data)},
+        coords={"seed": [0, 1], "dataset": ["a", "b", "c"], "system": list("wxyz")},
+    )
+
+
+def calls() -> dict:
+    """Name -> a function returning the result table (a DataFrame)."""
+    runs, syn = _runs(), _synthetic()
+    tidy = dict(item="query", system="run")
+    s = dict(item="item", system="system", score="score")
+    out = {}
+    for method in ("percentile", "basic", "bca"):
+        out[f"bootstrap-{method}-by"] = lambda m=method: runs.paired.bootstrap(
+            **tidy, score="ndcg", baseline="bm25", by="collection", method=m, n_resamples=N,
+            rng=1,
+        )  # fmt: skip
+    out["bootstrap-counts"] = lambda: syn.paired.bootstrap(
+        item="item", system="system", score="correct", resampling="counts", n_resamples=N,
+        baseline="s0", rng=2,
+    )  # fmt: skip
+    out["bootstrap-cluster-strata-weights-bca"] = lambda: syn.paired.bootstrap(
+        **s, cluster="cluster", strata="stratum", weights={"small": 0.5, "large": 0.5},
+        method="bca", n_resamples=N, rng=3,
+    )  # fmt: skip
+    out["bootstrap-strata"] = lambda: syn.paired.bootstrap(
+        **s, strata="stratum", n_resamples=N, rng=4
+    )
+    out["bootstrap-statistic"] = lambda: syn.paired.bootstrap(
+        item="item", system="system", score=["tp", "fp", "fn"], statistic=_pooled_f1,
+        method="bca", n_resamples=N, rng=5,
+    )  # fmt: skip
+    out["tukey-grid-by"] = lambda: runs.paired.tukey_hsd(
+        **tidy, score="p10", by="collection", n_resamples=N, rng=6
+    )
+    out["tukey-continuous"] = lambda: runs.paired.tukey_hsd(
+        **tidy, score="ndcg", n_resamples=N, rng=7
+    )
+    out["tukey-synthetic"] = lambda: syn.paired.tukey_hsd(**s, n_resamples=N, rng=8)
+    first8 = runs[runs["query"].isin(runs["query"].unique()[:8])]
+    out["tukey-exact"] = lambda: first8.paired.tukey_hsd(
+        **tidy, score="p10", by="collection", exact=True, n_resamples=N, rng=9
+    )
+    many = pd.DataFrame(
+        np.random.default_rng(10).normal(size=(30, 8)) + np.linspace(0, 0.5, 8),
+        columns=[f"m{j}" for j in range(8)],
+    ).rename_axis("item")
+    out["tukey-eight-systems"] = lambda: many.paired.tukey_hsd(n_resamples=N, rng=10)
+    ratings = pairedstats.datasets.load_ratings()
+    rank = dict(score="deviation", group="changed", a="unchanged", b="changed")
+    out["ranksum-auto"] = lambda: ratings.paired.ranksum(**rank)
+    out["ranksum-asymptotic"] = lambda: ratings.paired.ranksum(**rank, method="asymptotic")
+    small = pd.DataFrame({"a": [1.5, 2.0, 3.25, 4.0, 2.0], "b": [2.5, 3.0, 5.0, 2.0, 6.5]})
+    out["ranksum-exact-ties"] = lambda: small.paired.ranksum(a="a", b="b", method="exact")
+    out["sweep-bootstrap"] = lambda: (
+        _sweep().paired.bootstrap(n_resamples=N, rng=11).to_dataframe().reset_index()
+    )
+    out["sweep-tukey"] = lambda: (
+        _sweep().paired.tukey_hsd(n_resamples=N, rng=12).to_dataframe().reset_index()
+    )
+    return out
+
+
+def _jsonable(frame: pd.DataFrame) -> dict:
+    """Columns as lists: floats by repr (every bit), the rest as str."""
+    columns = {}
+    for name in frame.columns:
+        values = frame[name].tolist()
+        if frame[name].dtype.kind == "f":
+            columns[str(name)] = [repr(float(v)) for v in values]
+        else:
+            columns[str(name)] = [str(v) for v in values]
+    return columns
+
+
+def compute() -> dict:
+    return {name: _jsonable(call()) for name, call in calls().items()}
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python tests/golden/calls.py --write")
+    VALUES.write_text(json.dumps(compute(), indent=1) + "\n")
+    print(f"wrote {VALUES}")
