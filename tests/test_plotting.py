@@ -12,8 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
-from pairedstats._inputs import design_from_array  # noqa: E402
 from pairedstats.bootstrap import bootstrap_design  # noqa: E402
+from pairedstats.inputs import design_from_array  # noqa: E402
 from pairedstats.tukey import tukey_hsd_design  # noqa: E402
 
 RUNS = pairedstats.datasets.load_runs()

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pairedstats._inputs import DroppedDataWarning
+from pairedstats import DroppedDataWarning
 from pairedstats.core.design import PairedDesign
 from pairedstats.core.montecarlo import MonteCarloPValue
 from pairedstats.tukey import Checkpoint, tukey_hsd, tukey_hsd_design, tukey_hsd_run
@@ -403,17 +403,18 @@ def test_tukey_hsd_iv(sakai, kwargs, error, match):
         (
             [1.0, 2.0],
             ValueError,
-            r"`scores` must have shape \(n_items, n_systems\); got 1 dimensions",
+            r"`scores` must have shape \(n_items, n_systems\) or \(n_items, n_systems, "
+            r"n_columns\); got 1 dimensions",
         ),
         (
             np.zeros((3, 2, 2)),
             ValueError,
-            r"`scores` must have shape \(n_items, n_systems\); got 3 dimensions",
+            r"`scores` must have one score column for tukey_hsd; got 2 columns",
         ),
         (
             [[1.0, 2.0], [1.0]],
             ValueError,
-            r"`scores` must have shape \(n_items, n_systems\); got a ragged sequence",
+            r"`scores` must have shape .*; got a ragged sequence",
         ),
         ([["a", "b"], ["c", "d"]], TypeError, "`scores`: the scores must be numeric"),
         ([[1.0], [2.0]], ValueError, "a comparison needs at least 2 systems; got 1"),

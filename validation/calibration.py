@@ -40,7 +40,7 @@ import numpy as np
 from scipy import integrate, special, stats
 
 import pairedstats
-from pairedstats._inputs import design_from_array
+from pairedstats.inputs import design_from_array
 from pairedstats.bootstrap import bootstrap_design
 from pairedstats.core.design import TwoSampleDesign
 from pairedstats.ranksum import ranksum_design

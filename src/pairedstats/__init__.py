@@ -12,8 +12,7 @@ The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_h
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
-from . import datasets, display
-from ._inputs import DroppedDataWarning
+from . import datasets, display, inputs
 from ._version import __version__
 from .bootstrap import (
     BootstrapResult,
@@ -25,7 +24,9 @@ from .bootstrap import (
     bootstrap,
     bootstrap_design,
 )
+from .core.design import PairedDesign, TwoSampleDesign
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
+from .inputs import DroppedDataWarning
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .tukey import (
     Checkpoint,
@@ -45,6 +46,7 @@ __all__ = [
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",
+    "PairedDesign",
     "PointDistributionWarning",
     "RanksumConfidenceWarning",
     "RanksumResult",
@@ -52,11 +54,13 @@ __all__ = [
     "StandardError",
     "TukeyHSDResult",
     "TukeyHSDRun",
+    "TwoSampleDesign",
     "__version__",
     "bootstrap",
     "bootstrap_design",
     "datasets",
     "display",
+    "inputs",
     "ranksum",
     "ranksum_design",
     "trials_for",

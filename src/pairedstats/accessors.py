@@ -3,7 +3,7 @@
 They are stateless and thin: ``__init__`` only stores the object (pandas builds a new
 accessor on every attribute access, and xarray turns an error in ``__init__`` into a
 ``RuntimeError``). A method turns column or dimension names into a design
-(:mod:`pairedstats._inputs`), calls the method's functional API, and returns the result as a
+(:mod:`pairedstats.inputs`), calls the method's functional API, and returns the result as a
 ``DataFrame`` (pandas) or ``Dataset`` (xarray). With ``as_result=True`` it returns the result
 object itself (with, e.g., the bootstrap distribution).
 """
@@ -15,8 +15,9 @@ from functools import partial
 import pandas as pd
 import xarray as xr
 
-from . import _inputs, _sweeps
+from . import inputs
 from .core.streams import root_entropy
+from .inputs import sweeps
 
 __all__ = ["PairedDataFrameAccessor", "PairedDatasetAccessor"]
 
@@ -67,7 +68,7 @@ class PairedDataFrameAccessor:
         >>> list(res.columns[:4])
         ['system_a', 'system_b', 'mean_a', 'mean_b']
         """
-        design = _inputs.design_from_frame(
+        design = inputs.design_from_frame(
             self._obj, item=item, system=system, score=score, systems=systems, by=by,
             cluster=cluster, strata=strata, missing=missing,
         )  # fmt: skip
@@ -106,7 +107,7 @@ class PairedDataFrameAccessor:
         >>> len(res)  # 4 runs: 6 pairs
         6
         """
-        design = _inputs.design_from_frame(
+        design = inputs.design_from_frame(
             self._obj, item=item, system=system, score=score, systems=systems, by=by,
             missing=missing,
         )  # fmt: skip
@@ -142,9 +143,7 @@ class PairedDataFrameAccessor:
         >>> list(res.columns[:2])
         ['group_a', 'group_b']
         """
-        design = _inputs.two_sample_from_frame(
-            self._obj, score=score, group=group, a=a, b=b, by=by
-        )
+        design = inputs.two_sample_from_frame(self._obj, score=score, group=group, a=a, b=b, by=by)
         result = _method("ranksum")(
             design, alternative=alternative, confidence_level=confidence_level,
             method=method, correction=correction,
@@ -165,14 +164,14 @@ def _method(name: str):
 
 def _dataset_method(ds, *, name: str, design_kw: dict, method_kw: dict, as_result=False):
     """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
-    build = _inputs.two_sample_from_dataset if name == "ranksum" else _inputs.design_from_dataset
+    build = inputs.two_sample_from_dataset if name == "ranksum" else inputs.design_from_dataset
     result = _method(name)(build(ds, **design_kw), **method_kw)
     return result if as_result else result.to_dataset()
 
 
 def _dataset_result(ds, name, design_kw, method_kw, variables, core_dims, as_result):
     """Run in memory, or lazily chunk by chunk when the variables are dask arrays."""
-    if as_result or not _sweeps.is_lazy(ds, variables):
+    if as_result or not sweeps.is_lazy(ds, variables):
         return _dataset_method(
             ds, name=name, design_kw=design_kw, method_kw=method_kw, as_result=as_result
         )
@@ -181,7 +180,7 @@ def _dataset_result(ds, name, design_kw, method_kw, variables, core_dims, as_res
         # 2 threads in each of several worker processes (the counts do not depend on it)
         method_kw = {**method_kw, "workers": 1}
     eager = partial(_dataset_method, name=name, design_kw=design_kw, method_kw=method_kw)
-    return _sweeps.map_sweep(ds[variables], eager, core_dims)
+    return sweeps.map_sweep(ds[variables], eager, core_dims)
 
 
 @xr.register_dataset_accessor("paired")
@@ -227,7 +226,7 @@ class PairedDatasetAccessor:
             confidence_level=confidence_level, method=method, resampling=resampling,
             rng=root_entropy(rng), keep_distribution=as_result,
         )  # fmt: skip
-        variables = _inputs.score_variables(self._obj, score, item, system)
+        variables = inputs.score_variables(self._obj, score, item, system)
         return _dataset_result(
             self._obj, "bootstrap", design_kw, method_kw, variables, (item, system), as_result
         )
@@ -248,7 +247,7 @@ class PairedDatasetAccessor:
         """Randomized Tukey HSD over each sweep slice; see :func:`pairedstats.tukey_hsd`."""
         design_kw = dict(item=item, system=system, score=score, systems=systems, missing=missing)
         method_kw = dict(n_resamples=n_resamples, rng=root_entropy(rng), **keywords)
-        variables = _inputs.score_variables(self._obj, score, item, system)
+        variables = inputs.score_variables(self._obj, score, item, system)
         return _dataset_result(
             self._obj, "tukey_hsd", design_kw, method_kw, variables, (item, system), as_result
         )

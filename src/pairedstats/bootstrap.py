@@ -21,6 +21,7 @@ from .core import bootstrap as _core
 from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
 from .core.parallel import default_workers, run_parts
+from .inputs import check_design, design_from_array
 from .results import ComparisonResult
 
 __all__ = [
@@ -185,17 +186,12 @@ def _bootstrap_iv(
     rng,
 ):
     """Validate everything. Returns the settings and the statistic in vectorized form."""
-    if not isinstance(design, PairedDesign):
-        raise TypeError(f"`design` must be a PairedDesign; got {type(design).__name__}.")
+    design = check_design(design)
     statistic = _check_statistic(statistic)
     if statistic is None and design.scores.shape[2] != 1:
         raise ValueError(
             "several score columns need `statistic` (a callable taking one array per "
             f"column); got {design.scores.shape[2]} columns {tuple(design.columns)!r}."
-        )
-    if design.n_systems < 2:
-        raise ValueError(
-            f"the bootstrap compares systems: need at least 2; got {design.n_systems}."
         )
     if baseline is not None and baseline not in design.systems:
         raise ValueError(
@@ -217,9 +213,6 @@ def _bootstrap_iv(
             "`resampling='counts'` works for the mean only; with `statistic` use 'auto' or "
             "'index'."
         )
-    n_items = design.n_items()
-    if (n_items < 1).any():
-        raise ValueError("every group needs at least one item; a group has none.")
     if design.cluster is not None and design.strata is not None:
         for g in range(design.n_groups):
             rows = design.group(g)
@@ -270,6 +263,7 @@ def bootstrap(
     confidence_level: float = 0.95,
     method: str = "percentile",
     resampling: str = "auto",
+    missing: str = "raise",
     rng=None,
     workers: int | None = None,
 ) -> BootstrapResult:
@@ -334,6 +328,9 @@ def bootstrap(
         marginal: comparisons are not jointly resampled, so ``bootstrap_distribution`` is None
         when there are two or more comparisons. Each comparison is drawn in an orientation
         fixed by its two system labels, so swapping a and b negates its replicates exactly.
+    missing : {"raise", "complete"}, default "raise"
+        NaN scores raise a ValueError that counts them; "complete" keeps the items scored
+        for every system and warns with the number dropped (``design.dropped``).
     rng : seed or numpy Generator, optional
         Root of the resampling streams (SPEC 7); the root is recorded as
         ``metadata["seed_entropy"]``.
@@ -379,10 +376,10 @@ def bootstrap(
     >>> bool(res.ci_low[0, 0] < -2.4 < res.ci_high[0, 0])
     True
     """
-    from ._inputs import design_from_array
-
     return bootstrap_design(
-        design_from_array(scores, systems=systems, cluster=cluster, strata=strata),
+        design_from_array(
+            scores, systems=systems, cluster=cluster, strata=strata, missing=missing
+        ),
         baseline=baseline,
         weights=weights,
         statistic=statistic,
@@ -409,7 +406,7 @@ def bootstrap_design(
     workers: int | None = None,
     keep_distribution: bool = True,
 ) -> BootstrapResult:
-    """:func:`bootstrap` on a :class:`~pairedstats.core.design.PairedDesign` (all groups).
+    """:func:`bootstrap` on a :class:`~pairedstats.PairedDesign` (all groups).
 
     Each group is resampled from its own streams, keyed by the root entropy and its group
     key, so its numbers do not depend on the other groups. With ``keep_distribution=False``
@@ -420,7 +417,7 @@ def bootstrap_design(
     Examples
     --------
     >>> import numpy as np
-    >>> from pairedstats._inputs import design_from_array
+    >>> from pairedstats.inputs import design_from_array
     >>> d = design_from_array(np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6]]), systems=["a", "b"])
     >>> res = bootstrap_design(d, n_resamples=1000, rng=3)
     >>> res.bootstrap_distribution.shape

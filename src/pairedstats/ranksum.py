@@ -13,10 +13,10 @@ from typing import ClassVar
 import numpy as np
 
 from . import _validation
-from ._inputs import two_sample_from_arrays
 from .core import ranksum as _core
 from .core._warn import warn
 from .core.design import TwoSampleDesign
+from .inputs import check_two_sample, two_sample_from_arrays
 from .results import ComparisonResult
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
@@ -127,17 +127,7 @@ def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction)
     if not isinstance(correction, (bool, np.bool_)):
         raise TypeError(f"`correction` must be True or False; got {correction!r}.")
     correction = bool(correction)
-    if design is None:
-        design = two_sample_from_arrays(a, b)
-    elif not isinstance(design, TwoSampleDesign):
-        raise TypeError(f"`design` must be a TwoSampleDesign; got {type(design).__name__}.")
-    for g in range(design.n_groups):
-        for side, sample in zip(design.labels, design.samples(g), strict=True):
-            if sample.size < 1:
-                where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
-                raise ValueError(
-                    f"each sample needs at least 1 value; sample {side!r}{where} has 0."
-                )
+    design = two_sample_from_arrays(a, b) if design is None else check_two_sample(design)
     return design, alternative, confidence_level, method, correction
 
 
@@ -220,7 +210,7 @@ def ranksum_design(
     method: str = "auto",
     correction: bool = True,
 ) -> RanksumResult:
-    """:func:`ranksum` on every group of a :class:`TwoSampleDesign` (the accessors' entry).
+    """:func:`ranksum` on every group of a :class:`~pairedstats.TwoSampleDesign`.
 
     Keywords as in :func:`ranksum`. Each group is computed on its own (its numbers do not
     depend on the other groups); the result has one row per group.
@@ -228,7 +218,7 @@ def ranksum_design(
     Examples
     --------
     >>> import numpy as np
-    >>> from pairedstats.core.design import TwoSampleDesign
+    >>> from pairedstats import TwoSampleDesign
     >>> design = TwoSampleDesign(
     ...     a=np.array([1.0, 2.0, 3.0, 4.0, 10.0, 11.0, 12.0]),
     ...     b=np.array([5.0, 6.0, 7.0, 13.0, 14.0, 15.0, 16.0]),

@@ -14,7 +14,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from ._inputs import canonical_ranks, design_from_array
 from ._validation import (
     check_choice,
     check_n_resamples,
@@ -26,6 +25,7 @@ from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .core.streams import canonical_bytes
+from .inputs import canonical_ranks, check_design, design_from_array
 from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -152,22 +152,14 @@ def _tukey_hsd_iv(
                 "`progress=True` needs tqdm; install it with `pip install pairedstats[progress]`."
             ) from None
     if isinstance(scores, PairedDesign):
-        design = scores
-        if design.scores.shape[2] != 1:
-            raise ValueError(
-                "`design` must have one score column for tukey_hsd; got "
-                f"{design.scores.shape[2]} columns {design.columns!r}."
-            )
-        bad = int(np.count_nonzero(~np.isfinite(design.scores)))
-        if bad:
-            raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")
+        design, arg = check_design(scores), "design"
     else:
-        design = _design_from_scores(scores, systems, missing)
-    if design.n_systems < 2:
-        raise ValueError(f"`scores` must have at least 2 systems; got {design.n_systems}.")
-    small = np.diff(design.offsets)
-    if np.any(small < 1):
-        raise ValueError("every group must have at least one item; got an empty group.")
+        design, arg = design_from_array(scores, systems=systems, missing=missing), "scores"
+    if design.scores.shape[2] != 1:
+        raise ValueError(
+            f"`{arg}` must have one score column for tukey_hsd; got "
+            f"{design.scores.shape[2]} columns {design.columns!r}."
+        )
     root = normalise_rng(rng)
     return design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root
 
@@ -181,23 +173,11 @@ def _check_exact(exact) -> str | bool:
     raise ValueError(f"`exact` must be 'auto', True or False; got {exact!r}.")
 
 
-def _design_from_scores(scores, systems, missing) -> PairedDesign:
-    """The design of an ``(n_items, n_systems)`` array (its dtype sets the precision)."""
-    try:
-        ndim = np.ndim(scores)
-    except ValueError:  # ragged nested sequences
-        ndim = None
-    if ndim != 2:
-        got = "a ragged sequence" if ndim is None else f"{ndim} dimensions {np.shape(scores)}"
-        raise ValueError(f"`scores` must have shape (n_items, n_systems); got {got}.")
-    return design_from_array(scores, systems=systems, missing=missing)
-
-
 # -------------------------------------------------------------------------- run
 def _canonical_order(systems) -> np.ndarray:
     """The positions of ``systems`` in the canonical order of their labels.
 
-    The rule of the items (:func:`pairedstats._inputs.canonical_ranks`: by label, numbers
+    The rule of the items (:func:`pairedstats.inputs.canonical_ranks`: by label, numbers
     first, then by type, then by value), labels that compare equal (``1`` and ``1.0``)
     parted by their canonical encoding. A trial shuffles each item's scores across the
     system positions, so Monte Carlo p-values follow this order, not the caller's.
@@ -415,7 +395,7 @@ class TukeyHSDRun:
         # only call-level settings go to the metadata: per-group facts are columns, so
         # that results of separately computed chunks (dask) share their attributes
         quanta = np.array([np.nan if grp.quantum is None else grp.quantum for grp in self._groups])
-        dropped = np.asarray(design.dropped_by_group or (0,) * n_groups, dtype=np.int64)
+        dropped = design.n_dropped()
         meta = metadata(
             "tukey_hsd",
             n_resamples=self.planned,
@@ -565,12 +545,10 @@ def tukey_hsd(
 
 
 def tukey_hsd_design(design: PairedDesign, **keywords) -> TukeyHSDResult:
-    """:func:`tukey_hsd` on a :class:`~pairedstats.core.design.PairedDesign` (per group).
+    """:func:`tukey_hsd` on a :class:`~pairedstats.PairedDesign` (per group).
 
     Each group's trials come from a stream keyed by the seed and the group key, so a group's
-    p-values do not depend on the other groups. ``design.dropped_by_group`` is reported in
-    the ``n_dropped`` column.
+    p-values do not depend on the other groups. ``design.dropped`` is reported in the
+    ``n_dropped`` column.
     """
-    if not isinstance(design, PairedDesign):
-        raise TypeError(f"`design` must be a PairedDesign; got {type(design)!r}.")
-    return tukey_hsd(design, **keywords)
+    return tukey_hsd(check_design(design), **keywords)

@@ -1,14 +1,15 @@
 """Validated, container-free descriptions of the data a method runs on.
 
-The adapters (:mod:`pairedstats._inputs`) turn pandas tables and xarray datasets into these
-objects; the array API builds them from plain arrays. The core methods read nothing else.
-This module imports numpy only.
+The input layer (:mod:`pairedstats.inputs`) turns arrays, pandas tables and xarray datasets
+into these objects, public as :class:`pairedstats.PairedDesign` and
+:class:`pairedstats.TwoSampleDesign`; the core methods read nothing else. This module imports
+numpy only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,6 +42,12 @@ def unit_roundoff(*dtypes) -> float:
 class PairedDesign:
     """Items x systems scores, possibly in several groups.
 
+    What every paired method runs on. The input layer makes it from an array
+    (:func:`pairedstats.inputs.design_from_array`), a pandas table
+    (:func:`~pairedstats.inputs.design_from_frame`) or an xarray dataset
+    (:func:`~pairedstats.inputs.design_from_dataset`); one built by hand is held to the same
+    rules when a method receives it (:func:`pairedstats.inputs.check_design`).
+
     Attributes
     ----------
     scores : ndarray of float64, shape (n_rows, n_systems, n_columns)
@@ -60,8 +67,11 @@ class PairedDesign:
     cluster, strata : ndarray of int64 or None
         Per-row codes of the cluster and the stratum (codes index ``cluster_labels`` and
         ``strata_labels``); ``None`` when not given.
-    dropped : int
-        Number of items removed by an opt-in such as ``missing="complete"``.
+    cluster_labels, strata_labels : tuple
+        The labels the codes of ``cluster`` and ``strata`` stand for.
+    dropped : tuple of int
+        Per group, the number of items removed by ``missing="complete"`` (empty: none);
+        :meth:`n_dropped` reads it as an array.
     precision : float
         Unit roundoff of the scores as they were given, before they became float64:
         ``2**-53`` for float64 and integers, ``2**-24`` for float32, ``2**-11`` for float16.
@@ -84,8 +94,7 @@ class PairedDesign:
     cluster_labels: tuple = ()
     strata: np.ndarray | None = None
     strata_labels: tuple = ()
-    dropped: int = 0
-    dropped_by_group: tuple = field(default=())
+    dropped: tuple = ()
     precision: float = 2.0**-53
     stream_prefix: tuple = ()
 
@@ -109,6 +118,10 @@ class PairedDesign:
         """Items per group."""
         return np.diff(self.offsets)
 
+    def n_dropped(self) -> np.ndarray:
+        """Items dropped per group (int64, zeros when nothing was dropped)."""
+        return _per_group(self.dropped, self.n_groups)
+
 
 @dataclass(frozen=True, kw_only=True)
 class TwoSampleDesign:
@@ -128,7 +141,7 @@ class TwoSampleDesign:
         As in :class:`PairedDesign`.
     dropped : tuple of int
         Per group, the number of missing values removed (trailing NaN of unequal columns in
-        a wide table).
+        a wide table, NaN padding in a dataset); :meth:`n_dropped` reads it as an array.
     """
 
     a: np.ndarray
@@ -145,11 +158,22 @@ class TwoSampleDesign:
     def n_groups(self) -> int:
         return len(self.a_offsets) - 1
 
+    def n_dropped(self) -> np.ndarray:
+        """Values dropped per group (int64, zeros when nothing was dropped)."""
+        return _per_group(self.dropped, self.n_groups)
+
     def samples(self, g: int) -> tuple[np.ndarray, np.ndarray]:
         """The two samples of group ``g``."""
         a = self.a[self.a_offsets[g] : self.a_offsets[g + 1]]
         b = self.b[self.b_offsets[g] : self.b_offsets[g + 1]]
         return a, b
+
+
+def _per_group(dropped: tuple, n_groups: int) -> np.ndarray:
+    out = np.zeros(n_groups, dtype=np.int64)
+    if any(dropped):
+        out[:] = dropped
+    return out
 
 
 def comparison_pairs(

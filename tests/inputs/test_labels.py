@@ -16,7 +16,7 @@ import xarray as xr
 from scipy import stats
 
 import pairedstats
-from pairedstats._inputs import design_from_array
+from pairedstats.inputs import design_from_array
 
 SYSTEMS = [("bm25", "v1"), ("dense", "v2"), ("dense", "v3")]
 FLAT = ["bm25|v1", "dense|v2", "dense|v3"]  # the same order as SYSTEMS, as text

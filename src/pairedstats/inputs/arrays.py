@@ -1,0 +1,111 @@
+"""Arrays of shape (n_items, n_systems[, n_columns]): the array API of every paired method."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.design import PairedDesign, unit_roundoff
+from .labels import _as_list, _object_array, _select_systems
+from .paired import _finish
+from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
+
+__all__ = ["design_from_array"]
+
+
+def design_from_array(
+    scores,
+    *,
+    systems=None,
+    columns=None,
+    groups=None,
+    items=None,
+    cluster=None,
+    strata=None,
+    missing: str = "raise",
+) -> PairedDesign:
+    """Turn an array of shape (n_items, n_systems[, n_columns]) into a design.
+
+    ``systems`` labels the columns (default ``0, 1, ...``); ``items``, ``groups``,
+    ``cluster`` and ``strata`` give one label per row and follow the rules of table columns.
+    Every paired method reads its array argument through this function, so an array is
+    accepted or refused with the same message by all of them.
+
+    Examples
+    --------
+    >>> d = design_from_array([[0.5, 0.7], [0.2, 0.3], [0.4, 0.4]], systems=["a", "b"])
+    >>> d.systems, d.n_items().tolist()
+    (('a', 'b'), [3])
+    """
+    missing = _check_missing_arg(missing)
+    arr, precision = _score_array(scores)
+    n, k = arr.shape[:2]
+    systems = list(range(k)) if systems is None else _as_list(systems, "systems")
+    if len(systems) != k:
+        raise ValueError(
+            f"`systems` must name each of the {k} columns of `scores`; got {len(systems)} names."
+        )
+    _select_systems(systems, None)
+    columns = (
+        [f"score{c}" if arr.shape[2] > 1 else "score" for c in range(arr.shape[2])]
+        if columns is None
+        else _as_list(columns, "columns")
+    )
+    if len(columns) != arr.shape[2]:
+        raise ValueError(
+            f"`columns` must name each of the {arr.shape[2]} score columns of `scores`; got "
+            f"{len(columns)} names."
+        )
+    items = np.arange(n, dtype=object) if items is None else _object_array(items)
+    extras = {"items": items, "groups": groups, "cluster": cluster, "strata": strata}
+    for name, values in extras.items():
+        if values is not None and len(values) != n:
+            raise ValueError(f"`{name}` must have one entry per item ({n}); got {len(values)}.")
+
+    def where(idx):
+        return f"row {idx[0]}, system {systems[idx[1]]!r}"
+
+    _check_infinite(arr, "scores", where)
+    present = np.ones((n, k), dtype=bool)
+    complete = _check_missing(present, arr, items, systems, "scores", missing)
+    if groups is None:
+        group_code, group_keys, group_names = np.zeros(n, dtype=np.int64), [()], []
+    else:
+        groups = _object_array(groups).tolist()
+        labels = list(dict.fromkeys(groups))
+        lookup = {v: i for i, v in enumerate(labels)}
+        group_code = np.array([lookup[v] for v in groups], dtype=np.int64)
+        group_keys, group_names = [(v,) for v in labels], ["group"]
+    return _finish(
+        arr,
+        items,
+        systems,
+        columns,
+        group_code,
+        group_names,
+        group_keys,
+        None if cluster is None else _object_array(cluster),
+        None if strata is None else _object_array(strata),
+        complete,
+        "scores",
+        precision,
+    )
+
+
+_SHAPES = "(n_items, n_systems) or (n_items, n_systems, n_columns)"
+
+
+def _score_array(scores) -> tuple[np.ndarray, float]:
+    """The scores as a float64 array of 3 dimensions, and the unit roundoff of their dtype."""
+    try:
+        given = np.asarray(scores)
+    except ValueError:  # ragged nested sequences
+        raise ValueError(
+            f"`scores` must have shape {_SHAPES}; got a ragged sequence (rows of different "
+            "lengths). Give one score per item and system."
+        ) from None
+    if given.ndim not in (2, 3):
+        raise ValueError(
+            f"`scores` must have shape {_SHAPES}; got {given.ndim} dimensions {given.shape}."
+        )
+    arr = _numeric(given, "scores", "the scores")
+    return (arr[:, :, None] if arr.ndim == 2 else arr), unit_roundoff(given.dtype)

@@ -1,0 +1,174 @@
+"""xarray datasets: ``item`` and ``system`` dimensions; every other dimension is a sweep."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..core.design import PairedDesign, unit_roundoff
+from .labels import (
+    _as_list,
+    _check_labels,
+    _fmt,
+    _object_array,
+    _pandas,
+    _positions,
+    _select_systems,
+)
+from .paired import _finish
+from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
+
+__all__ = ["design_from_dataset", "score_variables"]
+
+
+def _coordinate(ds, dim: str, arg: str) -> list:
+    """The labels along ``dim`` (its coordinate, or positions): present, distinct, not empty.
+
+    Every label keys something (a system, an item's place in the canonical order, a sweep
+    cell's random streams), so a missing or repeated label is refused.
+    """
+    if ds.sizes[dim] == 0:
+        raise ValueError(f"`{arg}`: dimension {dim!r} has length 0; there is nothing to compare.")
+    labels = ds[dim].to_numpy().tolist() if dim in ds.coords else list(range(ds.sizes[dim]))
+    _check_labels(labels, arg, f"{dim!r} coordinate")
+    codes, uniques = _pandas().factorize(_object_array(labels))
+    if len(uniques) != len(labels):
+        repeated = uniques[int(np.flatnonzero(np.bincount(codes) > 1)[0])]
+        raise ValueError(
+            f"`{arg}`: the coordinate {dim!r} has the label {repeated!r} more than once; each "
+            "position along a dimension needs its own label."
+        )
+    return labels
+
+
+def _check_dims(ds, wanted: dict[str, str]) -> None:
+    for arg, dim in wanted.items():
+        if dim not in ds.dims:
+            raise ValueError(
+                f"`{arg}`: no dimension named {dim!r}; the dataset has the dimensions "
+                f"{_fmt(list(ds.dims), limit=30)}."
+            )
+
+
+def score_variables(ds, score, item, system) -> list:
+    if score is None:
+        names = [v for v in ds.data_vars if {item, system} <= set(ds[v].dims)]
+        if not names:
+            raise ValueError(
+                f"`score`: no data variable has both the {item!r} and {system!r} dimensions; "
+                f"the variables are {_fmt(list(ds.data_vars), limit=30)}."
+            )
+        return names
+    names = _as_list(score, "score")
+    unknown = [n for n in names if n not in ds.data_vars]
+    if unknown:
+        raise ValueError(
+            f"`score`: no data variable named {_fmt(unknown)}; the dataset has "
+            f"{_fmt(list(ds.data_vars), limit=30)}."
+        )
+    for n in names:
+        if not {item, system} <= set(ds[n].dims):
+            raise ValueError(
+                f"`score`: variable {n!r} must have the dimensions {item!r} and {system!r}; "
+                f"it has {tuple(ds[n].dims)}."
+            )
+    return names
+
+
+def _item_coord(ds, name, item, arg):
+    if name is None:
+        return None
+    if name not in ds.coords and name not in ds.data_vars:
+        raise ValueError(
+            f"`{arg}`: no coordinate named {name!r}; the dataset has "
+            f"{_fmt(list(ds.coords), limit=30)}."
+        )
+    values = ds[name]
+    if values.dims != (item,):
+        raise ValueError(
+            f"`{arg}`: {name!r} must be a coordinate along {item!r} alone; it has dims "
+            f"{values.dims}."
+        )
+    labels = _object_array(values.to_numpy().tolist())
+    _check_labels(labels, arg, f"{name!r}")
+    return labels
+
+
+def design_from_dataset(
+    ds,
+    *,
+    item="item",
+    system="system",
+    score=None,
+    systems=None,
+    cluster=None,
+    strata=None,
+    missing: str = "raise",
+    columns_as_score: bool = False,
+) -> PairedDesign:
+    """Turn an :class:`xarray.Dataset` into a design whose groups are the sweep slices.
+
+    ``item`` and ``system`` name dimensions. Every other dimension of the score variables
+    is a sweep; several score variables add a ``score`` sweep unless ``columns_as_score``
+    makes them the columns of one statistic. Group keys are the sweep coordinates.
+    """
+    missing = _check_missing_arg(missing)
+    _check_dims(ds, {"item": item, "system": system})
+    names = score_variables(ds, score, item, system)
+    available = _coordinate(ds, system, "systems")
+    chosen = _select_systems(available, None if systems is None else _as_list(systems, "systems"))
+    # by position: a label list would be turned into one numpy array by `.sel`, which
+    # makes 1 and "1" the same text and tuples rows
+    sub = ds[names].isel({system: _positions(available, chosen)})
+    data = [sub[n] for n in names]
+    import xarray as xr
+
+    stacked = xr.concat(data, dim="__column").assign_coords(__column=names)
+    # one variable, or the columns of a statistic: the variables are the last axis; several
+    # variables otherwise: a leading "score" sweep and a last axis of one column
+    as_columns = columns_as_score or len(names) == 1
+    sweep = [d for d in stacked.dims if d not in (item, system, "__column")]
+    if not as_columns:
+        sweep = ["__column", *sweep]
+        stacked = stacked.expand_dims("__one")
+    stacked = stacked.transpose(*sweep, item, system, "__column" if as_columns else "__one")
+    if stacked.dtype.kind not in "biuf":
+        raise TypeError(f"`score`: variables must be numeric; got dtype {stacked.dtype}.")
+    for d in sweep:
+        if d != "__column":
+            _coordinate(stacked, d, "score")
+    arr = _numeric(stacked.values, "score", "the score variables")
+    n_slices = int(np.prod(arr.shape[: len(sweep)]))
+    n_items = arr.shape[len(sweep)]
+    arr = arr.reshape(n_slices * n_items, len(chosen), arr.shape[-1])
+    public = ["score" if d == "__column" else d for d in sweep]
+    coords = [stacked[d].to_numpy().tolist() for d in sweep]
+    group_keys = list(itertools.product(*coords))  # C order, as the reshape; [()] if no sweep
+    group_code = np.repeat(np.arange(n_slices), n_items)
+    item_labels = np.tile(_object_array(_coordinate(ds, item, "item")), n_slices)
+
+    def where(idx):
+        return f"item {item_labels[idx[0]]!r}, system {chosen[idx[1]]!r}"
+
+    _check_infinite(arr, "score", where)
+    present = np.ones(arr.shape[:2], dtype=bool)
+    complete = _check_missing(present, arr, item_labels, chosen, "score", missing)
+    cl = _item_coord(ds, cluster, item, "cluster")
+    st = _item_coord(ds, strata, item, "strata")
+    columns = names if as_columns else ["score"]
+    design = _finish(
+        arr,
+        item_labels,
+        chosen,
+        columns,
+        group_code,
+        public,
+        group_keys,
+        None if cl is None else np.tile(cl, n_slices),
+        None if st is None else np.tile(st, n_slices),
+        complete,
+        "score",
+        unit_roundoff(*(ds[n].dtype for n in names)),
+    )
+    return design

@@ -1,0 +1,337 @@
+"""pandas tables: tidy (one row per item and system) or wide (one column per system)."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import replace
+
+import numpy as np
+
+from ..core.design import PairedDesign, unit_roundoff
+from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
+from .paired import _finish
+from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
+
+__all__ = ["design_from_frame"]
+
+
+def _check_columns(frame, wanted: dict[str, list]) -> None:
+    """Every name in ``wanted`` (argument -> names) must name exactly one column of
+    ``frame``, and no index level (a name that is both is ambiguous)."""
+    index_names = {n for n in frame.index.names if n is not None}
+    for arg, names in wanted.items():
+        for name in names:
+            try:
+                loc = frame.columns.get_loc(name)
+            except (KeyError, TypeError, ValueError):
+                loc = None
+            if loc is None:
+                raise ValueError(
+                    f"`{arg}`: no column named {name!r}; the table has the columns "
+                    f"{_fmt(frame.columns, limit=30)}."
+                )
+            if not isinstance(loc, (int, np.integer)):
+                kind = (
+                    "names a level of the MultiIndex columns, not one column: name a column "
+                    f"by its full tuple, and give tuple names inside a list ({arg}=[('a', "
+                    "'b'), ...]): a bare tuple is read as several names"
+                    if isinstance(frame.columns, _pandas().MultiIndex)
+                    else "names several columns of the table: rename the duplicates first"
+                )
+                raise ValueError(f"`{arg}`: {name!r} {kind}.")
+            if name in index_names:
+                raise ValueError(
+                    f"`{arg}`: {name!r} names both a column and an index level, so the table "
+                    "does not say which holds the labels; rename one of them (e.g. "
+                    "df.rename_axis(index=None))."
+                )
+
+
+def _group_codes(frame, by: list):
+    """Per-row group codes and the keys, in order of first appearance."""
+    if not by:
+        return np.zeros(len(frame), dtype=np.int64), [()]
+    nulls = frame[by].isna().any(axis=1)
+    if nulls.any():
+        raise ValueError(
+            f"`by`: group keys must not be missing; {int(nulls.sum())} row(s) have a missing "
+            f"value in {_fmt(by)}."
+        )
+    grouped = frame.groupby(by, sort=False, dropna=False)
+    code = grouped.ngroup().to_numpy(np.int64)
+    first = np.unique(code, return_index=True)[1]
+    columns = [frame[b].iloc[first].tolist() for b in by]  # Python scalars, one call each
+    keys = [
+        tuple(k.item() if isinstance(k, np.generic) else k for k in key) for key in zip(*columns)
+    ]
+    return code, keys
+
+
+def _per_item_label(frame, rows, column: str, arg: str, item_name: str):
+    """The value of ``column`` for each design row; it must be constant within an item."""
+    values = frame[column]
+    if values.isna().any():
+        raise ValueError(
+            f"`{arg}`: column {column!r} has {int(values.isna().sum())} missing value(s); "
+            "every item needs a label."
+        )
+    out = np.empty(rows.max() + 1, dtype=object)
+    out[rows] = values.to_numpy(dtype=object)
+    check = values.groupby(rows).nunique()
+    bad = check[check > 1]
+    if len(bad):
+        raise ValueError(
+            f"`{arg}`: column {column!r} must have one value per item; {len(bad)} item(s) "
+            f"have several (for example {item_name} number {int(bad.index[0])})."
+        )
+    return out
+
+
+def design_from_frame(
+    frame,
+    *,
+    item=None,
+    system=None,
+    score=None,
+    systems=None,
+    by=None,
+    cluster=None,
+    strata=None,
+    missing: str = "raise",
+) -> PairedDesign:
+    """Turn a tidy or wide :class:`pandas.DataFrame` into a :class:`PairedDesign`.
+
+    Tidy when ``system`` is given (then ``item`` and ``score`` are required too): one row
+    per (item, system). Wide otherwise: one row per item, one column per system; items are
+    the index or the column ``item``; systems are the remaining numeric columns or
+    ``systems``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> tidy = pd.DataFrame({"q": [1, 1, 2, 2], "run": ["a", "b", "a", "b"],
+    ...                      "ndcg": [0.5, 0.7, 0.2, 0.3]})
+    >>> d = design_from_frame(tidy, item="q", system="run", score="ndcg")
+    >>> d.systems, d.scores[:, :, 0].tolist()
+    (('a', 'b'), [[0.5, 0.7], [0.2, 0.3]])
+    >>> wide = tidy.pivot(index="q", columns="run", values="ndcg")
+    >>> design_from_frame(wide).scores[:, :, 0].tolist()
+    [[0.5, 0.7], [0.2, 0.3]]
+    """
+    missing = _check_missing_arg(missing)
+    by = _as_list(by, "by")
+    systems = None if systems is None else _as_list(systems, "systems")
+    if system is not None:
+        design = _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
+    elif score is not None:
+        raise ValueError(
+            f"`score`: got score={score!r} but no `system=`, so the table would be read as "
+            "wide (one column per system), where the scores are the system columns and "
+            "`score` names nothing. For a tidy table (one row per item and system) pass "
+            "`item=` and `system=` too; for a wide table drop `score`."
+        )
+    else:
+        design = _wide(frame, item, systems, by, cluster, strata, missing)
+    return replace(design, stream_prefix=_enclosing_group(frame))
+
+
+def _enclosing_group(frame) -> tuple:
+    """The key of the pandas group ``frame`` is, inside ``groupby(...).apply``, as a tuple.
+
+    pandas hands each group to the applied function with its key as the attribute ``name``
+    (a tuple when grouping by several keys). Keying the random streams by it makes the
+    numbers of ``df.groupby(key).apply(lambda g: g.paired.<method>(...))`` equal those of
+    ``by=key``, whose streams are keyed by the same tuple. Any other frame has no such
+    attribute and keys its streams by its own ``by=`` groups alone.
+    """
+    if "name" not in vars(frame):
+        return ()
+    name = vars(frame)["name"]
+    key = name if isinstance(name, tuple) else (name,)
+    key = tuple(k.item() if isinstance(k, np.generic) else k for k in key)
+    _check_labels(list(key), "by", "pandas group key (the frame's `name` inside groupby)")
+    return key
+
+
+def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
+    if item is None or score is None:
+        raise ValueError(
+            "A tidy table needs `item`, `system` and `score` column names; got "
+            f"item={item!r}, system={system!r}, score={score!r}."
+        )
+    score_cols = _as_list(score, "score")
+    wanted = {"item": [item], "system": [system], "score": score_cols, "by": by}
+    if cluster is not None:
+        wanted["cluster"] = [cluster]
+    if strata is not None:
+        wanted["strata"] = [strata]
+    _check_columns(frame, wanted)
+    for arg, col in (("item", item), ("system", system)):
+        if frame[col].isna().any():
+            raise ValueError(
+                f"`{arg}`: column {col!r} has {int(frame[col].isna().sum())} missing "
+                "value(s); every row needs an item and a system label."
+            )
+    # system labels coded once (in order of first appearance), not row by row in Python
+    label_code, labels = frame[system].factorize(sort=False)
+    available = list(labels)
+    chosen = _select_systems(available, systems)
+    code_of = {s: i for i, s in enumerate(chosen)}
+    sys_code = np.array([code_of.get(s, -1) for s in available], dtype=np.int64)[label_code]
+    if systems is not None:
+        keep = sys_code >= 0
+        frame, sys_code = frame[keep], sys_code[keep]
+    group_code_rows, group_keys = _group_codes(frame, by)
+    values = np.stack([_numeric(frame[c], "score", f"column {c!r}") for c in score_cols], axis=-1)
+    rows = frame.groupby([*by, item], sort=False).ngroup().to_numpy(np.int64)
+    n_rows = int(rows.max()) + 1
+    cell = rows * len(chosen) + sys_code
+    dup = np.bincount(cell, minlength=n_rows * len(chosen))[cell] > 1
+    if dup.any():
+        first = frame.iloc[int(np.flatnonzero(dup)[0])]
+        label = ", ".join(f"{c}={first[c]!r}" for c in [*by, item, system])
+        raise ValueError(
+            f"`item`/`system`: each (item, system) pair must have one row; found "
+            f"{int(dup.sum())} rows in duplicated pairs (the first: {label}). Aggregate or "
+            "remove the duplicates first."
+        )
+    first_row = np.unique(rows, return_index=True)[1]
+    item_labels = frame[item].to_numpy(dtype=object)[first_row]
+
+    def where(idx):
+        r = idx[0]
+        return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
+
+    _check_infinite(values, "score", where)
+    scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
+    scores[rows, sys_code] = values
+    present = np.zeros((n_rows, len(chosen)), dtype=bool)
+    present[rows, sys_code] = True
+    complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
+    group_code = np.empty(n_rows, dtype=np.int64)
+    group_code[rows] = group_code_rows
+    cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", "item")
+    st = None if strata is None else _per_item_label(frame, rows, strata, "strata", "item")
+    return _finish(
+        scores,
+        item_labels,
+        chosen,
+        score_cols,
+        group_code,
+        by,
+        group_keys,
+        cl,
+        st,
+        complete,
+        "score",
+        unit_roundoff(*(frame[c].dtype for c in score_cols)),
+    )
+
+
+def _wide(frame, item, systems, by, cluster, strata, missing):
+    wanted = {"by": by}
+    for arg, name in (("item", item), ("cluster", cluster), ("strata", strata)):
+        if name is not None:
+            wanted[arg] = [name]
+    if systems is not None:
+        wanted["systems"] = _as_list(systems, "systems")
+    _check_columns(frame, wanted)
+    reserved = [n for n in (item, cluster, strata, *by) if n is not None]
+    if systems is None:
+        available = [c for c in frame.columns if c not in reserved]
+        _check_wide_columns(frame, available, reserved, item)
+    else:
+        available = _as_list(systems, "systems")
+    chosen = _select_systems(available, systems)
+    clash = [c for c in chosen if c in reserved]
+    if clash:
+        raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
+    values = np.stack([_numeric(frame[c], "systems", f"column {c!r}") for c in chosen], axis=1)[
+        :, :, None
+    ]
+    items = (frame[item] if item is not None else frame.index).to_numpy(dtype=object)
+    _check_labels(items, "item", "item")
+
+    def where(idx):
+        return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
+
+    _check_infinite(values, "score", where)
+    present = np.ones(values.shape[:2], dtype=bool)
+    complete = _check_missing(present, values, items, chosen, "score", missing)
+    group_code, group_keys = _group_codes(frame, by)
+    cl = None if cluster is None else frame[cluster].to_numpy(dtype=object)
+    st = None if strata is None else frame[strata].to_numpy(dtype=object)
+    return _finish(
+        values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
+        unit_roundoff(*(frame[c].dtype for c in chosen)),
+    )  # fmt: skip
+
+
+def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
+    """The rules of a wide reading without ``systems=``: every column that is not named as
+    item, by, cluster or strata is a system, so each must hold scores.
+
+    * a column that is not numeric (text, dates, categories, or numbers with one "n/a")
+      is refused: it is not a system, and dropping it silently would hide it;
+    * with a default RangeIndex and no ``item=``, a column that looks like the items' labels
+      (distinct integers, or a name pandas gives an unnamed index column) is refused: read
+      from a CSV, the id column would otherwise become a system;
+    * an index whose name is also a column's is ambiguous.
+    """
+    pd = _pandas()
+    fix = (
+        "Name the system columns with systems=[...], or, for a tidy table (one row per item "
+        "and system), pass item=, system= and score=."
+    )
+    repeated = [c for c in dict.fromkeys(candidates) if candidates.count(c) > 1]
+    if repeated:
+        raise ValueError(
+            f"`systems`: the table has several columns named {_fmt(repeated)}; each system "
+            "needs its own column name. Rename the duplicates first."
+        )
+    words = [c for c in candidates if frame[c].dtype.kind not in "biufc"]
+    if words:
+        c = words[0]
+        sample = _first_non_numeric(frame[c])
+        raise TypeError(
+            f"`systems`: in a wide table every column but the item, by, cluster and strata "
+            f"columns is a system, and {_fmt(words)} {'is' if len(words) == 1 else 'are'} not "
+            f"numeric (column {c!r} has dtype {frame[c].dtype}"
+            + (f" and the value {sample!r}" if sample is not None else "")
+            + "). If it labels the items pass item=; if its scores have a non-numeric marker, "
+            "convert them (pandas.to_numeric(errors='coerce') makes them NaN, which `missing=` "
+            "then handles). " + fix
+        )
+    if item is not None:
+        return
+    clash = [n for n in frame.index.names if n is not None and n in frame.columns]
+    if clash:
+        raise ValueError(
+            f"`item`: the index and a column are both named {clash[0]!r}; say which holds the "
+            f"items: item={clash[0]!r} for the column, or drop the column."
+        )
+    default = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None
+    if default and frame.index.start == 0 and frame.index.step == 1:
+        ids = [
+            c for c in candidates
+            if str(c).startswith("Unnamed:")
+            or (frame[c].dtype.kind in "iu" and len(frame) > 1 and frame[c].is_unique)
+        ]  # fmt: skip
+        if ids:
+            raise ValueError(
+                f"`item`: the table has a default RangeIndex and column {ids[0]!r} looks like "
+                "the items' labels (distinct integers, or an unnamed index written to a file), "
+                f"so it cannot be read as a system. Pass item={ids[0]!r} if it labels the "
+                "items (or set it as the index), or name the system columns with "
+                "systems=[...] (the rows are then the items)."
+            )
+
+
+def _first_non_numeric(series):
+    """The first value of a non-numeric column that is not a number, or None."""
+    for value in series.tolist():
+        if value is None or isinstance(value, (bool, np.bool_)):
+            continue
+        if not isinstance(value, numbers.Real):
+            return value
+    return None

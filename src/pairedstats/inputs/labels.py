@@ -1,0 +1,159 @@
+"""What a label may be, and the canonical order of items and systems.
+
+A label names an item, a system, a cluster, a stratum, a rank-sum group, a ``by=`` group or a
+sweep cell: any hashable value that is not missing. These rules are the same for every
+container and every method.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Mapping, Set
+
+import numpy as np
+
+from ..core.streams import canonical_bytes
+
+__all__ = ["canonical_ranks"]
+
+_EXAMPLES = 5
+
+
+def _as_list(value, name: str) -> list:
+    """Names or labels as a list: one label, or any ordered collection of them.
+
+    A string (or any non-iterable) is one label; a list, tuple, numpy array, pandas Index or
+    Series, range, ... is a collection (a tuple label is given inside a list). Sets and
+    mappings have no order and are refused: the order of systems decides the pairs.
+    """
+    if value is None:
+        return []
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        return [value]
+    if isinstance(value, (Set, Mapping)):
+        raise TypeError(
+            f"`{name}` must be a label or an ordered collection of labels (a list); got a "
+            f"{type(value).__name__}, which has no order."
+        )
+    out = [x.item() if isinstance(x, np.generic) else x for x in value]
+    if len(set(map(repr, out))) != len(out):
+        raise ValueError(f"`{name}` names a column more than once; got {out!r}.")
+    return out
+
+
+def _fmt(labels, limit: int = _EXAMPLES) -> str:
+    labels = list(labels)
+    text = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in labels[:limit])
+    if len(labels) > limit:
+        text += f", ... ({len(labels)} in all)"
+    return text
+
+
+def _pandas():
+    import pandas
+
+    return pandas
+
+
+def _check_labels(values, arg: str, what: str, items=None) -> None:
+    """Labels must not be missing (NaN, None, NaT, pd.NA): each must name something."""
+    missing = np.asarray(_pandas().isna(_object_array(values)), dtype=bool)
+    if missing.any():
+        first = int(np.argmax(missing))
+        where = f"for item {items[first]!r}" if items is not None else f"at position {first}"
+        raise ValueError(
+            f"`{arg}`: {int(missing.sum())} {what} label(s) are missing (NaN or None), the "
+            f"first {where}; every label must name something. Fill or drop those first."
+        )
+
+
+def _object_array(values) -> np.ndarray:
+    """A 1-D object array of ``values`` (tuples stay elements, not rows)."""
+    values = values.tolist() if isinstance(values, np.ndarray) else list(values)
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _label_kind(label) -> tuple:
+    if isinstance(label, numbers.Real) and not isinstance(label, (bool, np.bool_)):
+        return (0, "")
+    return (1, type(label).__name__)
+
+
+def canonical_ranks(labels) -> np.ndarray:
+    """Each label's rank in the canonical order of items.
+
+    Items are sorted by label, so the rows of a table (and the draws that follow items)
+    do not depend on the order the rows came in. Labels of several kinds that do not
+    compare with each other (numbers mixed with text) are sorted numbers first, then by
+    the name of their type, then by value; values that still do not compare (tuples of
+    mixed kinds) by their canonical encoding (:func:`pairedstats.core.streams.canonical_bytes`).
+
+    Examples
+    --------
+    >>> canonical_ranks(["q10", "q2", "q1"]).tolist()
+    [1, 2, 0]
+    >>> canonical_ranks([3, "a", 1]).tolist()  # numbers before text
+    [1, 2, 0]
+    """
+    pd = _pandas()
+    codes, uniques = pd.factorize(_object_array(labels), sort=False)
+    index = pd.Index(uniques, tupleize_cols=False).infer_objects()
+    try:
+        order = np.asarray(index.argsort(), dtype=np.intp)
+    except TypeError:  # labels of several kinds: numbers first, then by type, then value
+        kinds = [_label_kind(u) for u in uniques]
+        try:
+            order = np.array(sorted(range(len(uniques)), key=lambda i: (kinds[i], uniques[i])))
+        except TypeError:
+            keys = [(kinds[i], canonical_bytes(u)) for i, u in enumerate(uniques)]
+            order = np.array(sorted(range(len(uniques)), key=keys.__getitem__))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes]
+
+
+def _select_systems(available: list, systems, arg: str = "systems") -> list:
+    if systems is None:
+        chosen = available
+    else:
+        chosen = _as_list(systems, arg)
+        known = set(available)
+        unknown = [s for s in chosen if s not in known]
+        if unknown:
+            raise ValueError(
+                f"`{arg}`: unknown system(s) {_fmt(unknown)}; the systems are "
+                f"{_fmt(available, limit=30)}."
+            )
+    _check_labels(chosen, arg, "system")
+    codes, uniques = _pandas().factorize(_object_array(chosen))
+    if len(uniques) < len(chosen):
+        first = int(np.flatnonzero(np.bincount(codes) > 1)[0])
+        same = [x for x, c in zip(chosen, codes) if c == first]
+        raise ValueError(
+            f"`{arg}`: the system labels {_fmt(same)} are equal as values (1 == 1.0 == True), "
+            "so tables and dictionaries would take them for one system; give them distinct "
+            "labels."
+        )
+    if len(chosen) < 2:
+        raise ValueError(
+            f"`{arg}`: a comparison needs at least 2 systems; got {len(chosen)}"
+            + (f" ({_fmt(chosen)})" if chosen else "")
+            + "."
+        )
+    return list(chosen)
+
+
+def _positions(available: list, chosen: list) -> list[int]:
+    """The position of each of ``chosen`` among the distinct labels ``available``, matched
+    by value and type (1 and "1" differ; tuples are labels)."""
+    lookup = {canonical_bytes(x): i for i, x in enumerate(available)}
+    out = []
+    for x in chosen:
+        position = lookup.get(canonical_bytes(x))
+        out.append(available.index(x) if position is None else position)
+    return out

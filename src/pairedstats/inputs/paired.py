@@ -1,0 +1,170 @@
+"""The paired design: one builder shared by every container, one check for every method.
+
+:func:`_finish` turns validated arrays (from a table, a dataset or an array) into a
+:class:`~pairedstats.PairedDesign`; :func:`check_design` is what every paired method calls
+on the design it is given, so a design built by hand meets the rules of the containers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core._warn import warn
+from ..core.design import PairedDesign
+from .labels import _check_labels, _object_array, canonical_ranks
+from .scores import _check_magnitude
+
+__all__ = ["DroppedDataWarning", "check_design"]
+
+
+class DroppedDataWarning(UserWarning):
+    """Data were dropped because the caller asked for it (``missing="complete"``)."""
+
+
+def _finish(
+    scores,
+    items,
+    systems,
+    columns,
+    group_code,
+    group_names,
+    group_keys,
+    cluster,
+    strata,
+    complete,
+    score_arg,
+    precision: float = 2.0**-53,
+) -> PairedDesign:
+    """Check the labels, drop incomplete rows (if asked), put the rows in their canonical
+    order (by group, then item label), check sizes and magnitudes, build the design."""
+    _check_labels(items, "item", "item")
+    _check_labels(systems, "systems", "system")
+    for arg, values, what in (("cluster", cluster, "cluster"), ("strata", strata, "stratum")):
+        if values is not None:
+            _check_labels(values, arg, what, items)
+    for j, name in enumerate(group_names):
+        _check_labels([key[j] for key in group_keys], "by", f"{name!r} group")
+    n_groups = len(group_keys)
+    dropped = _dropped(complete, group_code, n_groups, bool(group_names))
+    if dropped.any():
+        scores, items, group_code = scores[complete], items[complete], group_code[complete]
+        cluster = None if cluster is None else cluster[complete]
+        strata = None if strata is None else strata[complete]
+    ranks = canonical_ranks(items)
+    order = np.lexsort((ranks, group_code))
+    scores, items, group_code = scores[order], items[order], group_code[order]
+    _check_unique_items(items, ranks[order], group_code, group_names, group_keys)
+    counts = np.bincount(group_code, minlength=n_groups)
+    _check_items_per_group(counts, group_names, group_keys, score_arg)
+    _check_magnitude(scores, int(counts.max()), score_arg)
+    cluster_codes, cluster_labels = _codes(cluster, order)
+    strata_codes, strata_labels = _codes(strata, order)
+    return PairedDesign(
+        scores=np.ascontiguousarray(scores, dtype=np.float64),
+        systems=tuple(systems),
+        columns=tuple(columns),
+        offsets=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+        group_names=tuple(group_names),
+        group_keys=tuple(group_keys),
+        items=items,
+        cluster=cluster_codes,
+        cluster_labels=cluster_labels,
+        strata=strata_codes,
+        strata_labels=strata_labels,
+        dropped=tuple(int(x) for x in dropped),
+        precision=precision,
+    )
+
+
+def _dropped(complete: np.ndarray, group_code: np.ndarray, n_groups: int, grouped: bool):
+    """Items dropped per group by ``missing="complete"`` (``complete`` is False for them),
+    announced with a :class:`DroppedDataWarning`."""
+    dropped = np.bincount(group_code[~complete], minlength=n_groups).astype(np.int64)
+    if dropped.any():
+        where = " across groups" if grouped else ""
+        warn(
+            f"missing='complete' dropped {int(dropped.sum())} of {len(complete)} item(s)"
+            f"{where} that lacked a score for some system.",
+            DroppedDataWarning,
+        )
+    return dropped
+
+
+def _codes(values, order):
+    """Per-row codes of ``values`` (rows in ``order``) and the labels, in order of first
+    appearance; ``(None, ())`` when not given."""
+    if values is None:
+        return None, ()
+    values = _object_array(values)[order]
+    labels = tuple(dict.fromkeys(values.tolist()))
+    lookup = {v: i for i, v in enumerate(labels)}
+    return np.array([lookup[v] for v in values.tolist()], dtype=np.int64), labels
+
+
+def _where(group_names, key) -> str:
+    return f" in group {dict(zip(group_names, key))}" if group_names else ""
+
+
+def _check_unique_items(items, ranks, group_code, group_names, group_keys) -> None:
+    """Rows sorted by (group, item rank): an item label seen twice in a group is refused."""
+    same = (ranks[1:] == ranks[:-1]) & (group_code[1:] == group_code[:-1])
+    if same.any():
+        first = int(np.argmax(same))
+        where = _where(group_names, group_keys[group_code[first]])
+        raise ValueError(
+            f"`item`: each item must have one row; found {int(same.sum())} duplicated item "
+            f"label(s){where} (the first: {items[first]!r}). Aggregate or remove the "
+            "duplicates first."
+        )
+
+
+def _check_items_per_group(counts, group_names, group_keys, arg: str) -> None:
+    """Every group holds at least 2 items: one item has no variability to compare."""
+    small = np.flatnonzero(np.asarray(counts) < 2)
+    if small.size:
+        g = int(small[0])
+        where = _where(group_names, group_keys[g])
+        raise ValueError(
+            f"`{arg}`: a comparison needs at least 2 items{where}; got {int(counts[g])}."
+        )
+
+
+def check_design(design) -> PairedDesign:
+    """The rules of the containers, applied to a design given to a method as it is.
+
+    A design made by the input layer meets them already; one built by hand is held to
+    the same rules: at least 2 systems, at least 2 items per group, finite scores, and
+    arrays whose shapes agree.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = PairedDesign(scores=np.zeros((1, 2, 1)), systems=("a", "b"),
+    ...                  offsets=np.array([0, 1]), items=np.arange(1))
+    >>> check_design(d)
+    Traceback (most recent call last):
+    ...
+    ValueError: `design`: a comparison needs at least 2 items; got 1.
+    """
+    if not isinstance(design, PairedDesign):
+        raise TypeError(
+            f"`design` must be a PairedDesign; got {type(design).__name__}. Make one with "
+            "pairedstats.inputs.design_from_array, design_from_frame or design_from_dataset."
+        )
+    scores, offsets = design.scores, np.asarray(design.offsets)
+    rows = int(offsets[-1]) if offsets.size else 0
+    if scores.ndim != 3 or scores.shape[:2] != (rows, design.n_systems):
+        raise ValueError(
+            "`design.scores` must have shape (n_rows, n_systems, n_columns) = "
+            f"({rows}, {design.n_systems}, n_columns) by its offsets and systems; got "
+            f"{scores.shape}."
+        )
+    bad = int(np.count_nonzero(~np.isfinite(scores)))
+    if bad:
+        raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")
+    if design.n_systems < 2:
+        raise ValueError(
+            f"`design`: a comparison needs at least 2 systems; got {design.n_systems}."
+        )
+    _check_items_per_group(np.diff(offsets), design.group_names, design.group_keys, "design")
+    return design

@@ -1,0 +1,115 @@
+"""What a score may be: numbers exact in float64, finite, present (or dropped on request)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .._validation import check_choice
+from .labels import _pandas
+
+#: Largest magnitude of an integer score: above it, float64 does not hold every integer.
+_EXACT_INT = 2**53
+
+
+def _numeric(values, arg: str, what: str) -> np.ndarray:
+    """Scores as float64, or a TypeError/ValueError saying which value cannot be one.
+
+    Integers must be exact as floats (magnitude at most 2**53); pandas' nullable types
+    (Int64, Float64, boolean) turn their missing values into NaN.
+    """
+    pd = _pandas()
+    if isinstance(values, (pd.Series, pd.Index)) and values.dtype.kind in "biuf":
+        values = values.to_numpy(dtype=np.float64 if values.hasnans else None, na_value=np.nan)
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        _check_exact_ints(arr, arg, what)
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64, copy=False)
+    if arr.dtype.kind == "c":
+        raise TypeError(f"`{arg}`: {what} must be real numbers; got complex values.")
+    flat = arr.reshape(-1)
+    out = np.empty(flat.size)
+    for i, v in enumerate(flat.tolist()):
+        if v is None or v is pd.NA:
+            out[i] = np.nan
+            continue
+        if isinstance(v, (str, bytes)) or not isinstance(v, numbers.Real):
+            raise TypeError(
+                f"`{arg}`: {what} must be numeric; got dtype {arr.dtype} with the non-numeric "
+                f"value {v!r}. Convert the column first (e.g. pandas.to_numeric)."
+            )
+        if isinstance(v, numbers.Integral) and abs(int(v)) > _EXACT_INT:
+            _check_exact_ints(np.array([int(v)], dtype=object), arg, what)
+        out[i] = float(v)
+    return out.reshape(arr.shape)
+
+
+def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
+    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)] if arr.size else arr
+    if big.size:
+        raise ValueError(
+            f"`{arg}`: {what} must be integers of magnitude at most 2**53, which float64 "
+            f"holds exactly; got {int(big.flat[0])}, whose differences would be rounded. "
+            "Subtract a common offset first (e.g. the column's minimum) or divide by a "
+            "power of ten."
+        )
+
+
+def _check_infinite(scores: np.ndarray, arg: str, where) -> None:
+    inf = np.isinf(scores)
+    if inf.any():
+        idx = np.argwhere(inf)
+        raise ValueError(
+            f"`{arg}`: scores must be finite; got {int(inf.sum())} infinite value(s), the first "
+            f"at {where(idx[0])}. Replace or remove them before the comparison."
+        )
+
+
+def _check_missing(present: np.ndarray, scores: np.ndarray, items, systems, arg, missing):
+    """Return the mask of complete rows; raise unless ``missing='complete'``."""
+    nan = np.isnan(scores).any(axis=-1) & present
+    absent = ~present
+    bad = nan | absent
+    if not bad.any():
+        return np.ones(len(items), dtype=bool)
+    if missing == "complete":
+        return ~bad.any(axis=1)
+    parts = []
+    if nan.any():
+        per_sys = nan.sum(axis=0)
+        listing = ", ".join(f"{systems[j]!r}: {int(c)}" for j, c in enumerate(per_sys) if c)
+        r, s = np.argwhere(nan)[0]
+        parts.append(
+            f"{int(nan.sum())} NaN or missing score(s) (by system: {listing}; the first for "
+            f"item {items[r]!r} and system {systems[s]!r})"
+        )
+    if absent.any():
+        r, s = np.argwhere(absent)[0]
+        n_items = int(absent.any(axis=1).sum())
+        parts.append(
+            f"{int(absent.sum())} (item, system) pair(s) with no row: {n_items} item(s) are "
+            f"missing for some systems (the first: item {items[r]!r} has no score for system "
+            f"{systems[s]!r})"
+        )
+    raise ValueError(
+        f"`{arg}`: every item needs a score for every system; found "
+        + " and ".join(parts)
+        + ". Fix the data, or pass missing='complete' to keep only the items scored for "
+        "every system (the number dropped is reported)."
+    )
+
+
+def _check_missing_arg(missing) -> str:
+    return check_choice(missing, "missing", ("raise", "complete"))
+
+
+def _check_magnitude(scores: np.ndarray, n_items: int, arg: str) -> None:
+    """Sums of ``n_items`` scores and differences of two must stay finite."""
+    largest = float(np.nanmax(np.abs(scores))) if scores.size else 0.0
+    if largest > np.finfo(np.float64).max / (2.0 * (n_items + 1)):
+        raise ValueError(
+            f"`{arg}`: scores as large as {largest:.3g} overflow when summed over "
+            f"{n_items} items; rescale them first (e.g. divide by 1e{int(np.log10(largest))})."
+        )

@@ -1,0 +1,148 @@
+"""Arrays (pairedstats.inputs.arrays), and the rule that every paired method reads them alike."""
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pairedstats
+from pairedstats import DroppedDataWarning
+from pairedstats.inputs import design_from_array
+
+
+def test_array_design():
+    d = design_from_array(
+        np.arange(12.0).reshape(4, 3), systems=["a", "b", "c"], groups=[1, 2, 1, 2]
+    )
+    assert d.group_keys == ((1,), (2,))
+    np.testing.assert_array_equal(d.scores[:, 0, 0], [0.0, 6.0, 3.0, 9.0])
+    assert list(d.items) == [0, 2, 1, 3]
+
+
+def test_array_errors():
+    with pytest.raises(
+        ValueError,
+        match="`scores` must have shape \\(n_items, n_systems\\) or "
+        "\\(n_items, n_systems, n_columns\\); got 1 dimensions \\(4,\\)",
+    ):
+        design_from_array(np.zeros(4))
+    with pytest.raises(
+        ValueError, match="`systems` must name each of the 3 columns of `scores`; got 2 names"
+    ):
+        design_from_array(np.zeros((4, 3)), systems=["a", "b"])
+    with pytest.raises(ValueError, match="`groups` must have one entry per item \\(4\\); got 3"):
+        design_from_array(np.zeros((4, 3)), groups=[1, 2, 3])
+    with pytest.raises(ValueError, match="a comparison needs at least 2 systems; got 1"):
+        design_from_array(np.zeros((4, 1)))
+    with pytest.raises(ValueError, match="a comparison needs at least 2 items; got 1"):
+        design_from_array(np.zeros((1, 2)))
+    with pytest.raises(TypeError, match="`scores`: the scores must be numeric"):
+        design_from_array([["a", "b"], ["c", "d"]])
+
+
+# ------------------------------------------------- one road: every paired method alike
+#: The paired methods that take an array: (function on arrays, function on designs).
+PAIRED = {
+    "bootstrap": (pairedstats.bootstrap, pairedstats.bootstrap_design),
+    "tukey_hsd": (pairedstats.tukey_hsd, pairedstats.tukey_hsd_design),
+}
+_X = np.array([[0.1, 0.4], [0.3, 0.2], [0.5, 0.9], [0.7, 0.8]])
+
+MALFORMED = [
+    # (id, scores, keywords, error type, message the error must contain)
+    ("one-item", [[0.1, 0.2]], {}, ValueError,
+     "`scores`: a comparison needs at least 2 items; got 1."),
+    ("no-items", np.empty((0, 2)), {}, ValueError,
+     "`scores`: a comparison needs at least 2 items; got 0."),
+    ("one-system", [[0.1], [0.2]], {}, ValueError,
+     "`systems`: a comparison needs at least 2 systems; got 1 (0)."),
+    ("nan", [[0.1, np.nan], [0.3, 0.2], [0.5, 0.9]], {}, ValueError,
+     "`scores`: every item needs a score for every system; found 1 NaN or missing score(s) "
+     "(by system: 1: 1; the first for item 0 and system 1)."),
+    ("inf", [[0.1, np.inf], [0.3, 0.2]], {}, ValueError,
+     "`scores`: scores must be finite; got 1 infinite value(s), the first at row 0, system 1."),
+    ("text", [["a", "b"], ["c", "d"]], {}, TypeError,
+     "`scores`: the scores must be numeric; got dtype <U1 with the non-numeric value 'a'."),
+    ("complex", np.ones((3, 2)) * 1j, {}, TypeError,
+     "`scores`: the scores must be real numbers; got complex values."),
+    ("huge-int", np.array([[2**60, 1], [3, 4]], dtype=np.uint64), {}, ValueError,
+     "`scores`: the scores must be integers of magnitude at most 2**53"),
+    ("0-d", 3.0, {}, ValueError,
+     "`scores` must have shape (n_items, n_systems) or (n_items, n_systems, n_columns); got "
+     "0 dimensions ()."),
+    ("1-d", [0.1, 0.2, 0.3], {}, ValueError, "got 1 dimensions (3,)."),
+    ("4-d", np.zeros((3, 2, 1, 1)), {}, ValueError, "got 4 dimensions (3, 2, 1, 1)."),
+    ("ragged", [[0.1, 0.2], [0.3]], {}, ValueError, "got a ragged sequence"),
+    ("too-few-labels", _X, {"systems": ["a"]}, ValueError,
+     "`systems` must name each of the 2 columns of `scores`; got 1 names."),
+    ("too-many-labels", _X, {"systems": ["a", "b", "c"]}, ValueError,
+     "`systems` must name each of the 2 columns of `scores`; got 3 names."),
+    ("repeated-labels", _X, {"systems": ["a", "a"]}, ValueError,
+     "`systems` names a column more than once; got ['a', 'a']."),
+    ("equal-labels", _X, {"systems": [1, 1.0]}, ValueError,
+     "`systems`: the system labels 1, 1.0 are equal as values"),
+    ("missing-label", _X, {"systems": ["a", None]}, ValueError,
+     "`systems`: 1 system label(s) are missing (NaN or None)"),
+    ("set-of-labels", _X, {"systems": {"a", "b"}}, TypeError,
+     "`systems` must be a label or an ordered collection of labels (a list); got a set"),
+    ("missing-arg", _X, {"missing": "drop"}, ValueError,
+     "`missing` must be one of 'raise', 'complete'; got 'drop'."),
+    ("workers-float", _X, {"workers": 1.5}, TypeError,
+     "`workers` must be a positive integer or None; got 1.5."),
+    ("workers-zero", _X, {"workers": 0}, ValueError,
+     "`workers` must be a positive integer or None; got 0."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("scores", "keywords", "error", "message"),
+    [case[1:] for case in MALFORMED],
+    ids=[case[0] for case in MALFORMED],
+)
+def test_every_paired_method_refuses_an_array_alike(scores, keywords, error, message):
+    # the same array gives the same error type and message in every paired method
+    seen = {}
+    for name, (function, _) in PAIRED.items():
+        with pytest.raises(error) as info:
+            function(scores, **keywords, n_resamples=100, rng=0)
+        seen[name] = (info.type, str(info.value))
+    assert len(set(seen.values())) == 1, seen
+    kind, text = next(iter(seen.values()))
+    assert kind is error
+    assert message in text
+
+
+def test_every_paired_method_reads_an_array_into_the_same_design(monkeypatch):
+    # each method builds its design through the one array road; the same array, labels and
+    # missing= give equal designs, and a method on the array equals it on that design
+    x = np.random.default_rng(4).normal(size=(12, 3))
+    x[[2, 7], [1, 0]] = np.nan
+    keywords = {"systems": ["c", "a", "b"], "missing": "complete"}
+    made = {}
+    for name, (function, _) in PAIRED.items():
+        module = sys.modules[function.__module__]
+        road = module.design_from_array
+
+        def spy(*args, _name=name, _road=road, **kw):
+            made[_name] = _road(*args, **kw)
+            return made[_name]
+
+        monkeypatch.setattr(module, "design_from_array", spy)
+        with pytest.warns(DroppedDataWarning, match="dropped 2 of 12"):
+            function(x, **keywords, n_resamples=200, rng=1)
+    expected = design_from_array(x[[0, 1, 3, 4, 5, 6, 8, 9, 10, 11]], systems=["c", "a", "b"])
+    for name, design in made.items():
+        assert design.dropped == (2,), name
+        assert design.n_dropped().tolist() == [2]
+        for field in ("systems", "columns", "group_names", "group_keys", "precision"):
+            assert getattr(design, field) == getattr(expected, field), (name, field)
+        np.testing.assert_array_equal(design.scores, expected.scores)
+        np.testing.assert_array_equal(design.offsets, expected.offsets)
+        assert design.items.tolist() == [0, 1, 3, 4, 5, 6, 8, 9, 10, 11]
+    monkeypatch.undo()
+    for name, (function, on_design) in PAIRED.items():
+        with pytest.warns(DroppedDataWarning):
+            by_array = function(x, **keywords, n_resamples=200, rng=1).to_dataframe()
+        by_design = on_design(made[name], n_resamples=200, rng=1).to_dataframe()
+        pd.testing.assert_frame_equal(by_array, by_design)
