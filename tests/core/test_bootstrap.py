@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from pairedstats.core import bootstrap as cb
-from pairedstats.core.streams import BLOCK, block_generator
+
+from . import reference_engine as engine
 
 REF = Path(__file__).parent.parent / "reference" / "bootstrap"
 ROOT = 20240607
@@ -32,54 +33,14 @@ def _reps(group, n_resamples, root=1, **kw):
 
 
 # ------------------------------------------------------------------------- sampler
-@pytest.mark.parametrize("n", [1, 3, 5, 1000, 65536, 65537, 70001])
-def test_compiled_decoder_matches_numpy_reference(n):
-    vals = np.random.default_rng(n).standard_normal((n, 3))
-    out = {}
-    for name, decoder in [("jit", None), ("ref", cb._decode_python)]:
-        gen = np.random.Generator(np.random.PCG64(5))
-        stream = cb._UnitStream(gen, n, decoder=decoder)
-        idx = np.empty((6, n), dtype=np.int64)
-        stream.indices(idx[:2])  # split batches: the stream continues where it stopped
-        stream.indices(idx[2:])
-        gen = np.random.Generator(np.random.PCG64(6))
-        stream = cb._UnitStream(gen, n, decoder=decoder)
-        acc = np.zeros((6, 3))
-        stream.sums(vals, acc[:1])
-        stream.sums(vals, acc[1:])
-        out[name] = idx, acc
-    np.testing.assert_array_equal(out["jit"][0], out["ref"][0])
-    np.testing.assert_allclose(out["jit"][1], out["ref"][1], rtol=1e-13, atol=1e-12)
-    # the sums are the sums over the drawn indices
-    gen = np.random.Generator(np.random.PCG64(6))
-    idx = cb.draw_indices(gen, n, 6)
-    np.testing.assert_allclose(out["jit"][1], vals[idx].sum(axis=1), rtol=1e-12, atol=1e-11)
-
-
-@pytest.mark.parametrize("n", [3, 7, 65537])
-def test_draws_are_uniform(n):
-    gen = np.random.Generator(np.random.PCG64(123))
-    draws = cb.draw_indices(gen, n, max(1, 600_000 // n)).ravel()
-    if n < 100:
-        freq = np.bincount(draws, minlength=n) / draws.size
-        se = np.sqrt((1 / n) * (1 - 1 / n) / draws.size)
-        assert np.all(np.abs(freq - 1 / n) < 5 * se)
-    # mean and variance of a discrete uniform on 0..n-1
-    mean, var = (n - 1) / 2, (n**2 - 1) / 12
-    assert abs(draws.mean() - mean) < 5 * np.sqrt(var / draws.size)
-    assert abs(draws.var() / var - 1) < 5 * np.sqrt(0.8 / draws.size)
-    assert draws.min() >= 0
-    assert draws.max() < n
-
-
-def test_resample_indices_are_keyed_by_block_not_batch():
-    a = cb.resample_indices(9, ["bootstrap", ("g",)], 11, 2 * BLOCK + 5)
-    b = cb.resample_indices(9, ["bootstrap", ("g",)], 11, BLOCK + 1)
-    np.testing.assert_array_equal(a[: BLOCK + 1], b)
-    third = cb.draw_indices(block_generator(9, ["bootstrap", ("g",)], 2), 11, 5)
-    np.testing.assert_array_equal(a[2 * BLOCK :], third)
-    other = cb.resample_indices(9, ["bootstrap", ("h",)], 11, 10)
-    assert (other != a[:10]).any()
+# the draws themselves: tests/core/test_draws.py and test_kernels.py (reference engine)
+def test_mean_replicates_are_means_of_the_reference_resamples():
+    scores = np.random.default_rng(8).normal(size=(37, 3))
+    group = _group(scores, [(0, 1), (0, 2)])
+    got = _reps(group, 600, root=5, resampling="index")["replicates"]
+    idx = engine.resample_indices(5, ["bootstrap", ()], 37, 600)
+    d = scores[:, [1, 2]] - scores[:, [0, 0]]
+    np.testing.assert_array_equal(got, (engine.draw_order_sums(d, idx) / 37.0).T)
 
 
 def test_batch_size_and_threads_do_not_change_numbers():
@@ -88,9 +49,8 @@ def test_batch_size_and_threads_do_not_change_numbers():
     pairs = [(0, 1), (0, 2), (0, 3), (1, 2)]
     group = _group(scores, pairs)
     base = _reps(group, 700, workers=1, resampling="index")["replicates"]
-    for workers, batch in [(2, None), (1, 7), (2, 13)]:
-        other = _reps(group, 700, workers=workers, batch_rows=batch, resampling="index")
-        np.testing.assert_array_equal(other["replicates"], base)
+    other = _reps(group, 700, workers=2, resampling="index")
+    np.testing.assert_array_equal(other["replicates"], base)
     # statistic path too
     mean = lambda x, axis: x.mean(axis=axis)
     s1 = _reps(group, 300, statistic=mean)["replicates"]
@@ -145,13 +105,13 @@ def test_tutorial_percentile_interval():
 def test_tutorial_replicate_means():
     d = np.array([5, -5, 7, -3, 8.0])
     idx = np.array([[1, 2, 2, 5, 4], [3, 3, 1, 5, 5]]) - 1
-    np.testing.assert_array_equal(cb.ratio_replicates(d, indices=idx), [0.0, 7.0])
-    counts = cb.counts_from_indices(idx, 5)
-    np.testing.assert_array_equal(cb.ratio_replicates(d, counts=counts), [0.0, 7.0])
+    np.testing.assert_array_equal(engine.draw_order_sums(d[:, None], idx)[:, 0] / 5, [0.0, 7.0])
+    counts = engine.counts_from_indices(idx, 5)
+    np.testing.assert_array_equal(counts @ d / 5, [0.0, 7.0])
     # classification example: 0 and 0.75
     d8 = np.array([1, 0, -1, 0, 1, 0, -1, 0.0])
     idx8 = np.array([[1, 2, 3, 5, 6, 6, 7, 8], [1, 1, 1, 4, 5, 5, 5, 8]]) - 1
-    np.testing.assert_array_equal(cb.ratio_replicates(d8, indices=idx8), [0.0, 0.75])
+    np.testing.assert_array_equal(engine.draw_order_sums(d8[:, None], idx8)[:, 0] / 8, [0.0, 0.75])
 
 
 # ------------------------------------------------------------- exact enumeration
@@ -392,7 +352,7 @@ def test_closed_form_jackknife_equals_leave_one_out_loop(design):
     kw = {"cluster": cluster} if design == "clusters" else {}
     group = _group(scores, **kw)
     closed = cb.mean_influence(group, group.unit_sums(group.differences()))
-    loop = cb._statistic_influence(group, lambda x, axis: x.mean(axis=axis))
+    loop = cb.statistic_influence(group, lambda x, axis: x.mean(axis=axis))
     np.testing.assert_allclose(closed, loop, rtol=1e-10, atol=1e-12)
     if design == "items":
         d = group.differences()[:, 0]

@@ -1,67 +1,140 @@
-"""The compiled kernels against numpy: seeding, PCG64 outputs, and many-stream sums."""
+"""The compiled kernels against the numpy reference engine, also with bounds checking on."""
 
-import numba
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from pairedstats.core import _kernels, _pcg
-from pairedstats.core import bootstrap as core
-from pairedstats.core.streams import entropy_prefix, label_words, words_generator
+from pairedstats.core import bootstrap as cb
+from pairedstats.core import tukey as ct
+from pairedstats.core import tukey_mc
+from pairedstats.core.draws import BLOCK
 
-ROOTS = [0, 1, 12345, 2**32 + 5, 2**127 + 2**64 + 3, 987654321]
-
-
-@numba.njit
-def _outputs(prefix, block, count):
-    # as the kernels use them: seeded and stepped inside compiled code
-    hi, lo, inc_hi, inc_lo = _pcg.seed(prefix, block)
-    out = np.empty(count, dtype=np.uint64)
-    for i in range(count):
-        out[i], hi, lo = _pcg.next64(hi, lo, inc_hi, inc_lo)
-    return out
+from . import reference_engine as ref
 
 
-def _words(i):
-    return label_words(("bootstrap", f"g{i}", i))
-
-
-@pytest.mark.parametrize("root", ROOTS)
-@pytest.mark.parametrize("block", [0, 1, 255, 2**32 - 1, 2**32, 2**40 + 17])
-def test_in_kernel_pcg64_equals_numpy(root, block):
-    for i in range(3):
-        words = _words(i)[: i + 1]
-        state = _pcg.seed(entropy_prefix(root, words), block)
-        ref = words_generator(root, words, block).bit_generator
-        inner = ref.state["state"]
-        assert (int(state[0]) << 64 | int(state[1])) == inner["state"]
-        assert (int(state[2]) << 64 | int(state[3])) == inner["inc"]
-        np.testing.assert_array_equal(_outputs(entropy_prefix(root, words), block, 5),
-                                      ref.random_raw(5))  # fmt: skip
-
-
-def test_entropy_prefix_is_numpy_assembly():
-    assert entropy_prefix(5, (1, 2**32 + 7)).tolist() == [5, 0, 0, 0, 1, 7, 1]
-    assert entropy_prefix(2**130, ()).tolist() == [0, 0, 0, 0, 4]
-    assert entropy_prefix(0, (0,)).tolist() == [0, 0, 0, 0, 0]
-
-
-def test_stream_sums_of_many_streams_equal_one_stream_at_a_time():
-    gen = np.random.default_rng(4)
+def _sums_case(seed=4):
+    gen = np.random.default_rng(seed)
     sizes = [1, 2, 7, 200, 70_000]  # 70,000 units: 32-bit chunks
     keys = ["a", 3, ("x", 1.5), None, "big"]
-    n_res = 515  # a short last block, and a last lane batch of 3
     vals = [gen.normal(size=(n, 3)) for n in sizes]
-    root = 2026
-    prefixes = [entropy_prefix(root, label_words((core.LABEL, key))) for key in keys]
-    pb = np.concatenate([[0], np.cumsum([p.size for p in prefixes])])
-    ub = np.concatenate([[0], np.cumsum(sizes)])
-    out = np.full((len(keys), 3, n_res), np.nan)
-    all_vals = np.ascontiguousarray(np.concatenate(vals).T)
-    n_tasks = len(keys) * 3
-    # tasks in two uneven parts, out of order: the parts write disjoint slices
-    _kernels.stream_sums(np.concatenate(prefixes), pb, all_vals, ub, n_res, 7, n_tasks, out)
-    _kernels.stream_sums(np.concatenate(prefixes), pb, all_vals, ub, n_res, 0, 7, out)
-    for s, key in enumerate(keys):
-        # the numpy-driven stream (batch_rows forces it), summing in draw order
-        ref = core._index_mean(vals[s], key, None, False, root, n_res, 1, batch_rows=64)
-        np.testing.assert_array_equal(out[s], ref.T)
+    return keys, vals
+
+
+def test_stream_sums_equal_draw_order_sums_of_the_reference_indices():
+    keys, vals = _sums_case()
+    n_res = 515  # a short last block, and a last lane batch of 3
+    labels = [(cb.LABEL, key) for key in keys]
+    out = cb.stream_sums(labels, vals, n_res, 2026, workers=2)
+    for s, lab in enumerate(labels):
+        idx = ref.resample_indices(2026, lab, vals[s].shape[0], n_res)
+        np.testing.assert_array_equal(out[s], ref.draw_order_sums(vals[s], idx).T)
+    # one stream alone: the same sums
+    alone = cb.stream_sums(labels[2:3], vals[2:3], n_res, 2026, workers=1)
+    np.testing.assert_array_equal(alone[0], out[2])
+
+
+def _mixed_groups(k, sizes, seed=7):
+    rng = np.random.default_rng(seed)
+    pairs = list(itertools.combinations(range(k), 2))
+    groups = []
+    for i, n in enumerate(sizes):
+        x = rng.random((n, k))
+        groups.append(ct.prepare_group(np.round(x, 2) if i % 2 else x, pairs))
+    return groups
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 6, 7, 13])
+def test_tukey_batch_equals_the_reference_counter(k):
+    # grid and tolerance groups, one item (a single partial draw), unequal sizes and blocks;
+    # k = 7: Fisher-Yates in one chunk, k = 13: two chunks (13! > 2**31), two streams
+    groups = _mixed_groups(k, [1, 13, 40, 7, 250] if k < 7 else [1, 6, 30])
+    labels = [("tukey_hsd", (i,)) for i in range(len(groups))]
+    n = 9000 if k < 7 else 2000
+    batch = ct.MonteCarloBatch(groups, 21, labels)
+    got = batch.count(0, n, workers=2)
+    for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
+        np.testing.assert_array_equal(got[g], ref.MonteCarloCounter(group, 21, lab).count(0, n))
+    for workers in (1, 3):
+        np.testing.assert_array_equal(batch.count(0, n, workers), got)
+    steps = sorted({min(x, n) for x in [0, 5, 1000, 1023, 1024, 1025, 8191, 8192, 8193, n]})
+    parts = sum(batch.count(a, z, 2) for a, z in itertools.pairwise(steps))
+    np.testing.assert_array_equal(parts, got)
+
+
+def test_tukey_batch_mixes_table_and_shuffle_groups():
+    # 4 systems: up to 43,690 items on the table layout, more shuffled, in one call
+    groups = _mixed_groups(4, [10, 43_691, 12])
+    assert [tukey_mc.arrangement_layout(g.n_items, 4) for g in groups] == [
+        "table",
+        "shuffle",
+        "table",
+    ]
+    labels = [("t", i) for i in range(3)]
+    batch = ct.MonteCarloBatch(groups, 5, labels)
+    kinds = sorted((b["kind"], b["index"].tolist()) for b in batch._fused)
+    assert kinds == [("shuffle", [1]), ("table", [0, 2])]  # one batch per layout and dtype
+    got = batch.count(0, 100, 2)
+    for g in range(3):
+        np.testing.assert_array_equal(
+            got[g], ref.MonteCarloCounter(groups[g], 5, labels[g]).count(0, 100)
+        )
+
+
+def test_tukey_batch_is_one_kernel_call_per_worker(monkeypatch):
+    groups = _mixed_groups(5, [30] * 40)
+    batch = ct.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])
+    calls = []
+    real = tukey_mc._kernel
+
+    def counting(kind):
+        f = real(kind)
+        return lambda *a: calls.append(len(a[-2])) or f(*a)
+
+    monkeypatch.setattr(tukey_mc, "_kernel", counting)
+    batch.count(0, 20_000, workers=2)
+    assert len(calls) == 4  # two working dtypes (grid, tolerance) x two workers
+    # 20 groups x 3 blocks (8192 trials) per dtype; equal groups: the cut falls between two
+    assert sum(calls) == 2 * 20 * 3
+
+
+BOUNDSCHECK = """
+import numpy as np
+from pairedstats.core import bootstrap as cb, tukey as ct
+from tests.core import reference_engine as ref
+gen = np.random.default_rng(0)
+vals = [gen.normal(size=(n, 2)) for n in (1, 5, 300)]
+labels = [("bootstrap", i) for i in range(3)]
+out = cb.stream_sums(labels, vals, 300, 8, workers=1)
+for s in range(3):
+    idx = ref.resample_indices(8, labels[s], vals[s].shape[0], 300)
+    assert (out[s] == ref.draw_order_sums(vals[s], idx).T).all()
+for k, n in [(3, 9), (7, 5), (13, 3)]:
+    x = np.round(gen.random((n, k)), 1)
+    g = ct.prepare_group(x, [(0, 1), (1, 2)])
+    got = ct.MonteCarloBatch([g], 4, [("t",)]).count(0, 700, 1)[0]
+    assert (got == ref.MonteCarloCounter(g, 4, ("t",)).count(0, 700)).all(), (k, n)
+print("ok")
+"""
+
+
+def test_kernels_with_bounds_checking_equal_the_reference():
+    # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
+    # anywhere in the kernels raises IndexError instead of reading memory
+    root = Path(__file__).parents[2]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
+        run = subprocess.run([sys.executable, "-c", BOUNDSCHECK], cwd=root, env=env,
+                             capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "ok"
+
+
+def test_block_size_is_part_of_the_layout():
+    assert BLOCK == 256
+    assert tukey_mc.trials_per_block(tukey_mc.draws_per_trial(12, 3)) % BLOCK == 0

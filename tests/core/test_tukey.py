@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -10,8 +11,11 @@ import pytest
 from scipy import stats
 
 from pairedstats.core import tukey as core
+from pairedstats.core import tukey_mc
 from pairedstats.core.design import unit_roundoff
-from pairedstats.core.streams import BLOCK, block_generator
+from pairedstats.core.draws import BLOCK, label_words
+
+from . import reference_engine as engine
 
 REF = Path(__file__).parents[1] / "reference" / "tukey"
 PAIRS3 = [(0, 1), (0, 2), (1, 2)]
@@ -221,48 +225,22 @@ def test_exact_too_large_returns_none():
 
 
 # ------------------------------------------------------------------ Monte Carlo
-def test_generator_is_the_streams_block_generator():
-    labels = ("tukey_hsd", ("g", 1))
-    words = core.label_words(labels)
-    a = core.words_generator(7, words, 3).integers(0, 2**32, size=5)
-    b = block_generator(7, labels, 3).integers(0, 2**32, size=5)
-    np.testing.assert_array_equal(a, b)
-
-
-@pytest.mark.parametrize("fact", [2, 6, 24, 120, 720])
-def test_magic_division_is_exact(fact):
-    x = np.zeros((1, {2: 2, 6: 3, 24: 4, 120: 5, 720: 6}[fact]))
-    s = core._sampler(core.prepare_group(x + np.arange(x.shape[1]), [(0, 1)]))
-    assert s.kind == "table"
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 6])
+def test_magic_division_is_exact(k):
+    fact = math.factorial(k)
+    _, high, magic, shift = tukey_mc.table_params(100, k)
     v = np.unique(
         np.concatenate(
             [
                 np.arange(0, 5000),
-                np.arange(s.high - 5000, s.high),
-                (np.arange(1, 5000) * (s.high // 5000))[:, None] + np.array([-1, 0, 1]),
+                np.arange(high - 5000, high),
+                (np.arange(1, 5000) * (high // 5000))[:, None] + np.array([-1, 0, 1]),
             ],
             axis=None,
         )
     )
-    v = v[(v >= 0) & (v < s.high)].astype(object)  # exact Python integers
-    q = (v * s.magic) >> s.shift
-    assert all(q == v // fact)
-
-
-@pytest.mark.parametrize(
-    "shape",
-    [(20, 2), (15, 3), (9, 5), (4, 7)],  # table paths, and Fisher-Yates for k = 7
-)
-@pytest.mark.parametrize("grid", [True, False])
-def test_numba_kernel_equals_numpy_reference(shape, grid):
-    x = np.random.default_rng(1).random(shape)
-    if grid:
-        x = np.round(x, 2)
-    pairs = list(itertools.combinations(range(shape[1]), 2))
-    g = core.prepare_group(x, pairs)
-    a = core.count_trials(g, 5, ["t"], 0, 1000, engine="numpy", workers=1)
-    b = core.count_trials(g, 5, ["t"], 0, 1000, engine="auto", workers=1)
-    np.testing.assert_array_equal(a, b)
+    v = v[(v >= 0) & (v < high)].astype(object)  # exact Python integers
+    assert all(((v * magic) >> shift) == v // fact)
 
 
 @pytest.mark.parametrize("k", [3, 7])
@@ -279,21 +257,20 @@ def test_counts_do_not_depend_on_chunking_or_workers(k):
         )
         np.testing.assert_array_equal(parts, whole)
     np.testing.assert_array_equal(core.count_trials(g, 9, ["t"], 0, n, workers=2), whole)
-    counter = core.MonteCarloCounter(g, 9, ["t"])
-    assert core._split(0, n, 4) != [(0, n)]
-    np.testing.assert_array_equal(counter.count(0, n, workers=1), whole)
+    np.testing.assert_array_equal(engine.MonteCarloCounter(g, 9, ["t"]).count(0, n), whole)
 
 
 @pytest.mark.parametrize("k", [4, 20])
 def test_partial_block_is_prefix_of_full_block(k):
-    g = core.prepare_group(np.round(np.random.default_rng(4).random((10, k)), 2), [(0, 1)])
-    s = core._sampler(g)
-    assert s.kind == ("table" if k == 4 else "shuffle")
-    words = core.label_words(["t"])
-    full = s.draw(3, words, 0, BLOCK)
-    part = s.draw(3, words, 0, 100)
+    words = label_words(["t"])
+    assert tukey_mc.arrangement_layout(10, k) == ("table" if k == 4 else "shuffle")
+    full = engine.trial_draws(10, k, 3, words, 0, BLOCK)
+    part = engine.trial_draws(10, k, 3, words, 0, 100)
     np.testing.assert_array_equal(full[:100], part)
-    assert np.all(full < np.broadcast_to(s.high, full.shape))
+    g = core.prepare_group(np.round(np.random.default_rng(4).random((10, k)), 2), [(0, 1)])
+    # the kernels count trials of a partial block as the prefix of the full block
+    a = core.count_trials(g, 3, ["t"], 0, 100, workers=1)
+    np.testing.assert_array_equal(a, engine.MonteCarloCounter(g, 3, ["t"]).count(0, 100))
 
 
 def test_streams_are_keyed_by_labels():
@@ -318,7 +295,7 @@ def test_shuffle_path_is_uniform():
     x = np.array([[0.0, 1, 2, 3, 5, 8, 13], [0.0, 2, 1, 7, 4, 9, 6]])
     pairs = list(itertools.combinations(range(7), 2))
     g = core.prepare_group(x, pairs)
-    assert core._sampler(g).kind == "shuffle"
+    assert tukey_mc.arrangement_layout(2, 7) == "shuffle"
     exact = core.exact_pvalues(g)
     n = 20_000
     p = core.count_trials(g, 8, ["t"], 0, n) / n
@@ -339,7 +316,7 @@ def test_tolerance_mode_counts_float_ties():
 def test_counts_across_large_blocks_and_threads():
     x = np.round(np.random.default_rng(6).random((12, 3)), 1)
     g = core.prepare_group(x, PAIRS3)
-    size = core.trials_per_block(core._sampler(g).n_draws)
+    size = core.trials_per_block(tukey_mc.draws_per_trial(12, 3))
     assert size % BLOCK == 0
     n = 2 * size + 5
     whole = core.count_trials(g, 4, ["t"], 0, n, workers=1)
@@ -351,75 +328,11 @@ def test_counts_across_large_blocks_and_threads():
 
 
 # ------------------------------------------------------------ many groups at once
-def _mixed_groups(k, sizes, seed=7):
-    rng = np.random.default_rng(seed)
-    pairs = list(itertools.combinations(range(k), 2))
-    groups = []
-    for i, n in enumerate(sizes):
-        x = rng.random((n, k))
-        groups.append(core.prepare_group(np.round(x, 2) if i % 2 else x, pairs))
-    return groups
-
-
-@pytest.mark.parametrize("k", [2, 3, 5, 6, 7, 13])
-def test_batch_equals_each_group_alone(k):
-    # grid and tolerance groups, one item (a single partial draw), unequal sizes and blocks;
-    # k = 7: Fisher-Yates in one chunk, k = 13: two chunks (13! > 2**31), two streams
-    groups = _mixed_groups(k, [1, 13, 40, 7, 250] if k < 7 else [1, 6, 30])
-    labels = [("tukey_hsd", (i,)) for i in range(len(groups))]
-    n = 9000 if k < 7 else 2000
-    batch = core.MonteCarloBatch(groups, 21, labels)
-    assert not batch._counters  # every group went to the compiled table kernel
-    got = batch.count(0, n, workers=2)
-    for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
-        ref = core.MonteCarloCounter(group, 21, lab).count(0, n)
-        np.testing.assert_array_equal(got[g], ref)
-    for workers in (1, 3):
-        np.testing.assert_array_equal(batch.count(0, n, workers), got)
-    steps = [0, 5, 1000, 1023, 1024, 1025, 8191, 8192, 8193, n]
-    steps = sorted({min(x, n) for x in steps})
-    parts = sum(batch.count(a, z, 2) for a, z in itertools.pairwise(steps))
-    np.testing.assert_array_equal(parts, got)
-
-
-def test_batch_mixes_table_and_shuffle_groups(monkeypatch):
-    # a group too large for the table is shuffled (Fisher-Yates), in the same call
-    monkeypatch.setattr(core, "_TABLE_MAX_ENTRIES", 50 * 24 * 4)
-    groups = _mixed_groups(4, [10, 60, 61, 12])  # odd groups on a grid
-    labels = [("t", i) for i in range(4)]
-    batch = core.MonteCarloBatch(groups, 5, labels)
-    assert not batch._counters
-    kinds = sorted((b["kernel"].__name__, b["index"].tolist()) for b in batch._fused)
-    assert kinds == [
-        ("tukey_shuffle_counts", [1]),
-        ("tukey_shuffle_counts", [2]),
-        ("tukey_table_counts", [0]),
-        ("tukey_table_counts", [3]),
-    ]
-    got = batch.count(0, 3000, 2)
-    for g in range(4):
-        ref = core.MonteCarloCounter(groups[g], 5, labels[g]).count(0, 3000)
-        np.testing.assert_array_equal(got[g], ref)
-
-
-def test_batch_is_one_kernel_call_per_worker():
-    groups = _mixed_groups(5, [30] * 40)
-    for g in groups[1::2]:
-        assert g.quantum is not None
-    batch = core.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])
-    calls = []
-    for part in batch._fused:
-        part["kernel"] = lambda *a, f=part["kernel"]: calls.append(len(a[-2])) or f(*a)
-    batch.count(0, 20_000, workers=2)
-    assert len(calls) == 4  # two working dtypes (grid, tolerance) x two workers
-    # 20 groups x 3 blocks (8192 trials) per dtype; equal groups: the cut falls between two
-    assert sum(calls) == 2 * 20 * 3
-
-
+# the kernels against the reference engine: tests/core/test_kernels.py
 def test_balanced_tasks_cover_the_trials_once_with_equal_work():
     batch = {"n_items": np.array([200, 100, 7]), "sizes": np.array([8192, 4096, 256])}
     for lo, hi, workers in [(0, 10_000, 2), (300, 9000, 3), (0, 1, 2), (5, 5, 2), (0, 700, 8)]:
-        parts = core._balanced_tasks(batch, lo, hi, workers)
+        parts = tukey_mc._balanced_tasks(batch, lo, hi, workers)
         assert len(parts) <= workers
         trials = {g: [] for g in range(3)}
         work = []

@@ -442,111 +442,22 @@ def ranksum_1d(
     a = np.sort(np.asarray(a, dtype=np.float64))
     b = np.sort(np.asarray(b, dtype=np.float64))
     n_a, n_b = a.size, b.size
-    n = n_a + n_b
     total = n_a * n_b
     st = rank_statistics(a, b)
     has_ties = st["ties"] > 0
     sigma = math.sqrt(st["null_variance"])
     u_a = st["u_a"]
-
-    if method == "auto":
-        ops, cells = exact_cost(n_a, n_b, st["doubled"], has_ties)
-        use_exact = ops <= AUTO_EXACT_BUDGET and cells <= EXACT_MAX_CELLS
-    elif method == "exact":
-        ops, cells = exact_cost(n_a, n_b, st["doubled"], has_ties)
-        if cells > EXACT_MAX_CELLS:
-            raise ValueError(
-                "`method='exact'` would need tables of "
-                f"{cells:.3g} float64 cells (limit {EXACT_MAX_CELLS}) for n_a={n_a}, "
-                f"n_b={n_b}; use method='asymptotic' or 'auto'."
-            )
-        use_exact = True
-    else:
-        use_exact = False
-
-    # Normal score: positive when b tends to exceed a (u_a small).
-    dz = total / 2.0 - u_a
-    if correction:
-        if alternative == "two-sided":
-            corr = 0.5 * np.sign(dz)
-        elif alternative == "greater":
-            corr = 0.5
-        else:
-            corr = -0.5
-    else:
-        corr = 0.0
-    # all values tied: every arrangement gives the observed statistic, so z = 0 and p = 1
-    z = float((dz - corr) / sigma) if sigma > 0 else 0.0
-
-    pmf_nt = None
+    use_exact = _use_exact(method, n_a, n_b, st["doubled"], has_ties)
+    z = _z_score(total / 2.0 - u_a, sigma, alternative, correction)
     if use_exact:
-        if not has_ties:
-            pmf_nt = null_pmf_no_ties(n_a, n_b)
-            used = "exact"
-            lower_tail = np.cumsum(pmf_nt)  # P(U <= u)
-            upper_tail = np.cumsum(pmf_nt[::-1])[::-1]  # P(U >= u)
-            u_int = round(u_a)
-            p_less_u = float(lower_tail[u_int])  # P(U_a <= u_a): b tends to exceed a
-            p_more_u = float(upper_tail[u_int])
-            dist = abs(2 * u_int - total)
-            lo_u = (total - dist) // 2
-            if dist == 0:
-                p_two = 1.0
-            else:
-                p_two = min(1.0, float(lower_tail[lo_u]) + float(upper_tail[total - lo_u]))
-        else:
-            used = "exact-conditional"
-            values, pmf = _subset_sum_pmf_of_a(st["doubled"], n_a, n_b)
-            w2 = int(st["doubled"][:n_a].sum())
-            mu2 = n_a * (n + 1)
-            p_less_u = float(pmf[values <= w2].sum())
-            p_more_u = float(pmf[values >= w2].sum())
-            p_two = min(1.0, float(pmf[np.abs(values - mu2) >= abs(w2 - mu2)].sum()))
-        pvalue = {"greater": p_less_u, "less": p_more_u, "two-sided": p_two}[alternative]
+        pvalue, used = _exact_pvalue(st, n_a, n_b, alternative, has_ties)
+        ci_low, ci_high, coverage, level_reached = _exact_interval(a, b, alternative,
+                                                                   confidence_level)  # fmt: skip
     else:
-        used = "asymptotic"
-        if sigma > 0:
-            if alternative == "greater":
-                pvalue = float(special.ndtr(-z))
-            elif alternative == "less":
-                pvalue = float(special.ndtr(z))
-            else:
-                pvalue = float(min(1.0, 2 * special.ndtr(-abs(z))))
-        else:
-            pvalue = 1.0
-
-    shift = hodges_lehmann(a, b)
-    alpha = 1 - confidence_level
-    tail = alpha / 2 if alternative == "two-sided" else alpha
-    ci_low, ci_high = -math.inf, math.inf
-    level_reached = True
-    if use_exact:
-        if pmf_nt is None:
-            pmf_nt = null_pmf_no_ties(n_a, n_b)
-        q, missed = exact_ci_rank(tail, pmf_nt)
-        level_reached = missed <= tail
-        if alternative in ("two-sided", "greater"):
-            ci_low = kth_difference(a, b, q)
-        if alternative in ("two-sided", "less"):
-            ci_high = kth_difference(a, b, total - q + 1)
-        coverage = 1 - (2 * missed if alternative == "two-sided" else missed)
-    else:
-        coverage = confidence_level
-        within = st["ties_within"]
-        sigma_ci = math.sqrt(total / 12.0 * ((n + 1) - within / (n * (n - 1))))
-        if sigma_ci == 0:
-            ci_low = ci_high = math.nan
-        else:
-            # R works on d = a - b (x = a, y = b); its alternative is ours mirrored.
-            r_alt = {"two-sided": "two-sided", "greater": "less", "less": "greater"}[alternative]
-            z_hi = float(-special.ndtri(tail))
-            if alternative in ("two-sided", "greater"):
-                # our lower end = -(R's upper end) = -(k-th smallest a - b at zq = -z_hi)
-                k_r = asymptotic_ci_ranks(-z_hi, n_a, n_b, sigma_ci, correction, r_alt)
-                ci_low = kth_difference(a, b, total + 1 - k_r)
-            if alternative in ("two-sided", "less"):
-                k_r = asymptotic_ci_ranks(z_hi, n_a, n_b, sigma_ci, correction, r_alt)
-                ci_high = kth_difference(a, b, total + 1 - k_r)
+        pvalue, used = _asymptotic_pvalue(z, sigma, alternative), "asymptotic"
+        ci_low, ci_high = _asymptotic_interval(a, b, st, alternative, confidence_level,
+                                               correction)  # fmt: skip
+        coverage, level_reached = confidence_level, True
     common_language = 1.0 - u_a / total  # P(b > a) + P(b = a) / 2
     return {
         "n_a": n_a,
@@ -557,7 +468,7 @@ def ranksum_1d(
         "null_variance": st["null_variance"],
         "z": z,
         "pvalue": pvalue,
-        "shift": shift,
+        "shift": hodges_lehmann(a, b),
         "ci_low": ci_low,
         "ci_high": ci_high,
         "ci_coverage": coverage,
@@ -566,6 +477,117 @@ def ranksum_1d(
         "method": used,
         "level_reached": level_reached,
     }
+
+
+def _use_exact(method: str, n_a: int, n_b: int, doubled: np.ndarray, has_ties: bool) -> bool:
+    if method == "auto":
+        ops, cells = exact_cost(n_a, n_b, doubled, has_ties)
+        return ops <= AUTO_EXACT_BUDGET and cells <= EXACT_MAX_CELLS
+    if method == "exact":
+        ops, cells = exact_cost(n_a, n_b, doubled, has_ties)
+        if cells > EXACT_MAX_CELLS:
+            raise ValueError(
+                "`method='exact'` would need tables of "
+                f"{cells:.3g} float64 cells (limit {EXACT_MAX_CELLS}) for n_a={n_a}, "
+                f"n_b={n_b}; use method='asymptotic' or 'auto'."
+            )
+        return True
+    return False
+
+
+def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> float:
+    """Normal score of ``dz = E[U] - u_a``: positive when b tends to exceed a."""
+    if correction:
+        if alternative == "two-sided":
+            corr = 0.5 * np.sign(dz)
+        elif alternative == "greater":
+            corr = 0.5
+        else:
+            corr = -0.5
+    else:
+        corr = 0.0
+    # all values tied: every arrangement gives the observed statistic, so z = 0 and p = 1
+    return float((dz - corr) / sigma) if sigma > 0 else 0.0
+
+
+def _exact_pvalue(st: dict, n_a: int, n_b: int, alternative: str, has_ties: bool):
+    """``(pvalue, "exact" or "exact-conditional")``."""
+    total = n_a * n_b
+    if not has_ties:
+        pmf_nt = null_pmf_no_ties(n_a, n_b)
+        lower_tail = np.cumsum(pmf_nt)  # P(U <= u)
+        upper_tail = np.cumsum(pmf_nt[::-1])[::-1]  # P(U >= u)
+        u_int = round(st["u_a"])
+        p_less_u = float(lower_tail[u_int])  # P(U_a <= u_a): b tends to exceed a
+        p_more_u = float(upper_tail[u_int])
+        dist = abs(2 * u_int - total)
+        lo_u = (total - dist) // 2
+        if dist == 0:
+            p_two = 1.0
+        else:
+            p_two = min(1.0, float(lower_tail[lo_u]) + float(upper_tail[total - lo_u]))
+        used = "exact"
+    else:
+        values, pmf = _subset_sum_pmf_of_a(st["doubled"], n_a, n_b)
+        w2 = int(st["doubled"][:n_a].sum())
+        mu2 = n_a * (n_a + n_b + 1)
+        p_less_u = float(pmf[values <= w2].sum())
+        p_more_u = float(pmf[values >= w2].sum())
+        p_two = min(1.0, float(pmf[np.abs(values - mu2) >= abs(w2 - mu2)].sum()))
+        used = "exact-conditional"
+    return {"greater": p_less_u, "less": p_more_u, "two-sided": p_two}[alternative], used
+
+
+def _asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
+    if sigma <= 0:
+        return 1.0
+    if alternative == "greater":
+        return float(special.ndtr(-z))
+    if alternative == "less":
+        return float(special.ndtr(z))
+    return float(min(1.0, 2 * special.ndtr(-abs(z))))
+
+
+def _tail(alternative: str, confidence_level: float) -> float:
+    alpha = 1 - confidence_level
+    return alpha / 2 if alternative == "two-sided" else alpha
+
+
+def _exact_interval(a, b, alternative: str, confidence_level: float):
+    """``(ci_low, ci_high, coverage, level_reached)`` at R's exact critical values."""
+    total = a.size * b.size
+    tail = _tail(alternative, confidence_level)
+    ci_low, ci_high = -math.inf, math.inf
+    q, missed = exact_ci_rank(tail, null_pmf_no_ties(a.size, b.size))
+    if alternative in ("two-sided", "greater"):
+        ci_low = kth_difference(a, b, q)
+    if alternative in ("two-sided", "less"):
+        ci_high = kth_difference(a, b, total - q + 1)
+    coverage = 1 - (2 * missed if alternative == "two-sided" else missed)
+    return ci_low, ci_high, coverage, missed <= tail
+
+
+def _asymptotic_interval(a, b, st, alternative, confidence_level, correction):
+    """``(ci_low, ci_high)`` by R's normal inversion (tie-corrected variance)."""
+    n_a, n_b = a.size, b.size
+    n, total = n_a + n_b, n_a * n_b
+    tail = _tail(alternative, confidence_level)
+    ci_low, ci_high = -math.inf, math.inf
+    within = st["ties_within"]
+    sigma_ci = math.sqrt(total / 12.0 * ((n + 1) - within / (n * (n - 1))))
+    if sigma_ci == 0:
+        return math.nan, math.nan
+    # R works on d = a - b (x = a, y = b); its alternative is ours mirrored.
+    r_alt = {"two-sided": "two-sided", "greater": "less", "less": "greater"}[alternative]
+    z_hi = float(-special.ndtri(tail))
+    if alternative in ("two-sided", "greater"):
+        # our lower end = -(R's upper end) = -(k-th smallest a - b at zq = -z_hi)
+        k_r = asymptotic_ci_ranks(-z_hi, n_a, n_b, sigma_ci, correction, r_alt)
+        ci_low = kth_difference(a, b, total + 1 - k_r)
+    if alternative in ("two-sided", "less"):
+        k_r = asymptotic_ci_ranks(z_hi, n_a, n_b, sigma_ci, correction, r_alt)
+        ci_high = kth_difference(a, b, total + 1 - k_r)
+    return ci_low, ci_high
 
 
 def _subset_sum_pmf_of_a(doubled: np.ndarray, n_a: int, n_b: int):

@@ -1,0 +1,273 @@
+"""The compiled half of :mod:`pairedstats.core.draws`: block generators and the one decoder.
+
+A block's generator is ``PCG64(SeedSequence(root, spawn_key=(*label_words, block)))``.
+Making one from Python costs about 25 us, so the kernels seed and run the generators
+themselves, with numpy's documented algorithms:
+
+* ``SeedSequence``: the entropy pool of 4 32-bit words is mixed from the run entropy (padded
+  to 4 words when there is a spawn key) and the spawn key, with the hashmix and mix constants
+  of O'Neill's ``seed_seq_fe`` as numpy uses them; ``generate_state`` hashes the pool again;
+* ``PCG64``: the 128-bit LCG with multiplier ``0x2360ED051FC65DA44385DF649FCCF645`` and the
+  XSL-RR output, seeded as numpy's ``pcg64_set_seed``.
+
+A *stream state* is a uint64 array of 6 words: the generator (``HI, LO, INC_HI, INC_LO``)
+and the decoder's carry (``WORD``, the current output, and ``LEFT``, how many of its chunks
+are still unused), so that a block can be drawn in several calls with the same numbers.
+
+Every bounded draw goes through :func:`_accept` (Lemire's multiply-shift rejection): a chunk
+``x`` of ``width`` bits gives ``(x * n) >> width`` unless ``(x * n) mod 2**width < threshold``
+(``threshold = 2**width mod n``). :func:`fill_units` lays the draws out contiguously (unit
+indices of the bootstrap; 16- or 32-bit chunks), :func:`fill_rows` in the strided layout of the
+Tukey kernels (32-bit chunks).
+
+``tests/core/test_draws.py`` checks states and outputs against numpy itself and the decoders
+against the numpy reference engine (``tests/core/reference_engine.py``). Everything a
+function here reads is defined in this module (numba's cache does not track the globals of
+other modules).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+__all__ = [
+    "fill_rows",
+    "fill_units",
+    "next64",
+    "open_stream",
+    "reset_stream",
+    "seed",
+    "unit_rule",
+]
+
+_jit = numba.njit(cache=True, nogil=True, inline="always")
+_U64 = np.uint64
+_MASK32 = _U64(0xFFFFFFFF)
+_MULT_A, _INIT_A = _U64(0x931E8875), _U64(0x43B0D7E5)
+_MULT_B, _INIT_B = _U64(0x58F38DED), _U64(0x8B51F9DD)
+_MIX_L, _MIX_R = _U64(0xCA01F9DD), _U64(0x4973F715)
+_M_HI, _M_LO = _U64(0x2360ED051FC65DA4), _U64(0x4385DF649FCCF645)
+_S16, _S32, _S48, _S58, _S63 = _U64(16), _U64(32), _U64(48), _U64(58), _U64(63)
+_ONE, _ZERO = _U64(1), _U64(0)
+
+
+@intrinsic
+def mulhi(typingctx, a, b):
+    """The high 64 bits of the 128-bit product of two uint64 (one LLVM ``mul i128``)."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        wide = ir.IntType(128)
+        x = builder.zext(args[0], wide)
+        y = builder.zext(args[1], wide)
+        high = builder.lshr(builder.mul(x, y), ir.Constant(wide, 64))
+        return builder.trunc(high, ir.IntType(64))
+
+    return sig, codegen
+
+
+# ---------------------------------------------------------------- SeedSequence, PCG64
+@_jit
+def _hashmix(value, hc):
+    # hc[0] is the running hash constant; all arithmetic modulo 2**32
+    value = (value ^ hc[0]) & _MASK32
+    hc[0] = (hc[0] * _MULT_A) & _MASK32
+    value = (value * hc[0]) & _MASK32
+    return value ^ (value >> _S16)
+
+
+@_jit
+def _mix(x, y):
+    r = (_MIX_L * x - _MIX_R * y) & _MASK32
+    return r ^ (r >> _S16)
+
+
+@_jit
+def _entropy(prefix, block, i):
+    # word i of the assembled entropy: the prefix, then the words of the block number
+    n = prefix.shape[0]
+    if i < n:
+        return _U64(prefix[i])
+    if i == n:
+        return _U64(block) & _MASK32
+    return _U64(block) >> _S32
+
+
+@_jit
+def _step(hi, lo, inc_hi, inc_lo):
+    # (hi, lo) * M + (inc_hi, inc_lo) modulo 2**128
+    new_lo = lo * _M_LO
+    new_hi = mulhi(lo, _M_LO) + lo * _M_HI + hi * _M_LO
+    low = new_lo + inc_lo
+    return new_hi + inc_hi + (_ONE if low < new_lo else _ZERO), low
+
+
+@_jit
+def _pool(prefix, block):
+    # SeedSequence's mixed entropy pool of 4 words
+    length = prefix.shape[0] + (1 if _U64(block) >> _S32 == _ZERO else 2)
+    pool = np.empty(4, dtype=np.uint64)
+    hc = np.empty(1, dtype=np.uint64)
+    hc[0] = _INIT_A
+    for i in range(4):
+        pool[i] = _hashmix(_entropy(prefix, block, i) if i < length else _ZERO, hc)
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                pool[dst] = _mix(pool[dst], _hashmix(pool[src], hc))
+    for src in range(4, length):
+        for dst in range(4):
+            pool[dst] = _mix(pool[dst], _hashmix(_entropy(prefix, block, src), hc))
+    return pool
+
+
+@_jit
+def seed(prefix, block):
+    """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` of block ``block``'s generator."""
+    pool = _pool(prefix, block)
+    # generate_state(4, uint64): 8 words of 32 bits cycling over the pool, paired low first
+    val = np.empty(4, dtype=np.uint64)
+    h = _INIT_B
+    for i in range(8):
+        v = (pool[i % 4] ^ h) & _MASK32
+        h = (h * _MULT_B) & _MASK32
+        v = (v * h) & _MASK32
+        v ^= v >> _S16
+        if i % 2 == 0:
+            val[i // 2] = v
+        else:
+            val[i // 2] |= v << _S32
+    # pcg64_set_seed: initstate = val[0]:val[1], initseq = val[2]:val[3] (high:low)
+    inc_hi = (val[2] << _ONE) | (val[3] >> _S63)
+    inc_lo = (val[3] << _ONE) | _ONE
+    hi, lo = _step(_ZERO, _ZERO, inc_hi, inc_lo)
+    low = lo + val[1]
+    hi = hi + val[0] + (_ONE if low < val[1] else _ZERO)
+    hi, lo = _step(hi, low, inc_hi, inc_lo)
+    return hi, lo, inc_hi, inc_lo
+
+
+@_jit
+def next64(hi, lo, inc_hi, inc_lo):
+    """The next 64-bit output (``PCG64.random_raw``) and the new ``(hi, lo)``."""
+    hi, lo = _step(hi, lo, inc_hi, inc_lo)
+    x = hi ^ lo
+    rot = hi >> _S58
+    return (x >> rot) | (x << ((_U64(64) - rot) & _S63)), hi, lo
+
+
+# ---------------------------------------------------------------------- stream states
+@_jit
+def reset_stream(state, prefix, block):
+    """Set ``state`` (6 words) to the start of block ``block`` of the stream ``prefix``."""
+    state[0], state[1], state[2], state[3] = seed(prefix, block)
+    state[4], state[5] = _ZERO, _ZERO
+
+
+@numba.njit(cache=True, nogil=True)
+def open_stream(prefix, block):
+    """A new stream state (6 words) at the start of block ``block``."""
+    state = np.empty(6, dtype=np.uint64)
+    reset_stream(state, prefix, block)
+    return state
+
+
+@_jit
+def _accept(x, n, mask, width, threshold):
+    """Lemire's rule on a chunk ``x``: ``(unit, accepted)``."""
+    m = x * n
+    return m >> width, (m & mask) >= threshold
+
+
+# --------------------------------------------------------------------------- decoders
+@numba.njit(cache=True, nogil=True)
+def unit_rule(n):
+    """``(width, threshold)`` of the unit indices of ``n`` units (``1 <= n < 2**32``).
+
+    Chunks of 16 bits up to 65,536 units, of 32 bits above; ``threshold = 2**width mod n``.
+    """
+    width = 16 if n <= 65536 else 32
+    return width, (1 << width) % n
+
+
+@_jit
+def _fill_whole_words16(gen, buf, i, total, un, ut):
+    # 16-bit chunks of whole words, branch-free: every chunk is written, i moves on if kept
+    hi, lo, inc_hi, inc_lo = gen
+    mask = _U64(0xFFFF)
+    word = _ZERO
+    while i + 4 <= total:
+        word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+        buf[i], ok = _accept(word & mask, un, mask, _S16, ut)
+        i += ok
+        buf[i], ok = _accept((word >> _S16) & mask, un, mask, _S16, ut)
+        i += ok
+        buf[i], ok = _accept((word >> _S32) & mask, un, mask, _S16, ut)
+        i += ok
+        buf[i], ok = _accept(word >> _S48, un, mask, _S16, ut)
+        i += ok
+    return i, hi, lo
+
+
+@numba.njit(cache=True, nogil=True)
+def fill_units(state, buf, total, n, width, threshold):  # pragma: no cover
+    """Fill ``buf[:total]`` with the next ``total`` unit indices of the stream ``state``.
+
+    Chunks of ``width`` (16 or 32) bits of each 64-bit output, lowest first, decoded by
+    :func:`_accept`; the state's carry takes the next call on where this one stopped.
+    """
+    uw, un, ut = _U64(width), _U64(n), _U64(threshold)
+    mask = _U64((1 << width) - 1)
+    per_word = 64 // width
+    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    word, left = state[4], int(state[5])
+    i = 0
+    while True:
+        while left > 0 and i < total:  # the chunks left in the current word
+            unit, ok = _accept(word & mask, un, mask, uw, ut)
+            word >>= uw
+            left -= 1
+            if ok:
+                buf[i] = unit
+                i += 1
+        if i == total:
+            break
+        if width == 16:
+            i, hi, lo = _fill_whole_words16((hi, lo, inc_hi, inc_lo), buf, i, total, un, ut)
+            if i == total:
+                break
+        word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+        left = per_word
+    state[0], state[1] = hi, lo
+    state[4], state[5] = word, _U64(left)
+
+
+@numba.njit(cache=True, nogil=True)
+def fill_rows(state, high, threshold, buf, count, rows, stride, step, offset):  # pragma: no cover
+    """The next ``count * rows`` bounded integers in ``[0, high)``, 32-bit chunks.
+
+    Draw ``c`` of row ``t`` (rows of ``count`` draws, in stream order) goes to
+    ``buf[(c * step + offset) * stride + t]``; with ``stride == 0`` they are skipped.
+    """
+    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    word, left = state[4], state[5]
+    uh, ut = _U64(high), _U64(threshold)
+    for t in range(rows):
+        c = 0
+        while c < count:
+            if left == _ZERO:
+                word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+                left = _U64(2)
+            value, ok = _accept(word & _MASK32, uh, _MASK32, _S32, ut)
+            word >>= _S32
+            left -= _ONE
+            if ok:
+                if stride:
+                    buf[(c * step + offset) * stride + t] = value
+                c += 1
+    state[0], state[1] = hi, lo
+    state[4], state[5] = word, left

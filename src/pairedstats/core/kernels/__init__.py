@@ -1,0 +1,77 @@
+"""Compiled kernels (numba), each small, drawing through :mod:`pairedstats.core.draws.jit`.
+
+* :func:`~pairedstats.core.kernels.bootstrap.stream_sums`: bootstrap replicate sums of the
+  index path, for the streams of one group or of many ``by=`` groups at once;
+* :func:`~pairedstats.core.kernels.tukey_table.table_counts` (``k <= 6`` systems) and
+  :func:`~pairedstats.core.kernels.tukey_shuffle.shuffle_counts`: randomized Tukey HSD
+  counts of all Monte Carlo groups of a call.
+
+A *task* is one block of one stream (for the Tukey kernels, a range of trials within one
+block of one group). Tasks write disjoint parts of the output, so a caller can split a task
+range over threads (the kernels release the GIL) without changing a number.
+
+The kernels take named structures (the tuples below) instead of long rows of positional
+arrays. This package's ``__init__`` imports no numba: the method cores build the structures
+at import time and import the kernel modules lazily. ``tests/core/test_kernels.py`` checks the
+kernels against the numpy reference engine (``tests/core/reference_engine.py``), also with
+numba's bounds checking on (``NUMBA_BOUNDSCHECK=1``, in a subprocess).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["Groups", "ShuffleLayout", "Streams", "TableLayout", "Units"]
+
+
+class Streams(NamedTuple):
+    """The entropy prefixes of many streams: stream ``s`` is ``prefixes[bounds[s]:bounds[s+1]]``
+    (:func:`pairedstats.core.draws.entropy_prefix`), the block number appended by the kernel."""
+
+    prefixes: np.ndarray  # uint32
+    bounds: np.ndarray  # int64, one more than streams
+
+
+class Units(NamedTuple):
+    """The resampled units of many bootstrap streams: stream ``s`` draws the columns
+    ``bounds[s]:bounds[s + 1]`` of ``values`` (k, N); ``out[s, q, r]`` sums row ``q``."""
+
+    values: np.ndarray  # float64 (k, N), C-contiguous
+    bounds: np.ndarray  # int64
+
+
+class Groups(NamedTuple):
+    """Tukey groups: group ``g``'s items are ``values[item_bounds[g]:item_bounds[g + 1]]``
+    (working scores, int64 on a grid or float64), a range counts for pair ``j`` when it is
+    ``>= thresholds[g, j]``, and its trials are cut into blocks of ``block_sizes[g]``."""
+
+    values: np.ndarray
+    item_bounds: np.ndarray  # int64
+    thresholds: np.ndarray  # (n_groups, n_pairs)
+    block_sizes: np.ndarray  # int64
+
+
+class TableLayout(NamedTuple):
+    """Table arrangements (``k <= 6``): ``perms`` (k!, k) lists the arrangements; a draw in
+    ``[0, high[g])`` holds ``digits[g]`` items' arrangement numbers, lowest digit first, and
+    ``v // k! == (v * magic[g]) >> shift[g]``."""
+
+    perms: np.ndarray  # int64 (k!, k)
+    digits: np.ndarray  # int64, per group
+    high: np.ndarray
+    magic: np.ndarray
+    shift: np.ndarray
+
+
+class ShuffleLayout(NamedTuple):
+    """Fisher-Yates arrangements: radices ``k, ..., 2`` (with ``v // r == (v * magics) >>
+    shifts``), cut into chunks ending at ``chunk_ends``, each chunk drawn in
+    ``[0, chunk_highs[c])`` from a stream of its own."""
+
+    radices: np.ndarray  # int64
+    magics: np.ndarray
+    shifts: np.ndarray
+    chunk_ends: np.ndarray
+    chunk_highs: np.ndarray

@@ -1,0 +1,87 @@
+"""Bootstrap replicate sums of the index path, many streams in one call."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..draws import jit as draws
+
+_njit = numba.njit(cache=True, nogil=True)
+
+#: Resamples decoded and summed together: independent accumulators hide the add latency.
+_LANES = 8
+#: Units above which a stream decodes one resample at a time (a bounded buffer).
+_MANY_UNITS = 1 << 20
+
+
+@_njit
+def _sum8(vq, buf, n, dst):  # pragma: no cover
+    # dst[l] = sum over j, in draw order, of vq[buf[l * n + j]], eight lanes at once
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+    for j in range(n):
+        a0 += vq[buf[j]]
+        a1 += vq[buf[n + j]]
+        a2 += vq[buf[2 * n + j]]
+        a3 += vq[buf[3 * n + j]]
+        a4 += vq[buf[4 * n + j]]
+        a5 += vq[buf[5 * n + j]]
+        a6 += vq[buf[6 * n + j]]
+        a7 += vq[buf[7 * n + j]]
+    dst[0], dst[1], dst[2], dst[3] = a0, a1, a2, a3
+    dst[4], dst[5], dst[6], dst[7] = a4, a5, a6, a7
+
+
+@_njit
+def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
+    # the same sums, lane by lane (every lane is summed in draw order either way)
+    if lanes == _LANES:
+        _sum8(vq, buf, n, dst)
+        return
+    for lane in range(lanes):
+        s = 0.0
+        base = lane * n
+        for j in range(n):
+            s += vq[buf[base + j]]
+        dst[lane] = s
+
+
+@_njit
+def _block_sums(state, vals, n, r, stop, buf, dst, out_s):  # pragma: no cover
+    # resamples r..stop-1 of one block: draw the units of up to _LANES resamples, sum each row
+    width, threshold = draws.unit_rule(n)
+    most = buf.shape[0] // n
+    while r < stop:
+        lanes = min(most, stop - r)
+        draws.fill_units(state, buf, lanes * n, n, width, threshold)
+        for q in range(vals.shape[0]):
+            _sum_lanes(vals[q], buf, n, lanes, dst)
+            for lane in range(lanes):
+                out_s[q, r + lane] = dst[lane]
+        r += lanes
+
+
+@_njit
+def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma: no cover
+    """Index-path replicate sums of many streams: ``out[s, q, r]`` for tasks ``[lo, hi)``.
+
+    Task ``t`` is block ``t % n_blocks`` of stream ``s = t // n_blocks`` (:class:`Streams`,
+    :class:`Units`): resample ``r`` of the block draws ``n`` unit indices
+    (:func:`pairedstats.core.draws.jit.fill_units`) and ``out[s, q, r]`` is the draw-order sum
+    of ``units.values[q, unit]`` over them.
+    """
+    n_blocks = (n_resamples + block_size - 1) // block_size
+    state = np.empty(6, dtype=np.uint64)
+    dst = np.empty(_LANES)
+    for t in range(lo, hi):
+        s = t // n_blocks
+        block = t - s * n_blocks
+        prefix = streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]]
+        u0 = units.bounds[s]
+        n = units.bounds[s + 1] - u0
+        draws.reset_stream(state, prefix, block)
+        most = _LANES if n <= _MANY_UNITS else 1
+        buf = np.empty(most * n, dtype=np.uint32)  # unsigned: no wraparound checks
+        r = block * block_size
+        stop = min(r + block_size, n_resamples)
+        _block_sums(state, units.values[:, u0 : u0 + n], n, r, stop, buf, dst, out[s])

@@ -1,0 +1,115 @@
+"""The one module of random draws against numpy: seeding, PCG64 outputs and the decoders."""
+
+import numba
+import numpy as np
+import pytest
+
+from pairedstats.core import draws
+from pairedstats.core.draws import jit
+
+from . import reference_engine as ref
+
+ROOTS = [0, 1, 12345, 2**32 + 5, 2**127 + 2**64 + 3, 987654321]
+
+
+@numba.njit
+def _outputs(prefix, block, count):
+    # as the kernels use them: seeded and stepped inside compiled code
+    hi, lo, inc_hi, inc_lo = jit.seed(prefix, block)
+    out = np.empty(count, dtype=np.uint64)
+    for i in range(count):
+        out[i], hi, lo = jit.next64(hi, lo, inc_hi, inc_lo)
+    return out
+
+
+def _words(i):
+    return draws.label_words(("bootstrap", f"g{i}", i))
+
+
+@pytest.mark.parametrize("root", ROOTS)
+@pytest.mark.parametrize("block", [0, 1, 255, 2**32 - 1, 2**32, 2**40 + 17])
+def test_in_kernel_pcg64_equals_numpy(root, block):
+    for i in range(3):
+        words = _words(i)[: i + 1]
+        prefix = draws.entropy_prefix(root, words)
+        state = jit.seed(prefix, np.uint64(block))
+        numpy_bits = ref.words_generator(root, words, block).bit_generator
+        inner = numpy_bits.state["state"]
+        assert (int(state[0]) << 64 | int(state[1])) == inner["state"]
+        assert (int(state[2]) << 64 | int(state[3])) == inner["inc"]
+        np.testing.assert_array_equal(_outputs(prefix, np.uint64(block), 5),
+                                      numpy_bits.random_raw(5))  # fmt: skip
+
+
+def test_entropy_prefix_is_numpy_assembly():
+    assert draws.entropy_prefix(5, (1, 2**32 + 7)).tolist() == [5, 0, 0, 0, 1, 7, 1]
+    assert draws.entropy_prefix(2**130, ()).tolist() == [0, 0, 0, 0, 4]
+    assert draws.entropy_prefix(0, (0,)).tolist() == [0, 0, 0, 0, 0]
+
+
+def test_block_generator_is_numpys():
+    labels = ("tukey_hsd", ("g", 1))
+    a = draws.block_generator(7, labels, 3).integers(0, 2**32, size=5)
+    b = ref.words_generator(7, draws.label_words(labels), 3).integers(0, 2**32, size=5)
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("n", [1, 3, 5, 1000, 65536, 65537, 70001])
+def test_unit_indices_equal_the_numpy_reference(n):
+    prefix = draws.entropy_prefix(5, draws.label_words(["u", n]))
+    got = np.empty((6, n), dtype=np.int64)
+    stream = draws.UnitDraws(prefix, 2, n)
+    stream.fill(got[:2])  # split batches: the stream continues where it stopped
+    stream.fill(got[2:3])
+    stream.fill(got[3:])
+    expected = ref.UnitStream(ref.words_generator(5, draws.label_words(["u", n]), 2), n)
+    np.testing.assert_array_equal(got, expected.indices(6))
+
+
+def test_resample_indices_equal_the_reference_and_are_keyed_by_block():
+    labels = ["bootstrap", ("g",)]
+    a = draws.resample_indices(9, labels, 11, 2 * draws.BLOCK + 5)
+    np.testing.assert_array_equal(a, ref.resample_indices(9, labels, 11, 2 * draws.BLOCK + 5))
+    b = draws.resample_indices(9, labels, 11, draws.BLOCK + 1)
+    np.testing.assert_array_equal(a[: draws.BLOCK + 1], b)
+    other = draws.resample_indices(9, ["bootstrap", ("h",)], 11, 10)
+    assert (other != a[:10]).any()
+
+
+@pytest.mark.parametrize("n", [3, 7, 65537])
+def test_unit_indices_are_uniform(n):
+    idx = draws.resample_indices(123, ["u"], n, max(1, 600_000 // n)).ravel()
+    if n < 100:
+        freq = np.bincount(idx, minlength=n) / idx.size
+        se = np.sqrt((1 / n) * (1 - 1 / n) / idx.size)
+        assert np.all(np.abs(freq - 1 / n) < 5 * se)
+    # mean and variance of a discrete uniform on 0..n-1
+    mean, var = (n - 1) / 2, (n**2 - 1) / 12
+    assert abs(idx.mean() - mean) < 5 * np.sqrt(var / idx.size)
+    assert abs(idx.var() / var - 1) < 5 * np.sqrt(0.8 / idx.size)
+    assert idx.min() >= 0
+    assert idx.max() < n
+
+
+def test_unit_draws_refuse_out_of_range_sizes():
+    with pytest.raises(ValueError, match=r"\[1, 2\*\*32\)"):
+        draws.UnitDraws(draws.entropy_prefix(1, ()), 0, 0)
+
+
+@pytest.mark.parametrize("high", [1, 2, 10, 720, 2**31, 3 * 2**30 + 1])
+def test_bounded_rows_equal_the_numpy_reference(high):
+    prefix = draws.entropy_prefix(11, draws.label_words(["t"]))
+    state = jit.open_stream(prefix, np.uint64(4))
+    thresh = (1 << 32) % high
+    count, rows, stride = 5, 7, 8
+    jit.fill_rows(state, high, thresh, np.empty(0, np.uint32), count, 3, 0, 1, 0)  # skip 3
+    buf = np.zeros(count * stride, dtype=np.uint32)
+    jit.fill_rows(state, high, thresh, buf, count, rows, stride, 1, 0)
+    expected = ref.bounded_uint32(ref.words_generator(11, draws.label_words(["t"]), 4), high,
+                                  (3 + rows) * count)[3 * count :]  # fmt: skip
+    np.testing.assert_array_equal(buf.reshape(count, stride)[:, :rows].T.ravel(), expected)
+
+
+def test_stream_version_is_an_int():
+    assert isinstance(draws.STREAM_VERSION, int)
+    assert draws.STREAM_VERSION >= 1

@@ -1,0 +1,68 @@
+"""The core's layering: it imports nothing above it, no pandas or xarray, and stays small."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+CORE = Path(__file__).parents[2] / "src" / "pairedstats" / "core"
+MODULES = sorted(
+    ".".join(p.relative_to(CORE).with_suffix("").parts).removesuffix(".__init__")
+    for p in CORE.rglob("*.py")
+)
+
+
+def _imports(path: Path):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            yield node.level, node.module or ""
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield 0, alias.name
+
+
+def test_core_imports_nothing_above_it():
+    for path in CORE.rglob("*.py"):
+        depth = len(path.relative_to(CORE).parts)  # 1: core/x.py, 2: core/pkg/x.py
+        for level, module in _imports(path):
+            assert level <= depth, f"{path.name} imports {'.' * level}{module}"
+            assert not module.startswith("pairedstats") or module.startswith("pairedstats.core"), (
+                f"{path.name} imports {module}"
+            )
+
+
+def test_no_core_module_over_600_lines_nor_function_over_80():
+    for path in CORE.rglob("*.py"):
+        text = path.read_text()
+        assert len(text.splitlines()) <= 600, path.name
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                body = node.body
+                if ast.get_docstring(node):
+                    body = body[1:]
+                if body:
+                    length = body[-1].end_lineno - body[0].lineno + 1
+                    assert length <= 80, f"{path.name}:{node.name} has {length} lines"
+
+
+PROBE = """
+import importlib, importlib.util, sys, types
+sys.modules["pandas"] = None   # any import of pandas now raises ImportError
+sys.modules["xarray"] = None
+spec = importlib.util.find_spec("pairedstats")
+pkg = types.ModuleType("pairedstats")
+pkg.__path__ = list(spec.submodule_search_locations)
+sys.modules["pairedstats"] = pkg
+for name in {modules!r}:
+    importlib.import_module("pairedstats.core." + name if name else "pairedstats.core")
+print("ok")
+"""
+
+
+def test_every_core_module_imports_without_pandas_or_xarray():
+    modules = [m if m != "__init__" else "" for m in MODULES]
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE.format(modules=modules)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "ok"
