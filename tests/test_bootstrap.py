@@ -10,6 +10,7 @@ from scipy import stats
 
 import pairedstats
 from pairedstats.bootstrap import (
+    SPEC,
     BootstrapResult,
     DegenerateBootstrapWarning,
     MissingStratumWarning,
@@ -499,8 +500,7 @@ def test_tables_do_not_keep_the_distribution():
         df, item="item", system="system", score="score", by="g"
     )
     with pytest.warns(PointDistributionWarning):
-        dropped = bootstrap_design(design, baseline="a", n_resamples=400, rng=2,
-                                   keep_distribution=False)  # fmt: skip
+        dropped = SPEC.compute(design, keep=False, baseline="a", n_resamples=400, rng=2)
     assert dropped.bootstrap_distribution is None
     with pytest.warns(PointDistributionWarning):
         pd_table = df.paired.bootstrap(**kw)

@@ -83,7 +83,8 @@ def test_accessor_and_notebook_pages_have_content(site):
     _, out, _ = site
     accessor = (out / "generated/pandas.DataFrame.paired.bootstrap.html").read_text()
     assert "DataFrame.paired.bootstrap" in accessor
-    assert "confidence intervals of b minus a" in accessor
+    assert "confidence intervals of the differences b minus a" in accessor
+    assert all(f"<strong>{k}</strong>" in accessor for k in ("item", "resampling", "as_result"))
     notebook = (out / "notebooks/02_ir_evaluation.html").read_text()
     assert "letters agree with the 12 p-values" in notebook  # a committed output is shown
     assert "<img" in notebook

@@ -12,7 +12,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
-from pairedstats.bootstrap import bootstrap_design  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
 from pairedstats.tukey import tukey_hsd_design  # noqa: E402
 
@@ -178,7 +177,9 @@ def test_distribution_without_replicates_says_why_and_how():
     assert plotting.distribution(index, comparison=2).get_xlabel() == "2 - 1"
     # a result that did not keep its replicates (what the accessors build for a table)
     design = design_from_array(scores)
-    dropped = bootstrap_design(design, n_resamples=200, rng=1, keep_distribution=False)
+    dropped = pairedstats.registry.SPECS["bootstrap"].compute(
+        design, keep=False, n_resamples=200, rng=1
+    )
     with pytest.raises(ValueError, match=r"did not keep the replicates.*as_result=True"):
         dropped.plot("distribution")
 

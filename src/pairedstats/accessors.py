@@ -1,11 +1,12 @@
-"""The ``.paired`` accessors of :class:`pandas.DataFrame` and :class:`xarray.Dataset`.
+"""The ``.paired`` accessors of :class:`pandas.DataFrame`, :class:`xarray.Dataset` and
+:class:`xarray.DataArray`, built from the method specs (:mod:`pairedstats.registry`).
 
 They are stateless and thin: ``__init__`` only stores the object (pandas builds a new
 accessor on every attribute access, and xarray turns an error in ``__init__`` into a
-``RuntimeError``). A method turns column or dimension names into a design
-(:mod:`pairedstats.inputs`), calls the method's functional API, and returns the result as a
-``DataFrame`` (pandas) or ``Dataset`` (xarray). With ``as_result=True`` it returns the result
-object itself (with, e.g., the bootstrap distribution).
+``RuntimeError``). A method reads the container into a design (:mod:`pairedstats.inputs`),
+runs the spec on it and returns the result as a ``DataFrame`` (pandas) or ``Dataset``
+(xarray); with ``as_result=True`` it returns the result object itself. Every keyword of a
+method is declared once, in its spec: the signatures and docstrings here are generated.
 """
 
 from __future__ import annotations
@@ -15,11 +16,22 @@ from functools import partial
 import pandas as pd
 import xarray as xr
 
-from . import inputs
+from . import bootstrap as _bootstrap  # noqa: F401  (registers the specs)
+from . import inputs, registry
+from . import ranksum as _ranksum  # noqa: F401
+from . import tukey as _tukey  # noqa: F401
 from .core.streams import root_entropy
 from .inputs import sweeps
 
-__all__ = ["PairedDataFrameAccessor", "PairedDatasetAccessor"]
+__all__ = ["PairedDataArrayAccessor", "PairedDataFrameAccessor", "PairedDatasetAccessor"]
+
+#: How each road reads each container into a design.
+_READ = {
+    ("paired", "frame"): inputs.design_from_frame,
+    ("paired", "dataset"): inputs.design_from_dataset,
+    ("two-sample", "frame"): inputs.two_sample_from_frame,
+    ("two-sample", "dataset"): inputs.two_sample_from_dataset,
+}
 
 
 @pd.api.extensions.register_dataframe_accessor("paired")
@@ -34,154 +46,6 @@ class PairedDataFrameAccessor:
     def __init__(self, frame: pd.DataFrame):
         self._obj = frame
 
-    def bootstrap(
-        self,
-        *,
-        item=None,
-        system=None,
-        score=None,
-        systems=None,
-        baseline=None,
-        by=None,
-        cluster=None,
-        strata=None,
-        weights=None,
-        statistic=None,
-        n_resamples: int = 10_000,
-        confidence_level: float = 0.95,
-        method: str = "percentile",
-        resampling: str = "auto",
-        missing: str = "raise",
-        rng=None,
-        as_result: bool = False,
-    ):
-        """Paired bootstrap confidence intervals of b minus a.
-
-        See :func:`pairedstats.bootstrap` for the keywords and the returned columns.
-
-        Examples
-        --------
-        >>> import pairedstats
-        >>> df = pairedstats.datasets.load_runs()
-        >>> res = df.paired.bootstrap(item="query", system="run", score="ndcg",
-        ...                           baseline="bm25", n_resamples=2000, rng=1)
-        >>> list(res.columns[:4])
-        ['system_a', 'system_b', 'mean_a', 'mean_b']
-        """
-        design = inputs.design_from_frame(
-            self._obj, item=item, system=system, score=score, systems=systems, by=by,
-            cluster=cluster, strata=strata, missing=missing,
-        )  # fmt: skip
-        result = _method("bootstrap")(
-            design, baseline=baseline, weights=weights, statistic=statistic,
-            n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-            resampling=resampling, rng=rng, keep_distribution=as_result,
-        )  # fmt: skip
-        return result if as_result else result.to_dataframe()
-
-    def tukey_hsd(
-        self,
-        *,
-        item=None,
-        system=None,
-        score=None,
-        systems=None,
-        by=None,
-        n_resamples: int = 10_000,
-        missing: str = "raise",
-        rng=None,
-        as_result: bool = False,
-        **keywords,
-    ):
-        """Randomized Tukey HSD over all pairs of systems.
-
-        See :func:`pairedstats.tukey_hsd` for the keywords (``exact``, ``monitor``,
-        ``every``, ``progress``) and the returned columns.
-
-        Examples
-        --------
-        >>> import pairedstats
-        >>> df = pairedstats.datasets.load_runs()
-        >>> res = df.paired.tukey_hsd(item="query", system="run", score="ndcg",
-        ...                           n_resamples=2000, rng=1)
-        >>> len(res)  # 4 runs: 6 pairs
-        6
-        """
-        design = inputs.design_from_frame(
-            self._obj, item=item, system=system, score=score, systems=systems, by=by,
-            missing=missing,
-        )  # fmt: skip
-        result = _method("tukey_hsd")(design, n_resamples=n_resamples, rng=rng, **keywords)
-        return result if as_result else result.to_dataframe()
-
-    def ranksum(
-        self,
-        *,
-        score=None,
-        group=None,
-        a=None,
-        b=None,
-        by=None,
-        alternative: str = "two-sided",
-        confidence_level: float = 0.95,
-        method: str = "auto",
-        correction: bool = True,
-        as_result: bool = False,
-    ):
-        """Wilcoxon rank-sum test of b against a, with the Hodges-Lehmann shift.
-
-        Tidy: ``group`` names the label column and ``score`` the scores; wide: ``a`` and
-        ``b`` name two columns (unequal lengths by trailing NaN, counted and reported). See
-        :func:`pairedstats.ranksum` for the returned columns.
-
-        Examples
-        --------
-        >>> import pairedstats
-        >>> df = pairedstats.datasets.load_ratings()
-        >>> res = df.paired.ranksum(score="deviation", group="changed",
-        ...                         a="unchanged", b="changed")
-        >>> list(res.columns[:2])
-        ['group_a', 'group_b']
-        """
-        design = inputs.two_sample_from_frame(self._obj, score=score, group=group, a=a, b=b, by=by)
-        result = _method("ranksum")(
-            design, alternative=alternative, confidence_level=confidence_level,
-            method=method, correction=correction,
-        )  # fmt: skip
-        return result if as_result else result.to_dataframe()
-
-
-def _method(name: str):
-    """The design-level function of a method (imported on first use)."""
-    if name == "bootstrap":
-        from .bootstrap import bootstrap_design as run
-    elif name == "tukey_hsd":
-        from .tukey import tukey_hsd_design as run
-    else:
-        from .ranksum import ranksum_design as run
-    return run
-
-
-def _dataset_method(ds, *, name: str, design_kw: dict, method_kw: dict, as_result=False):
-    """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
-    build = inputs.two_sample_from_dataset if name == "ranksum" else inputs.design_from_dataset
-    result = _method(name)(build(ds, **design_kw), **method_kw)
-    return result if as_result else result.to_dataset()
-
-
-def _dataset_result(ds, name, design_kw, method_kw, variables, core_dims, as_result):
-    """Run in memory, or lazily chunk by chunk when the variables are dask arrays."""
-    if as_result or not sweeps.is_lazy(ds, variables):
-        return _dataset_method(
-            ds, name=name, design_kw=design_kw, method_kw=method_kw, as_result=as_result
-        )
-    if name != "ranksum" and method_kw.get("workers") is None:
-        # dask runs the chunks in parallel already: one thread per task avoids running
-        # 2 threads in each of several worker processes (the counts do not depend on it)
-        method_kw = {**method_kw, "workers": 1}
-    eager = partial(_dataset_method, name=name, design_kw=design_kw, method_kw=method_kw)
-    return sweeps.map_sweep(ds[variables], eager, core_dims)
-
 
 @xr.register_dataset_accessor("paired")
 class PairedDatasetAccessor:
@@ -195,91 +59,6 @@ class PairedDatasetAccessor:
 
     def __init__(self, dataset: xr.Dataset):
         self._obj = dataset
-
-    def bootstrap(
-        self,
-        *,
-        item="item",
-        system="system",
-        score=None,
-        systems=None,
-        baseline=None,
-        cluster=None,
-        strata=None,
-        weights=None,
-        statistic=None,
-        n_resamples: int = 10_000,
-        confidence_level: float = 0.95,
-        method: str = "percentile",
-        resampling: str = "auto",
-        missing: str = "raise",
-        rng=None,
-        as_result: bool = False,
-    ):
-        """Paired bootstrap over each sweep slice; see :func:`pairedstats.bootstrap`."""
-        design_kw = dict(
-            item=item, system=system, score=score, systems=systems, cluster=cluster,
-            strata=strata, missing=missing, columns_as_score=statistic is not None,
-        )  # fmt: skip
-        method_kw = dict(
-            baseline=baseline, weights=weights, statistic=statistic, n_resamples=n_resamples,
-            confidence_level=confidence_level, method=method, resampling=resampling,
-            rng=root_entropy(rng), keep_distribution=as_result,
-        )  # fmt: skip
-        variables = inputs.score_variables(self._obj, score, item, system)
-        return _dataset_result(
-            self._obj, "bootstrap", design_kw, method_kw, variables, (item, system), as_result
-        )
-
-    def tukey_hsd(
-        self,
-        *,
-        item="item",
-        system="system",
-        score=None,
-        systems=None,
-        n_resamples: int = 10_000,
-        missing: str = "raise",
-        rng=None,
-        as_result: bool = False,
-        **keywords,
-    ):
-        """Randomized Tukey HSD over each sweep slice; see :func:`pairedstats.tukey_hsd`."""
-        design_kw = dict(item=item, system=system, score=score, systems=systems, missing=missing)
-        method_kw = dict(n_resamples=n_resamples, rng=root_entropy(rng), **keywords)
-        variables = inputs.score_variables(self._obj, score, item, system)
-        return _dataset_result(
-            self._obj, "tukey_hsd", design_kw, method_kw, variables, (item, system), as_result
-        )
-
-    def ranksum(
-        self,
-        *,
-        score=None,
-        group="group",
-        a=None,
-        b=None,
-        item="item",
-        alternative: str = "two-sided",
-        confidence_level: float = 0.95,
-        method: str = "auto",
-        correction: bool = True,
-        as_result: bool = False,
-    ):
-        """Rank-sum test along ``item``, swept over the other dimensions.
-
-        ``group`` is a dimension holding the two labels, or a coordinate along ``item``;
-        see :func:`pairedstats.ranksum`.
-        """
-        design_kw = dict(score=score, group=group, a=a, b=b, item=item)
-        method_kw = dict(
-            alternative=alternative, confidence_level=confidence_level, method=method,
-            correction=correction,
-        )  # fmt: skip
-        variables = [score] if score is not None else list(self._obj.data_vars)
-        core = (item, group) if group in self._obj.dims else (item,)
-        return _dataset_result(self._obj, "ranksum", design_kw, method_kw, variables, core,
-                               as_result)  # fmt: skip
 
 
 @xr.register_dataarray_accessor("paired")
@@ -305,14 +84,74 @@ class PairedDataArrayAccessor:
         name = self._obj.name if self._obj.name is not None else "score"
         return PairedDatasetAccessor(self._obj.to_dataset(name=name))
 
-    def bootstrap(self, **keywords):
-        """:meth:`PairedDatasetAccessor.bootstrap` on this array."""
-        return self._dataset().bootstrap(**keywords)
 
-    def tukey_hsd(self, **keywords):
-        """:meth:`PairedDatasetAccessor.tukey_hsd` on this array."""
-        return self._dataset().tukey_hsd(**keywords)
+# ------------------------------------------------------------------ the generated methods
+def _frame_method(spec: registry.MethodSpec):
+    def method(self, **kwargs):
+        given, keywords, as_result = _arguments(spec, "frame", kwargs)
+        design = _READ[spec.road, "frame"](self._obj, **given)
+        result = spec.run(design, keep=as_result, **keywords)
+        return result if as_result else result.to_dataframe()
 
-    def ranksum(self, **keywords):
-        """:meth:`PairedDatasetAccessor.ranksum` on this array."""
-        return self._dataset().ranksum(**keywords)
+    return _finish(method, spec, "frame")
+
+
+def _dataset_method(spec: registry.MethodSpec):
+    def method(self, **kwargs):
+        given, keywords, as_result = _arguments(spec, "dataset", kwargs)
+        if "rng" in keywords:  # one root for every chunk of a lazy sweep
+            keywords["rng"] = root_entropy(keywords["rng"])
+        ds = self._obj
+        if spec.road == "paired":
+            given["columns_as_score"] = keywords.get("statistic") is not None
+            variables = inputs.score_variables(ds, given["score"], given["item"], given["system"])
+            core = (given["item"], given["system"])
+        else:
+            score, group, item = given["score"], given["group"], given["item"]
+            variables = [score] if score is not None else list(ds.data_vars)
+            core = (item, group) if group in ds.dims else (item,)
+        if as_result or not sweeps.is_lazy(ds, variables):
+            return _eager(ds, name=spec.name, given=given, keywords=keywords, keep=as_result)
+        if keywords.get("workers", 0) is None:
+            # dask runs the chunks in parallel already: one thread per task avoids running
+            # 2 threads in each of several worker processes (the numbers do not depend on it)
+            keywords["workers"] = 1
+        eager = partial(_eager, name=spec.name, given=given, keywords=keywords)
+        return sweeps.map_sweep(ds[variables], eager, core)
+
+    return _finish(method, spec, "dataset")
+
+
+def _dataarray_method(spec: registry.MethodSpec):
+    def method(self, **kwargs):
+        return getattr(self._dataset(), spec.name)(**kwargs)
+
+    return _finish(method, spec, "dataset")
+
+
+def _eager(ds, *, name: str, given: dict, keywords: dict, keep: bool = False):
+    """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
+    spec = registry.SPECS[name]
+    result = spec.run(_READ[spec.road, "dataset"](ds, **given), keep=keep, **keywords)
+    return result if keep else result.to_dataset()
+
+
+def _arguments(spec, container, kwargs) -> tuple[dict, dict, bool]:
+    arguments = registry.bind(spec, container, (), kwargs)
+    as_result = bool(arguments.pop("as_result"))
+    names = spec.inputs[container]
+    given = {k: arguments.pop(k) for k in names}
+    return given, arguments, as_result
+
+
+def _finish(method, spec, container):
+    method.__name__ = method.__qualname__ = spec.name
+    method.__doc__ = registry.docstring(spec, container)
+    method.__signature__ = registry.signature(spec, container, self_=True)
+    return method
+
+
+for _spec in registry.SPECS.values():
+    setattr(PairedDataFrameAccessor, _spec.name, _frame_method(_spec))
+    setattr(PairedDatasetAccessor, _spec.name, _dataset_method(_spec))
+    setattr(PairedDataArrayAccessor, _spec.name, _dataarray_method(_spec))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import numbers
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -22,6 +22,15 @@ from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
 from .core.parallel import default_workers, run_parts
 from .inputs import check_design, design_from_array
+from .registry import (
+    RNG,
+    WORKERS,
+    Keyword,
+    MethodSpec,
+    array_function,
+    design_function,
+    register,
+)
 from .results import ComparisonResult
 
 __all__ = [
@@ -250,178 +259,25 @@ def _check_statistic(statistic) -> Callable | None:
     return _core.per_resample(statistic)
 
 
-def bootstrap(
-    scores,
-    *,
-    systems=None,
-    baseline: Hashable | None = None,
-    cluster=None,
-    strata=None,
-    weights: Mapping | None = None,
-    statistic: Callable | None = None,
-    n_resamples: int = 10_000,
-    confidence_level: float = 0.95,
-    method: str = "percentile",
-    resampling: str = "auto",
-    missing: str = "raise",
-    rng=None,
-    workers: int | None = None,
-) -> BootstrapResult:
-    """Paired bootstrap confidence intervals of the differences b minus a.
-
-    Each resample draws items (or whole clusters, within strata) with replacement once and
-    applies the draw to every system, so what is resampled is the per-item difference.
-
-    Parameters
-    ----------
-    scores : array_like, shape (n_items, n_systems) or (n_items, n_systems, n_columns)
-        One row per item, one column per system (several score columns for ``statistic``).
-    systems : sequence, optional
-        Labels of the systems (default ``0, 1, ...``), in column order.
-    baseline : label, optional
-        Compare every other system with this one (a = baseline); default: all pairs, a
-        before b in system order.
-    cluster : array_like, shape (n_items,), optional
-        Cluster label of each item: whole clusters are resampled, and the estimate is the
-        item mean (total of the cluster sums over the total count), not the mean of cluster
-        means.
-    strata : array_like, shape (n_items,), optional
-        Stratum label of each item: items (or clusters) are resampled within each stratum,
-        with the same draws for every system, and stratum mean differences are combined
-        with ``weights``.
-    weights : mapping, optional
-        ``{stratum label: population weight}``, normalised to sum to 1. Default: the sample
-        proportions (the combination is then the plain item mean). A group (of
-        :func:`bootstrap_design`, ``by=``) without items in some weighted strata combines the
-        strata it has, their weights renormalised to sum to 1, and a
-        :class:`MissingStratumWarning` names the group and the strata: it is a warning, not an
-        error, so that one such group does not stop a sweep over many, but that group's
-        estimate is not the population mean the weights describe.
-    statistic : callable, optional
-        A metric that is not a mean over items, scipy-style. If it has an ``axis`` parameter
-        (or ``**kwargs``), ``statistic(*columns, axis=-1)`` receives one system's score
-        columns (``scores[..., c]`` for each column ``c``) for a batch of resamples, the
-        resamples along the first axes, and must return one value per resample: an array of
-        the columns' shape without the last axis (checked; a ValueError says what was expected
-        and what was received). Without ``axis`` (as scipy's ``vectorized=False``) it is
-        called once per resample and system on 1-D columns and must return a number; that
-        costs one Python call each, 10-20 microseconds for a few numpy sums: 10,000 resamples
-        of 1,000 items and two systems took 0.4 s instead of 0.2 s for a mean, 0.9 s instead
-        of 0.55 s for pooled F1. Recomputed on every resample; the difference is
-        ``statistic(b) - statistic(a)``.
-    n_resamples : int, default 10_000
-        At least 2 and at most 10**7 (:data:`pairedstats._validation.MAX_BOOTSTRAP_RESAMPLES`):
-        the replicates are held in memory to take their quantiles, 80 MB per comparison and
-        group at the maximum, whose Monte Carlo error is already far below any digit reported.
-    confidence_level : float, default 0.95
-    method : {"percentile", "basic", "bca"}, default "percentile"
-        Percentile interval (numpy's linear quantile rule), basic (reverse percentile), or
-        bias-corrected and accelerated (jackknife acceleration over the resampled units; a
-        replicate within the precision of the scores as given of the estimate is a tie,
-        :func:`pairedstats.core.bootstrap.bias_correction`).
-    resampling : {"auto", "index", "counts"}, default "auto"
-        How resamples are drawn. "auto" and "index" draw unit indices, shared by all
-        comparisons of a group: exact, jointly resampled, and a comparison's numbers do not
-        depend on the other systems in the call. "counts" (the mean only) draws, per
-        comparison, the multinomial counts of its distinct per-unit values: exact for each
-        comparison and much faster with few distinct values (0/1 scores, grades), but
-        marginal: comparisons are not jointly resampled, so ``bootstrap_distribution`` is None
-        when there are two or more comparisons. Each comparison is drawn in an orientation
-        fixed by its two system labels, so swapping a and b negates its replicates exactly.
-    missing : {"raise", "complete"}, default "raise"
-        NaN scores raise a ValueError that counts them; "complete" keeps the items scored
-        for every system and warns with the number dropped (``design.dropped``).
-    rng : seed or numpy Generator, optional
-        Root of the resampling streams (SPEC 7); the root is recorded as
-        ``metadata["seed_entropy"]``.
-    workers : int, optional
-        Threads drawing resample blocks (default: the CPUs this process may use). The
-        numbers do not depend on it.
-
-    Returns
-    -------
-    BootstrapResult
-        Columns ``mean_a, mean_b, difference, ci_low, ci_high, standard_error, n_items``
-        (+ ``n_clusters``), ``bootstrap_distribution`` of shape
-        ``(1, n_comparisons, n_resamples)``.
-
-    Warns
-    -----
-    PointDistributionWarning
-        Every resample gives the same difference (e.g. all differences equal): the interval
-        is that point and the standard error 0.
-    SingleUnitWarning
-        A group with one cluster, or a stratum with one unit: that unit's mean is the same in
-        every resample and the interval ignores its variability.
-    MissingStratumWarning
-        A group has no items in strata that ``weights`` names (see ``weights``).
-    NaNReplicatesWarning
-        ``statistic`` returned NaN on some resamples (e.g. AUC on a resample with one class):
-        those comparisons' intervals are NaN; the warning gives the count per comparison.
-    DegenerateBootstrapWarning
-        With ``method="bca"``: the estimate lies outside the replicates (the percentile
-        interval is used) or the acceleration is undefined (``a = 0`` is used).
-
-    Each kind is warned once per call, naming how many groups it concerns and one of them.
-
-    Examples
-    --------
-    The tutorial's five cases (losses of A and B):
-
-    >>> import numpy as np
-    >>> losses = np.array([[9, 4], [4, 9], [16, 9], [1, 4], [9, 1]])
-    >>> res = bootstrap(losses, systems=["A", "B"], n_resamples=2000, rng=1)
-    >>> float(res.difference[0, 0])
-    -2.4
-    >>> bool(res.ci_low[0, 0] < -2.4 < res.ci_high[0, 0])
-    True
-    """
-    return bootstrap_design(
-        design_from_array(
-            scores, systems=systems, cluster=cluster, strata=strata, missing=missing
-        ),
-        baseline=baseline,
-        weights=weights,
-        statistic=statistic,
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        method=method,
-        resampling=resampling,
-        rng=rng,
-        workers=workers,
-    )
-
-
-def bootstrap_design(
+def _compute(
     design: PairedDesign,
+    keep: bool,
     *,
-    baseline: Hashable | None = None,
-    weights: Mapping | None = None,
-    statistic: Callable | None = None,
-    n_resamples: int = 10_000,
-    confidence_level: float = 0.95,
-    method: str = "percentile",
-    resampling: str = "auto",
-    rng=None,
-    workers: int | None = None,
-    keep_distribution: bool = True,
+    baseline,
+    weights,
+    statistic,
+    n_resamples,
+    confidence_level,
+    method,
+    resampling,
+    rng,
+    workers,
 ) -> BootstrapResult:
-    """:func:`bootstrap` on a :class:`~pairedstats.PairedDesign` (all groups).
+    """Validate the keywords and bootstrap every group of ``design`` (the spec's ``run``).
 
-    Each group is resampled from its own streams, keyed by the root entropy and its group
-    key, so its numbers do not depend on the other groups. With ``keep_distribution=False``
-    the replicates are dropped once a group's interval is computed and
+    With ``keep=False`` the replicates are dropped once a group's interval is computed and
     ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
     keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pairedstats.inputs import design_from_array
-    >>> d = design_from_array(np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6]]), systems=["a", "b"])
-    >>> res = bootstrap_design(d, n_resamples=1000, rng=3)
-    >>> res.bootstrap_distribution.shape
-    (1, 1, 1000)
     """
     settings, statistic = _bootstrap_iv(
         design=design,
@@ -436,7 +292,7 @@ def bootstrap_design(
     )
     return _run(
         *settings, statistic=statistic, workers=_validation.check_workers(workers),
-        keep_distribution=bool(keep_distribution),
+        keep_distribution=bool(keep),
     )  # fmt: skip
 
 
@@ -699,3 +555,173 @@ def _run(
         acceleration=a_all,
         counts_path=counts_path,
     )
+
+
+# ---------------------------------------------------------------------- the method
+def _read(scores, *, systems, cluster, strata, missing) -> PairedDesign:
+    return design_from_array(
+        scores, systems=systems, cluster=cluster, strata=strata, missing=missing
+    )
+
+
+SPEC = register(
+    MethodSpec(
+        name="bootstrap",
+        command="bootstrap",
+        summary="Paired bootstrap confidence intervals of the differences b minus a.",
+        description="""
+        Each resample draws items (or whole clusters, within strata) with replacement once
+        and applies the draw to every system, so what is resampled is the per-item
+        difference.""",
+        road="paired",
+        inputs={
+            "frame": ("item", "system", "score", "systems", "by", "cluster", "strata", "missing"),
+            "dataset": ("item", "system", "score", "systems", "cluster", "strata", "missing"),
+            "array": ("scores", "systems", "cluster", "strata", "missing"),
+        },
+        keywords=(
+            Keyword(
+                "baseline",
+                None,
+                "label, optional",
+                "Compare every other system with this one (a = baseline); default: all "
+                "pairs, a before b in system order.",
+                option=dict(metavar="NAME", help="compare every system with this one"),
+                labels="system",
+            ),
+            Keyword(
+                "weights",
+                None,
+                "mapping, optional",
+                "``{stratum label: population weight}``, normalised to sum to 1. Default: "
+                "the sample proportions (the combination is then the plain item mean). A "
+                "group without items in some weighted strata combines the strata it has, "
+                "their weights renormalised to sum to 1, and a MissingStratumWarning names "
+                "the group and the strata: a warning, not an error, so that one such group "
+                "does not stop a sweep over many, but that group's estimate is not the "
+                "population mean the weights describe.",
+            ),
+            Keyword(
+                "statistic",
+                None,
+                "callable, optional",
+                "A metric that is not a mean over items, scipy-style. If it has an ``axis`` "
+                "parameter (or ``**kwargs``), ``statistic(*columns, axis=-1)`` receives one "
+                "system's score columns for a batch of resamples, the resamples along the "
+                "first axes, and must return one value per resample: an array of the "
+                "columns' shape without the last axis (checked; a ValueError says what was "
+                "expected and what was received). Without ``axis`` (as scipy's "
+                "``vectorized=False``) it is called once per resample and system on 1-D "
+                "columns and must return a number; that costs one Python call each, 10-20 "
+                "microseconds for a few numpy sums: 10,000 resamples of 1,000 items and two "
+                "systems took 0.4 s instead of 0.2 s for a mean, 0.9 s instead of 0.55 s for "
+                "pooled F1. Recomputed on every resample; the difference is "
+                "``statistic(b) - statistic(a)``.",
+            ),
+            Keyword(
+                "n_resamples",
+                10_000,
+                "int, default 10_000",
+                "At least 2 and at most 10**7: the replicates are held in memory to take "
+                "their quantiles, 80 MB per comparison and group at the maximum, whose Monte "
+                "Carlo error is already far below any digit reported.",
+                option=dict(type=int, metavar="N", help="resamples (default 10000)"),
+            ),
+            Keyword(
+                "confidence_level",
+                0.95,
+                "float, default 0.95",
+                "The level of the intervals.",
+                option=dict(type=float, metavar="LEVEL"),
+            ),
+            Keyword(
+                "method",
+                "percentile",
+                '{"percentile", "basic", "bca"}, default "percentile"',
+                "Percentile interval (numpy's linear quantile rule), basic (reverse "
+                "percentile), or bias-corrected and accelerated (jackknife acceleration over "
+                "the resampled units, weighted per stratum; a replicate within the precision "
+                "of the scores as given of the estimate is a tie).",
+                option=dict(type=str.lower, choices=_METHODS),
+            ),
+            Keyword(
+                "resampling",
+                "auto",
+                '{"auto", "index", "counts"}, default "auto"',
+                'How resamples are drawn. "auto" and "index" draw unit indices, shared by '
+                "all comparisons of a group: exact, jointly resampled, and a comparison's "
+                'numbers do not depend on the other systems in the call. "counts" (the mean '
+                "only) draws, per comparison, the multinomial counts of its distinct "
+                "per-unit values: exact for each comparison and much faster with few "
+                "distinct values (0/1 scores, grades), but marginal: comparisons are not "
+                "jointly resampled, so ``bootstrap_distribution`` is None when there are two "
+                "or more comparisons. Each comparison is drawn in an orientation fixed by "
+                "its two system labels, so swapping a and b negates its replicates exactly.",
+            ),
+            RNG,
+            WORKERS,
+        ),
+        run=_compute,
+        returns="""
+        BootstrapResult
+            Columns ``mean_a, mean_b, difference, ci_low, ci_high, standard_error, n_items``
+            (+ ``n_clusters``) per comparison and group, and ``bootstrap_distribution`` of
+            shape ``(n_groups, n_comparisons, n_resamples)``.""",
+        warns="""
+        PointDistributionWarning
+            Every resample gives the same difference (e.g. all differences equal): the
+            interval is that point and the standard error 0.
+        SingleUnitWarning
+            A group with one cluster, or a stratum with one unit: that unit's mean is the
+            same in every resample and the interval ignores its variability.
+        MissingStratumWarning
+            A group has no items in strata that ``weights`` names (see ``weights``).
+        NaNReplicatesWarning
+            ``statistic`` returned NaN on some resamples (e.g. AUC on a resample with one
+            class): those comparisons' intervals are NaN; the warning gives the count.
+        DegenerateBootstrapWarning
+            With ``method="bca"``: the estimate lies outside the replicates (the percentile
+            interval is used) or the acceleration is undefined (``a = 0`` is used).
+
+        Each kind is warned once per call, naming how many groups it concerns and one.""",
+        examples={
+            "array": """
+            The tutorial's five cases (losses of A and B):
+
+            >>> import numpy as np
+            >>> from pairedstats import bootstrap
+            >>> losses = np.array([[9, 4], [4, 9], [16, 9], [1, 4], [9, 1]])
+            >>> res = bootstrap(losses, systems=["A", "B"], n_resamples=2000, rng=1)
+            >>> float(res.difference[0, 0])
+            -2.4
+            >>> bool(res.ci_low[0, 0] < -2.4 < res.ci_high[0, 0])
+            True""",
+            "design": """
+            >>> import numpy as np
+            >>> from pairedstats import bootstrap_design
+            >>> from pairedstats.inputs import design_from_array
+            >>> d = design_from_array(np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6]]),
+            ...                       systems=["a", "b"])
+            >>> bootstrap_design(d, n_resamples=1000, rng=3).bootstrap_distribution.shape
+            (1, 1, 1000)""",
+            "frame": """
+            >>> import pairedstats
+            >>> df = pairedstats.datasets.load_runs()
+            >>> res = df.paired.bootstrap(item="query", system="run", score="ndcg",
+            ...                           baseline="bm25", n_resamples=2000, rng=1)
+            >>> list(res.columns[:4])
+            ['system_a', 'system_b', 'mean_a', 'mean_b']""",
+            "dataset": """
+            >>> import numpy as np, xarray as xr
+            >>> import pairedstats
+            >>> ds = xr.Dataset({"ndcg": (("seed", "item", "system"),
+            ...                           np.random.default_rng(0).random((3, 20, 2)))},
+            ...                 coords={"seed": [1, 2, 3], "system": ["a", "b"]})
+            >>> res = ds.paired.bootstrap(n_resamples=500, rng=1)
+            >>> dict(res["ci_low"].sizes)
+            {'seed': 3, 'comparison': 1}""",
+        },
+    )
+)
+bootstrap = array_function(SPEC, _read, __name__)
+bootstrap_design = design_function(SPEC, __name__)

@@ -202,8 +202,8 @@ def _no_distribution(result) -> str:
         )
     return (
         "`result`: no bootstrap distribution to plot: the call did not keep the replicates "
-        "(the accessors keep them only with as_result=True; bootstrap_design only with "
-        "keep_distribution=True). Re-run with as_result=True, e.g. "
+        "(the accessors keep them only with as_result=True; the functions always do). "
+        "Re-run with as_result=True, e.g. "
         "df.paired.bootstrap(..., as_result=True).plot('distribution')."
     )
 

@@ -17,6 +17,7 @@ from .core import ranksum as _core
 from .core._warn import warn
 from .core.design import TwoSampleDesign
 from .inputs import check_two_sample, two_sample_from_arrays
+from .registry import Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
@@ -131,109 +132,18 @@ def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction)
     return design, alternative, confidence_level, method, correction
 
 
-def ranksum(
-    a,
-    b,
-    *,
-    alternative: str = "two-sided",
-    confidence_level: float = 0.95,
-    method: str = "auto",
-    correction: bool = True,
+def _compute(
+    design: TwoSampleDesign, keep: bool, *, alternative, confidence_level, method, correction
 ) -> RanksumResult:
-    """Wilcoxon rank-sum (Mann-Whitney) test of two samples, with the Hodges-Lehmann shift.
-
-    Parameters
-    ----------
-    a, b : array_like, 1-D
-        The scores of the two groups (finite numbers, at least one each). Differences read
-        b minus a.
-    alternative : {"two-sided", "less", "greater"}, optional
-        About b - a: ``"greater"`` means b tends to exceed a. One-sided alternatives give
-        one-sided intervals.
-    confidence_level : float, optional
-        Level of the interval for the shift.
-    method : {"auto", "exact", "asymptotic"}, optional
-        ``"exact"``: the exact null without ties, the exact conditional null given the
-        tied midranks with ties (as R's coin); ``"asymptotic"``: the normal approximation
-        with the tie-corrected variance. ``"auto"`` uses the exact distribution whenever
-        its cost (:func:`pairedstats.core.ranksum.exact_cost`) is at most
-        ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about 90 x 90; with ties:
-        about 60 x 60), the normal approximation otherwise.
-    correction : bool, optional
-        Continuity correction of the normal approximation (p-value, ``z`` and the
-        asymptotic interval).
-
-    Returns
-    -------
-    RanksumResult
-        One row (``n_groups = 1``) with labels ``group_a="a"``, ``group_b="b"``.
-
-    Warns
-    -----
-    RanksumConfidenceWarning
-        When ``confidence_level`` cannot be reached on the exact path with so few values.
-
-    Notes
-    -----
-    The interval is made of order statistics of the ``n_a n_b`` differences ``b_j - a_i``
-    (never formed: they are selected in ``O((n_a + n_b) log(n_a + n_b))``). On the exact
-    path the ranks are R's exact critical values (``qwilcox``); on the asymptotic path they
-    are the differences where R's normal score crosses its quantile, so the intervals of R's
-    ``wilcox.test(b, a, conf.int=TRUE)`` are reproduced (R finds the asymptotic ends with
-    ``uniroot`` to within 1e-4; ours are the exact differences). The shift is always the
-    median of the differences; on its asymptotic path R reports instead a root of the
-    normal statistic, which can differ by up to half a gap between the middle differences.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pairedstats.ranksum import ranksum
-    >>> a = np.array([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30])
-    >>> b = np.array([0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
-    >>> res = ranksum(a, b)
-    >>> print(res.method[0, 0], res.u_a[0, 0], round(res.pvalue[0, 0], 4))
-    exact-conditional 58.0 0.1299
-    >>> print(round(res.shift[0, 0], 3), round(res.ci_low[0, 0], 3), round(res.ci_high[0, 0], 3))
-    -0.56 -1.183 0.37
-    """
-    design, alternative, confidence_level, method, correction = _ranksum_iv(
-        a, b, None, alternative, confidence_level, method, correction
-    )
-    return _run(design, alternative, confidence_level, method, correction)
-
-
-def ranksum_design(
-    design: TwoSampleDesign,
-    *,
-    alternative: str = "two-sided",
-    confidence_level: float = 0.95,
-    method: str = "auto",
-    correction: bool = True,
-) -> RanksumResult:
-    """:func:`ranksum` on every group of a :class:`~pairedstats.TwoSampleDesign`.
-
-    Keywords as in :func:`ranksum`. Each group is computed on its own (its numbers do not
-    depend on the other groups); the result has one row per group.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pairedstats import TwoSampleDesign
-    >>> design = TwoSampleDesign(
-    ...     a=np.array([1.0, 2.0, 3.0, 4.0, 10.0, 11.0, 12.0]),
-    ...     b=np.array([5.0, 6.0, 7.0, 13.0, 14.0, 15.0, 16.0]),
-    ...     a_offsets=np.array([0, 4, 7]), b_offsets=np.array([0, 3, 7]),
-    ...     labels=("before", "after"), group_names=("site",), group_keys=(("x",), ("y",)))
-    >>> res = ranksum_design(design, confidence_level=0.9)
-    >>> res.to_dataframe()[["site", "group_a", "group_b", "u_a", "shift", "pvalue"]].round(4)
-      site group_a group_b  u_a  shift  pvalue
-    0    x  before   after  0.0    3.5  0.0571
-    1    y  before   after  0.0    3.5  0.0571
-    """
+    """Validate the keywords and test every group of ``design`` (the spec's ``run``)."""
     design, alternative, confidence_level, method, correction = _ranksum_iv(
         None, None, design, alternative, confidence_level, method, correction
     )
     return _run(design, alternative, confidence_level, method, correction)
+
+
+def _read(a, b) -> TwoSampleDesign:
+    return two_sample_from_arrays(a, b)
 
 
 def _run(design, alternative, confidence_level, method, correction):
@@ -282,3 +192,131 @@ def _run(design, alternative, confidence_level, method, correction):
         metadata=meta,
         **columns,
     )
+
+
+SPEC = register(
+    MethodSpec(
+        name="ranksum",
+        command="ranksum",
+        summary="Wilcoxon rank-sum (Mann-Whitney) test of two samples, with the "
+        "Hodges-Lehmann shift.",
+        description="""
+        The ranks ascend (midranks for ties); ``u_a = rank_sum_a - n_a (n_a + 1) / 2``; the
+        shift is the median of all differences ``b_j - a_i`` (Hodges-Lehmann), with its
+        distribution-free confidence interval; ``z > 0`` when b tends to exceed a.""",
+        road="two-sample",
+        inputs={
+            "frame": ("score", "group", "a", "b", "by"),
+            "dataset": ("score", "group", "a", "b", "item"),
+            "array": ("a", "b"),
+        },
+        keywords=(
+            Keyword(
+                "alternative",
+                "two-sided",
+                '{"two-sided", "less", "greater"}, default "two-sided"',
+                'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
+                "alternatives give one-sided intervals.",
+                option=dict(
+                    type=str.lower, choices=_ALTERNATIVES, help="about b - a (default two-sided)"
+                ),
+            ),
+            Keyword(
+                "confidence_level",
+                0.95,
+                "float, default 0.95",
+                "Level of the interval of the shift.",
+                option=dict(type=float, metavar="LEVEL"),
+            ),
+            Keyword(
+                "method",
+                "auto",
+                '{"auto", "exact", "asymptotic"}, default "auto"',
+                '``"exact"``: the exact null without ties, the exact conditional null given '
+                'the tied midranks with ties (as R\'s coin); ``"asymptotic"``: the normal '
+                'approximation with the tie-corrected variance. ``"auto"`` uses the exact '
+                "distribution whenever its cost (:func:`pairedstats.core.ranksum.exact_cost`) "
+                "is at most ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about "
+                "90 x 90; with ties: about 60 x 60), the normal approximation otherwise.",
+                option=dict(type=str.lower, choices=_METHODS),
+            ),
+            Keyword(
+                "correction",
+                True,
+                "bool, default True",
+                "Continuity correction of the normal approximation (p-value, ``z`` and the "
+                "asymptotic interval).",
+                option=dict(
+                    flags=("--no-correction",),
+                    action="store_false",
+                    help="no continuity correction",
+                ),
+            ),
+        ),
+        run=_compute,
+        returns="""
+        RanksumResult
+            One row per group: ``group_a, group_b, n_a, n_b, rank_sum_a, u_a, z, pvalue,
+            shift, ci_low, ci_high`` and more (see the result's attributes).""",
+        warns="""
+        RanksumConfidenceWarning
+            When ``confidence_level`` cannot be reached on the exact path with so few
+            values.""",
+        notes="""
+        The interval is made of order statistics of the ``n_a n_b`` differences
+        ``b_j - a_i`` (never formed: they are selected in ``O((n_a + n_b) log(n_a + n_b))``).
+        On the exact path the ranks are R's exact critical values (``qwilcox``); on the
+        asymptotic path they are the differences where R's normal score crosses its
+        quantile, so the intervals of R's ``wilcox.test(b, a, conf.int=TRUE)`` are
+        reproduced (R finds the asymptotic ends with ``uniroot`` to within 1e-4; ours are
+        the exact differences). The shift is always the median of the differences; on its
+        asymptotic path R reports instead a root of the normal statistic, which can differ
+        by up to half a gap between the middle differences.""",
+        examples={
+            "array": """
+            >>> import numpy as np
+            >>> from pairedstats import ranksum
+            >>> a = np.array([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30])
+            >>> b = np.array([0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
+            >>> res = ranksum(a, b)
+            >>> print(res.method[0, 0], res.u_a[0, 0], round(res.pvalue[0, 0], 4))
+            exact-conditional 58.0 0.1299
+            >>> print(round(res.shift[0, 0], 3), round(res.ci_low[0, 0], 3),
+            ...       round(res.ci_high[0, 0], 3))
+            -0.56 -1.183 0.37""",
+            "design": """
+            >>> import numpy as np
+            >>> from pairedstats import ranksum_design
+            >>> from pairedstats import TwoSampleDesign
+            >>> design = TwoSampleDesign(
+            ...     a=np.array([1.0, 2.0, 3.0, 4.0, 10.0, 11.0, 12.0]),
+            ...     b=np.array([5.0, 6.0, 7.0, 13.0, 14.0, 15.0, 16.0]),
+            ...     a_offsets=np.array([0, 4, 7]), b_offsets=np.array([0, 3, 7]),
+            ...     labels=("before", "after"), group_names=("site",),
+            ...     group_keys=(("x",), ("y",)))
+            >>> res = ranksum_design(design, confidence_level=0.9)
+            >>> res.to_dataframe()[["site", "group_a", "u_a", "shift", "pvalue"]].round(4)
+              site group_a  u_a  shift  pvalue
+            0    x  before  0.0    3.5  0.0571
+            1    y  before  0.0    3.5  0.0571""",
+            "frame": """
+            >>> import pairedstats
+            >>> df = pairedstats.datasets.load_ratings()
+            >>> res = df.paired.ranksum(score="deviation", group="changed",
+            ...                         a="unchanged", b="changed")
+            >>> list(res.columns[:2])
+            ['group_a', 'group_b']""",
+            "dataset": """
+            >>> import numpy as np, xarray as xr
+            >>> import pairedstats
+            >>> ds = xr.Dataset({"x": (("site", "group", "item"),
+            ...                        np.arange(24.0).reshape(2, 2, 6) ** 1.1)},
+            ...                 coords={"site": ["p", "q"], "group": ["a", "b"]})
+            >>> res = ds.paired.ranksum(a="a", b="b")
+            >>> res["u_a"].values.ravel().tolist()
+            [0.0, 0.0]""",
+        },
+    )
+)
+ranksum = array_function(SPEC, _read, __name__)
+ranksum_design = design_function(SPEC, __name__)

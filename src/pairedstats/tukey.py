@@ -26,6 +26,15 @@ from .core.design import PairedDesign, comparison_pairs
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .core.streams import canonical_bytes
 from .inputs import canonical_ranks, check_design, design_from_array
+from .registry import (
+    RNG,
+    WORKERS,
+    Keyword,
+    MethodSpec,
+    array_function,
+    design_function,
+    register,
+)
 from .results import ComparisonResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -448,107 +457,154 @@ def tukey_hsd_run(
     return TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
 
 
-def tukey_hsd(
-    scores,
-    *,
-    systems=None,
-    n_resamples: int = 10_000,
-    rng=None,
-    exact="auto",
-    missing: str = "raise",
-    monitor: Callable[[Checkpoint], object] | None = None,
-    every: int | None = None,
-    progress: bool = False,
-    workers: int | None = None,
-) -> TukeyHSDResult:
-    """Randomized Tukey HSD test of all pairs of systems scored on the same items.
-
-    In each trial the scores are shuffled across systems independently within every item
-    and the range (largest minus smallest) of the system means is recorded. A pair's
-    p-value is the fraction of trials whose range is at least the pair's observed
-    ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so 0 means below
-    ``1 / n_resamples``. The range statistic accounts for testing all pairs. With two
-    systems it is Fisher's paired randomization (sign-flip) test.
-
-    Ties are exact, whatever the scale, offset and dtype of the scores. Each item's scores
-    are shifted so that the smallest is 0; such a difference errs by at most
-    ``error = 16 * u * max|scores|``, ``u`` the unit roundoff of the dtype the scores were
-    given in (``2**-53`` for float64 and integers, ``2**-24`` for float32). When every
-    difference is within ``error`` of a multiple of a common step (0.1, 0.05, 1/3, 1e-11...)
-    and its ``N`` distinct multiples, the largest ``K``, are too many for chance
-    (``K * (4 * error / step)**(N - 1) <= 1e-3``), the scores are compared as integers and
-    the step is the ``tie_quantum`` column. Otherwise they are compared as float sums, and a
-    range counts when it is at least the observed difference minus the bound on the error
-    of the sums, ``4 * n_items * (error + 2**-53 * L)``, ``L`` the largest possible system
-    sum.
-
-    Parameters
-    ----------
-    scores : array_like, shape (n_items, n_systems)
-        One row per item (block), one column per system.
-    systems : sequence, optional
-        System labels (default: column numbers). They set the order of the pairs and which
-        side of a pair is a; the trials follow the sorted labels, so any order of the
-        same systems gives the same p-values.
-    n_resamples : int, default 10_000
-        Trials (the "B" of the literature); at most ``10**9``
-        (:data:`pairedstats._validation.MAX_RESAMPLES`).
-    rng : None, int, SeedSequence, BitGenerator or Generator
-        Seed material (SPEC 7). The root entropy is recorded as ``metadata["seed_entropy"]``;
-        passing it back as ``rng`` re-runs the call.
-    exact : {"auto", True, False}, default "auto"
-        ``True``: the exact permutation p-value (every within-item arrangement), or a
-        ValueError if the design is too large. ``False``: Monte Carlo. ``"auto"`` (in any
-        case): exact when the scores are on a grid whose dynamic programme has at most
-        2**22 states and 2e8 operations, or the arrangements (item 0 held fixed) number at
-        most 2**18; Monte Carlo otherwise. The ``pvalue_method`` column says which was used.
-    missing : {"raise", "complete"}, default "raise"
-        NaN scores raise a ValueError that counts them; "complete" keeps the items scored
-        for every system and records the number dropped (the ``n_dropped`` column).
-    monitor : callable, optional
-        Called with a :class:`Checkpoint` every ``every`` trials and at the end.
-    every : int, optional
-        Trials between checkpoints (default 1% of ``n_resamples``, in whole blocks).
-    progress : bool, default False
-        Show a tqdm progress bar (needs ``pairedstats[progress]``).
-    workers : int, optional
-        Threads (default: the CPUs available). Never changes the numbers.
-
-    Returns
-    -------
-    TukeyHSDResult
-        One row per pair ``(a, b)``, a before b in system order. ``to_dataframe()`` gives
-        the columns ``system_a, system_b, mean_a, mean_b, difference, pvalue, pvalue_low,
-        pvalue_high, n_resamples, exceeding, n_items, pvalue_method``.
-
-    Examples
-    --------
-    Sakai (2018), Table 5.1, two of the systems: the exact Fisher p-value is 135/2048.
-
-    >>> x = [.7, .3, .2, .6, .4, .4, 0, .7, .1, .3, .5, .4, 0, .6, .5, .3, .1, .5, .2, .1]
-    >>> y = [.5, .1, 0, .2, .4, .3, 0, .5, .3, .3, .4, .4, .1, .4, .2, .1, .1, .6, .3, .2]
-    >>> res = tukey_hsd(np.column_stack([x, y]), systems=["X", "Y"])
-    >>> float(res.pvalue[0, 0] * 2048), res.pvalue_method[0, 0]
-    (135.0, 'exact')
-    >>> res = tukey_hsd(np.column_stack([x, y]).astype(np.float32))  # float32: the same grid
-    >>> float(res.pvalue[0, 0] * 2048), float(res.tie_quantum[0, 0])
-    (135.0, 0.1)
-    >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, exact=False, n_resamples=20_000)
-    >>> print(f"{res.pvalue[0, 0]:.3f}")
-    0.065
-    """
+def _compute(
+    design: PairedDesign, keep: bool, *, n_resamples, rng, exact, monitor, every, progress,
+    workers,
+) -> TukeyHSDResult:  # fmt: skip
+    """Validate the keywords and test every group of ``design`` (the spec's ``run``)."""
     design, n_resamples, exact, missing, monitor, every, progress, workers, root = _tukey_hsd_iv(
-        scores, systems, n_resamples, rng, exact, missing, monitor, every, progress, workers
+        design, None, n_resamples, rng, exact, "raise", monitor, every, progress, workers
     )
     run = TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
     return run.run(monitor=monitor, every=every, progress=progress)
 
 
-def tukey_hsd_design(design: PairedDesign, **keywords) -> TukeyHSDResult:
-    """:func:`tukey_hsd` on a :class:`~pairedstats.PairedDesign` (per group).
+def _read(scores, *, systems, missing) -> PairedDesign:
+    return design_from_array(scores, systems=systems, missing=missing)
 
-    Each group's trials come from a stream keyed by the seed and the group key, so a group's
-    p-values do not depend on the other groups. ``design.dropped`` is reported in the
-    ``n_dropped`` column.
-    """
-    return tukey_hsd(check_design(design), **keywords)
+
+_SAKAI = """
+    >>> import numpy as np
+    >>> from pairedstats import tukey_hsd
+    >>> x = [.7, .3, .2, .6, .4, .4, 0, .7, .1, .3, .5, .4, 0, .6, .5, .3, .1, .5, .2, .1]
+    >>> y = [.5, .1, 0, .2, .4, .3, 0, .5, .3, .3, .4, .4, .1, .4, .2, .1, .1, .6, .3, .2]
+"""
+
+SPEC = register(
+    MethodSpec(
+        name="tukey_hsd",
+        command="tukey-hsd",
+        summary="Randomized Tukey HSD test of all pairs of systems scored on the same items.",
+        description="""
+        In each trial the scores are shuffled across systems independently within every item
+        and the range (largest minus smallest) of the system means is recorded. A pair's
+        p-value is the fraction of trials whose range is at least the pair's observed
+        ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so 0 means below
+        ``1 / n_resamples``. The range statistic accounts for testing all pairs. With two
+        systems it is Fisher's paired randomization (sign-flip) test.
+
+        Ties are exact, whatever the scale, offset and dtype of the scores. Each item's
+        scores are shifted so that the smallest is 0; such a difference errs by at most
+        ``error = 16 * u * max|scores|``, ``u`` the unit roundoff of the dtype the scores
+        were given in (``2**-53`` for float64 and integers, ``2**-24`` for float32). When
+        every difference is within ``error`` of a multiple of a common step (0.1, 0.05, 1/3,
+        1e-11...) and its ``N`` distinct multiples, the largest ``K``, are too many for
+        chance (``K * (4 * error / step)**(N - 1) <= 1e-3``), the scores are compared as
+        integers and the step is the ``tie_quantum`` column. Otherwise they are compared as
+        float sums, and a range counts when it is at least the observed difference minus
+        the bound on the error of the sums, ``4 * n_items * (error + 2**-53 * L)``, ``L``
+        the largest possible system sum. The trials follow the systems' labels in their
+        sorted order, so any order of the same systems gives the same p-values.""",
+        road="paired",
+        inputs={
+            "frame": ("item", "system", "score", "systems", "by", "missing"),
+            "dataset": ("item", "system", "score", "systems", "missing"),
+            "array": ("scores", "systems", "missing"),
+        },
+        keywords=(
+            Keyword(
+                "n_resamples",
+                10_000,
+                "int, default 10_000",
+                'Trials (the "B" of the literature); at most ``10**9``.',
+                option=dict(type=int, metavar="N", help="trials (default 10000)"),
+            ),
+            RNG,
+            Keyword(
+                "exact",
+                "auto",
+                '{"auto", True, False}, default "auto"',
+                "``True``: the exact permutation p-value (every within-item arrangement), "
+                "or a ValueError if the design is too large. ``False``: Monte Carlo. "
+                '``"auto"`` (in any case): exact when the scores are on a grid whose '
+                "dynamic programme has at most 2**22 states and 2e8 operations, or the "
+                "arrangements (item 0 held fixed) number at most 2**18; Monte Carlo "
+                "otherwise. The ``pvalue_method`` column says which was used.",
+                option=dict(
+                    type=str.lower,
+                    choices=("auto", "true", "false"),
+                    values={"auto": "auto", "true": True, "false": False},
+                    help="exact p-values: auto (when they can be computed; default), true "
+                    "(always), false (Monte Carlo)",
+                ),
+            ),
+            Keyword(
+                "monitor",
+                None,
+                "callable, optional",
+                "Called with a :class:`Checkpoint` every ``every`` trials and at the end.",
+            ),
+            Keyword(
+                "every",
+                None,
+                "int, optional",
+                "Trials between checkpoints (default 1% of ``n_resamples``, in whole blocks).",
+            ),
+            Keyword(
+                "progress",
+                False,
+                "bool, default False",
+                "Show a tqdm progress bar (needs ``pairedstats[progress]``).",
+            ),
+            WORKERS,
+        ),
+        run=_compute,
+        returns="""
+        TukeyHSDResult
+            One row per pair ``(a, b)``, a before b in system order, per group.
+            ``to_dataframe()`` gives the columns ``system_a, system_b, mean_a, mean_b,
+            difference, pvalue, pvalue_low, pvalue_high, n_resamples, exceeding, n_items,
+            pvalue_method, tie_quantum, n_dropped``.""",
+        examples={
+            "array": _SAKAI
+            + """
+            Sakai (2018), Table 5.1, two of the systems: the exact Fisher p-value is
+            135/2048.
+
+            >>> res = tukey_hsd(np.column_stack([x, y]), systems=["X", "Y"])
+            >>> float(res.pvalue[0, 0] * 2048), res.pvalue_method[0, 0]
+            (135.0, 'exact')
+            >>> res = tukey_hsd(np.column_stack([x, y]).astype(np.float32))  # the same grid
+            >>> float(res.pvalue[0, 0] * 2048), float(res.tie_quantum[0, 0])
+            (135.0, 0.1)
+            >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, exact=False, n_resamples=20_000)
+            >>> print(f"{res.pvalue[0, 0]:.3f}")
+            0.065""",
+            "design": """
+            >>> import numpy as np
+            >>> from pairedstats import tukey_hsd_design
+            >>> from pairedstats.inputs import design_from_array
+            >>> d = design_from_array(np.array([[1, 2, 4], [2, 3, 3], [1, 3, 5], [0, 2, 4.]]))
+            >>> tukey_hsd_design(d).pvalue.round(4).tolist()  # exact: 216 arrangements
+            [[0.4907, 0.0093, 0.4907]]""",
+            "frame": """
+            >>> import pairedstats
+            >>> df = pairedstats.datasets.load_runs()
+            >>> res = df.paired.tukey_hsd(item="query", system="run", score="ndcg",
+            ...                           n_resamples=2000, rng=1)
+            >>> len(res)  # 4 runs: 6 pairs
+            6""",
+            "dataset": """
+            >>> import numpy as np, xarray as xr
+            >>> import pairedstats
+            >>> p10 = np.random.default_rng(0).integers(0, 11, (2, 30, 3)) / 10
+            >>> ds = xr.Dataset({"p10": (("dataset", "item", "system"), p10)},
+            ...                 coords={"dataset": ["x", "y"], "system": ["a", "b", "c"]})
+            >>> res = ds.paired.tukey_hsd(n_resamples=1000, rng=1)
+            >>> dict(res["pvalue"].sizes)
+            {'dataset': 2, 'comparison': 3}""",
+        },
+    )
+)
+tukey_hsd = array_function(SPEC, _read, __name__)
+tukey_hsd_design = design_function(SPEC, __name__)
