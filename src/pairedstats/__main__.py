@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m pairedstats",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Methods: python -m pairedstats {bootstrap,tukey-hsd,ranksum} -h",
+        epilog=f"Methods: python -m pairedstats {{{','.join(cli.COMMANDS)}}} -h",
     )
     parser.add_argument("--n-resamples", type=int, default=10_000)
     parser.add_argument("--rng", type=int, default=2026, help="seed (default 2026)")

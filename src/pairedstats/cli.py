@@ -28,10 +28,13 @@ import sys
 import warnings
 from pathlib import Path
 
+from . import registry
+
 __all__ = ["main", "read_table", "read_trec_eval"]
 
 FORMATS = ("text", "csv", "json", "markdown", "latex")
-COMMANDS = ("bootstrap", "tukey-hsd", "ranksum")
+#: The subcommands, one per registered method.
+COMMANDS = tuple(spec.command for spec in registry.SPECS.values())
 
 
 # ---------------------------------------------------------------------------- reading
@@ -184,28 +187,25 @@ def format_result(result, fmt: str, *, alpha=None) -> str:
 
 
 # ---------------------------------------------------------------------------- parser
-def _common(p: argparse.ArgumentParser, *, paired: bool = True) -> None:
-    p.add_argument("file", nargs="?", metavar="FILE",
-                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
-    p.add_argument("--by", nargs="+", metavar="COL", help="run per group of these columns")
+def _output_options(p: argparse.ArgumentParser) -> None:
     out = p.add_argument_group("output")
-    out.add_argument(
-        "--format", type=str.lower, choices=FORMATS, default="text", help="default: text"
-    )
+    out.add_argument("--format", type=str.lower, choices=FORMATS, default="text",
+                     help="default: text")  # fmt: skip
     out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
     out.add_argument("--alpha", type=float, default=None,
                      help="LaTeX significance markers: p < ALPHA (default 0.05)")  # fmt: skip
-    if not paired:
-        return
-    p.add_argument("--item", metavar="COL", help="item column (query, example, ...)")
-    p.add_argument("--system", metavar="COL", help="system column (tidy tables)")
-    p.add_argument("--score", metavar="COL", help="score column (tidy tables)")
-    p.add_argument("--systems", nargs="+", metavar="NAME", help="select and order systems")
-    p.add_argument("--missing", type=str.lower, choices=("raise", "complete"), default="raise",
-                   help="'complete': keep the items scored for every system")  # fmt: skip
-    p.add_argument("--rng", type=int, default=None, metavar="SEED", help="random seed")
-    p.add_argument("--n-resamples", type=int, default=10_000, metavar="N",
-                   help="resamples or trials (default 10000)")  # fmt: skip
+
+
+def _add_option(p, keyword) -> None:
+    """The option of a spec's keyword; absent from ``args`` unless given, so that the
+    library's default applies (typed once, in the spec)."""
+    option = dict(keyword.option)
+    flags = option.pop("flags", (f"--{keyword.name.replace('_', '-')}",))
+    option.pop("values", None)
+    p.add_argument(*flags, dest=keyword.name, default=argparse.SUPPRESS, **option)
+
+
+def _trec_eval_options(p: argparse.ArgumentParser) -> None:
     trec = p.add_argument_group("trec_eval input (instead of FILE)")
     trec.add_argument("--trec-eval", nargs="+", metavar="RUN",
                       help="trec_eval -q outputs, one file per run; rows of query 'all' "
@@ -214,8 +214,23 @@ def _common(p: argparse.ArgumentParser, *, paired: bool = True) -> None:
     trec.add_argument("--names", nargs="+", help="run names (default: the file stems)")
 
 
+def _subcommand(sub, spec) -> None:
+    """The subcommand of ``spec``: its input options, then its keywords' options."""
+    p = sub.add_parser(spec.command, help=spec.summary, description=spec.summary)
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
+    inputs = registry.input_keywords(spec, "frame")
+    for keyword in [*inputs, *spec.keywords]:
+        if keyword.option is not None:
+            _add_option(p, keyword)
+    if spec.road == "paired":
+        _trec_eval_options(p)
+    _output_options(p)
+    p.set_defaults(spec=spec, options=_options(p))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``pairedstats``."""
+    """The argument parser of ``pairedstats``: one subcommand per registered method."""
     parser = argparse.ArgumentParser(
         prog="pairedstats", description=__doc__.split("\n\n")[0],
         epilog="Run 'pairedstats METHOD -h' for a method's options; with no METHOD, "
@@ -225,39 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"pairedstats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="METHOD")
-
-    boot = sub.add_parser("bootstrap", help="paired bootstrap intervals of b - a")
-    _common(boot)
-    boot.add_argument("--baseline", help="compare every system with this one")
-    boot.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL")
-    boot.add_argument(
-        "--method", type=str.lower, choices=("percentile", "basic", "bca"), default="percentile"
-    )
-    boot.add_argument("--cluster", metavar="COL", help="resample whole clusters")
-    boot.add_argument("--strata", metavar="COL", help="resample within strata")
-
-    hsd = sub.add_parser("tukey-hsd", help="randomized Tukey HSD over all pairs")
-    _common(hsd)
-    hsd.add_argument("--exact", type=str.lower, choices=("auto", "true", "false"), default=None,
-                     help="exact p-values: auto (when they can be computed; default), "
-                          "true (always), false (Monte Carlo)")  # fmt: skip
-
-    rank = sub.add_parser("ranksum", help="Wilcoxon rank-sum test with Hodges-Lehmann shift")
-    _common(rank, paired=False)
-    rank.add_argument("--score", metavar="COL", help="score column (tidy tables)")
-    rank.add_argument("--group", metavar="COL", help="column of the group labels (tidy)")
-    rank.add_argument("-a", "--a", dest="a", metavar="LABEL", help="group (or column) a")
-    rank.add_argument("-b", "--b", dest="b", metavar="LABEL", help="group (or column) b")
-    rank.add_argument("--alternative", type=str.lower, choices=("two-sided", "less", "greater"),
-                      default="two-sided", help="about b - a (default two-sided)")  # fmt: skip
-    rank.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL")
-    rank.add_argument(
-        "--method", type=str.lower, choices=("auto", "exact", "asymptotic"), default="auto"
-    )
-    rank.add_argument("--no-correction", dest="correction", action="store_false",
-                      help="no continuity correction")  # fmt: skip
-    for method in (boot, hsd, rank):
-        method.set_defaults(options=_options(method))
+    for spec in registry.SPECS.values():
+        _subcommand(sub, spec)
     return parser
 
 
@@ -320,11 +304,12 @@ def _frame_and_columns(args, parser):
     if args.file is None:
         parser.error("give a FILE (CSV or Parquet) or --trec-eval RUN ...")
     frame = read_table(args.file)
-    if (args.system is None) != (args.score is None):
+    item, system, score = (getattr(args, k, None) for k in ("item", "system", "score"))
+    if (system is None) != (score is None):
         parser.error("a tidy table needs both --system and --score (a wide table neither)")
-    if args.system is None:  # wide: the library's rules say what the items are
-        return frame, dict(item=args.item)
-    return frame, dict(item=args.item, system=args.system, score=args.score)
+    if system is None:  # wide: the library's rules say what the items are
+        return frame, dict(item=item)
+    return frame, dict(item=item, system=system, score=score)
 
 
 def _label(typed: str, labels, option: str, source: str):
@@ -387,32 +372,27 @@ def _typed_labels(value, option: str, frame, column=None):
 
 def run(args, parser):
     """The result object of the parsed command."""
-    if args.command == "ranksum":
+    spec = args.spec
+    if spec.road == "paired":
+        frame, names = _frame_and_columns(args, parser)
+    else:
         if args.file is None:
             parser.error("give a FILE (CSV or Parquet)")
-        frame = read_table(args.file)
-        return frame.paired.ranksum(
-            score=args.score, group=args.group, by=args.by,
-            a=_typed_labels(args.a, "-a", frame, args.group),
-            b=_typed_labels(args.b, "-b", frame, args.group),
-            alternative=args.alternative, confidence_level=args.confidence_level,
-            method=args.method, correction=args.correction, as_result=True,
-        )  # fmt: skip
-    frame, names = _frame_and_columns(args, parser)
-    system = names.get("system")
-    common = dict(
-        systems=_typed_labels(args.systems, "--systems", frame, system), by=args.by,
-        missing=args.missing, rng=args.rng, n_resamples=args.n_resamples, as_result=True,
-    )  # fmt: skip
-    if args.command == "bootstrap":
-        return frame.paired.bootstrap(
-            **names, **common, baseline=_typed_labels(args.baseline, "--baseline", frame, system),
-            cluster=args.cluster, strata=args.strata, confidence_level=args.confidence_level,
-            method=args.method,
-        )  # fmt: skip
-    exact = {None: None, "auto": "auto", "true": True, "false": False}[args.exact]
-    extra = {} if exact is None else {"exact": exact}
-    return frame.paired.tukey_hsd(**names, **common, **extra)
+        frame, names = read_table(args.file), {}
+    known = {*spec.inputs["frame"], *(k.name for k in spec.keywords)}
+    given = {k: v for k, v in vars(args).items() if k in known}
+    given.update(names)
+    for keyword in [*registry.input_keywords(spec, "frame"), *spec.keywords]:
+        if keyword.name not in given or keyword.option is None:
+            continue
+        values = keyword.option.get("values")
+        if values is not None:
+            given[keyword.name] = values[given[keyword.name]]
+        if keyword.labels is not None:
+            column = given.get(keyword.labels)  # the system or group column (tidy tables)
+            option = args.options.get(keyword.name, keyword.name)
+            given[keyword.name] = _typed_labels(given[keyword.name], option, frame, column)
+    return getattr(frame.paired, spec.name)(**given, as_result=True)
 
 
 def _check_output(path) -> None:

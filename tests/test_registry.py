@@ -1,0 +1,190 @@
+"""The registry: every method keyword is declared once and reaches every entry point.
+
+The functions on arrays, the DataFrame, Dataset and DataArray accessors and the command line
+are generated from the specs; these tests hold them to it: each keyword of each method, set
+to a value other than its default, gives the same numbers through the array function and
+every accessor, and the signatures, docstrings and options list exactly the spec's keywords.
+"""
+
+import argparse
+import inspect
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+
+import pairedstats
+from pairedstats import cli, registry
+
+N_ITEMS, SYSTEMS = 12, ["s0", "s1", "s2"]
+_RNG = np.random.default_rng(4)
+SCORES = _RNG.normal(size=(N_ITEMS, 3)) + np.array([0.0, 0.3, 0.5])
+CLUSTER = np.repeat(np.arange(6), 2)
+STRATA = np.where(np.arange(N_ITEMS) < 6, "p", "q")
+SAMPLE_A, SAMPLE_B = _RNG.normal(size=9), _RNG.normal(size=11) + 0.4
+
+#: A value other than the default for every keyword of every method (and what it needs).
+VALUES = {
+    "bootstrap": {
+        "baseline": ("s1", {}),
+        "weights": ({"p": 0.3, "q": 0.7}, {"strata": True}),
+        "statistic": (np.median, {}),
+        "n_resamples": (300, {}),
+        "confidence_level": (0.9, {}),
+        "method": ("bca", {}),
+        "resampling": ("counts", {}),
+        "rng": (7, {}),
+        "workers": (1, {}),
+    },
+    "tukey_hsd": {
+        "n_resamples": (300, {}),
+        "rng": (7, {}),
+        "exact": (False, {"items": 6}),  # auto: exact on 6 items
+        "monitor": (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
+        "every": (256, {}),
+        "progress": (pytest.importorskip("tqdm") is not None, {}),
+        "workers": (1, {}),
+    },
+    "ranksum": {
+        "alternative": ("greater", {}),
+        "confidence_level": (0.9, {}),
+        "method": ("asymptotic", {}),
+        "correction": (False, {}),
+    },
+}
+#: Keywords that do not change the numbers (threads, reporting).
+SAME_NUMBERS = {"workers", "monitor", "every", "progress"}
+CHECKPOINTS: list = []
+CASES = [(name, k) for name, spec in registry.SPECS.items() for k in VALUES[name]]
+
+
+def test_every_keyword_of_every_method_has_a_case():
+    assert {n: sorted(k.name for k in s.keywords) for n, s in registry.SPECS.items()} == {
+        n: sorted(v) for n, v in VALUES.items()
+    }
+
+
+def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
+    strata = needs.get("strata", False)
+    n = needs.get("items", N_ITEMS)
+    scores, strata_labels = SCORES[:n], STRATA[:n]
+    settings = {"rng": 3, "n_resamples": 300, keyword: value}
+    extra_array = {"strata": strata_labels} if strata else {}
+    tidy = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(n), 3),
+            "system": SYSTEMS * n,
+            "score": scores.ravel(),
+            "stratum": np.repeat(strata_labels, 3),
+        }
+    )
+    ds = xr.Dataset(
+        {"score": (("item", "system"), scores)},
+        coords={"system": SYSTEMS, "stratum": ("item", strata_labels)},
+    )
+    strata_kw = {"strata": "stratum"} if strata else {}
+    function = getattr(pairedstats, name)
+    return {
+        "array": lambda: function(scores, systems=SYSTEMS, **extra_array, **settings),
+        "frame": lambda: getattr(tidy.paired, name)(
+            item="item", system="system", score="score", as_result=True, **strata_kw, **settings
+        ),
+        "dataset": lambda: getattr(ds.paired, name)(**strata_kw, **settings, as_result=True),
+        "dataarray": lambda: getattr(ds["score"].paired, name)(
+            **strata_kw, **settings, as_result=True
+        ),
+    }
+
+
+def _two_sample_calls(keyword: str, value) -> dict:
+    settings = {keyword: value}
+    tidy = pd.DataFrame(
+        {
+            "x": np.concatenate([SAMPLE_A, SAMPLE_B]),
+            "g": ["a"] * SAMPLE_A.size + ["b"] * SAMPLE_B.size,
+        }
+    )
+    ds = xr.Dataset(
+        {"x": ("item", tidy["x"].to_numpy())}, coords={"g": ("item", tidy["g"].to_numpy())}
+    )
+    return {
+        "array": lambda: pairedstats.ranksum(SAMPLE_A, SAMPLE_B, **settings),
+        "frame": lambda: tidy.paired.ranksum(
+            score="x", group="g", a="a", b="b", **settings, as_result=True
+        ),
+        "dataset": lambda: ds.paired.ranksum(
+            score="x", group="g", a="a", b="b", **settings, as_result=True
+        ),
+        "dataarray": lambda: ds["x"].paired.ranksum(
+            group="g", a="a", b="b", **settings, as_result=True
+        ),
+    }
+
+
+def _default_calls(name: str, keyword: str, needs: dict) -> dict:
+    spec = registry.SPECS[name]
+    default = spec.keyword(keyword).default
+    if spec.road == "paired":
+        return _paired_calls(name, keyword, default, needs)
+    return _two_sample_calls(keyword, default)
+
+
+@pytest.mark.parametrize(("name", "keyword"), CASES)
+def test_a_keyword_reaches_the_function_and_every_accessor(name, keyword):
+    value, needs = VALUES[name][keyword]
+    spec = registry.SPECS[name]
+    if spec.road == "paired":
+        calls = _paired_calls(name, keyword, value, needs)
+    else:
+        calls = _two_sample_calls(keyword, value)
+    CHECKPOINTS.clear()
+    results = {container: call() for container, call in calls.items()}
+    reference = results.pop("array")
+    expected = reference.to_dataframe()
+    if keyword == "monitor":  # called at the end of every run at least
+        assert len(CHECKPOINTS) >= len(calls)
+    if keyword not in SAME_NUMBERS:  # the value was applied: the numbers differ
+        default = {**calls, **_default_calls(name, keyword, needs)}["array"]().to_dataframe()
+        assert not expected.equals(default)
+    numbers = [c for c in expected.columns if expected[c].dtype.kind == "f"]
+    assert numbers
+    for container, got in results.items():
+        table = got.to_dataframe()
+        for column in numbers:
+            np.testing.assert_array_equal(
+                table[column].to_numpy(), expected[column].to_numpy(), err_msg=container
+            )
+
+
+@pytest.mark.parametrize("name", list(registry.SPECS))
+def test_signatures_and_docstrings_list_the_spec_keywords(name):
+    spec = registry.SPECS[name]
+    own = [k.name for k in spec.keywords]
+    entries = {
+        "array": getattr(pairedstats, name),
+        "design": getattr(pairedstats, f"{name}_design"),
+        "frame": getattr(pairedstats.accessors.PairedDataFrameAccessor, name),
+        "dataset": getattr(pairedstats.accessors.PairedDatasetAccessor, name),
+        "dataarray": getattr(pairedstats.accessors.PairedDataArrayAccessor, name),
+    }
+    for container, entry in entries.items():
+        params = list(inspect.signature(entry).parameters)
+        assert [p for p in params if p in own] == own, container
+        for keyword in own:
+            assert f"\n{keyword} : " in entry.__doc__, (container, keyword)
+    parser = cli.build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    dests = {a.dest for a in commands.choices[spec.command]._actions}
+    assert {k.name for k in spec.keywords if k.option is not None} <= dests
+
+
+def test_an_unknown_keyword_is_named_with_the_method_s_keywords():
+    runs = pairedstats.datasets.load_runs()
+    with pytest.raises(TypeError, match=r"tukey_hsd: got an unexpected keyword argument "
+                       r"'confidence_level'; its keywords are .*n_resamples"):  # fmt: skip
+        runs.paired.tukey_hsd(item="query", system="run", score="ndcg", confidence_level=0.9)
+    with pytest.raises(TypeError, match="ranksum: got an unexpected keyword argument 'rng'"):
+        pairedstats.ranksum([1.0, 2.0], [3.0, 4.0], rng=1)
+    with pytest.raises(TypeError, match="`design` must be a PairedDesign; got ndarray"):
+        pairedstats.bootstrap_design(np.zeros((3, 2)))
