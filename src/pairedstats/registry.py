@@ -15,8 +15,6 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .core.design import PairedDesign, TwoSampleDesign
-
 __all__ = [
     "AS_RESULT",
     "INPUTS",
@@ -115,11 +113,7 @@ class MethodSpec:
     def compute(self, design, *, keep: bool = True, **keywords):
         """``run`` on ``design`` with the keywords checked and their defaults filled in."""
         arguments = bind(self, "design", (design,), keywords)
-        design = arguments.pop("design")
-        kind = DESIGNS[self.road]
-        if not isinstance(design, kind):
-            raise TypeError(f"`design` must be a {kind.__name__}; got {type(design).__name__}.")
-        return self.run(design, keep=keep, **arguments)
+        return self.run(arguments.pop("design"), keep=keep, **arguments)
 
 
 #: Registered specs by name, in registration order.
@@ -329,8 +323,6 @@ INPUTS = {
     },
 }
 ROADS = tuple(INPUTS)
-#: The design each road reads its containers into.
-DESIGNS = {"paired": PairedDesign, "two-sample": TwoSampleDesign}
 #: Positional inputs of the functions on arrays.
 POSITIONAL = {"scores", "a", "b"}
 

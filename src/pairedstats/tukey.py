@@ -140,9 +140,11 @@ class Checkpoint:
 
 # -------------------------------------------------------------------- validation
 def _tukey_hsd_iv(
-    scores, systems, n_resamples, rng, exact, missing, monitor, every, progress, workers
+    scores, arg, n_resamples, rng, exact, missing, monitor, every, progress, workers
 ):
-    """Check every keyword; return the design and the normalised settings."""
+    """Check every keyword; return the design and the normalised settings.
+
+    ``scores`` is a design (read from ``arg``: "design", or "scores" for an array)."""
     n_resamples = check_n_resamples(n_resamples)  # at most MAX_RESAMPLES
     exact = _check_exact(exact)
     missing = check_choice(missing, "missing", ("raise", "complete"))
@@ -160,17 +162,18 @@ def _tukey_hsd_iv(
             raise ImportError(
                 "`progress=True` needs tqdm; install it with `pip install pairedstats[progress]`."
             ) from None
-    if isinstance(scores, PairedDesign):
-        design, arg = check_design(scores), "design"
-    else:
-        design, arg = design_from_array(scores, systems=systems, missing=missing), "scores"
+    design = _one_column(check_design(scores), arg)
+    root = normalise_rng(rng)
+    return design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root
+
+
+def _one_column(design: PairedDesign, arg: str) -> PairedDesign:
     if design.scores.shape[2] != 1:
         raise ValueError(
             f"`{arg}` must have one score column for tukey_hsd; got "
             f"{design.scores.shape[2]} columns {design.columns!r}."
         )
-    root = normalise_rng(rng)
-    return design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root
+    return design
 
 
 def _check_exact(exact) -> str | bool:
@@ -451,8 +454,12 @@ def tukey_hsd_run(
     The keywords are those of :func:`tukey_hsd`. Groups computed exactly are done when the
     run is made.
     """
+    if isinstance(scores, PairedDesign):
+        design, arg = scores, "design"
+    else:
+        design, arg = _read(scores, systems=systems, missing=missing), "scores"
     design, n_resamples, exact, missing, _, _, _, workers, root = _tukey_hsd_iv(
-        scores, systems, n_resamples, rng, exact, missing, None, None, False, workers
+        design, arg, n_resamples, rng, exact, missing, None, None, False, workers
     )
     return TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
 
@@ -463,14 +470,14 @@ def _compute(
 ) -> TukeyHSDResult:  # fmt: skip
     """Validate the keywords and test every group of ``design`` (the spec's ``run``)."""
     design, n_resamples, exact, missing, monitor, every, progress, workers, root = _tukey_hsd_iv(
-        design, None, n_resamples, rng, exact, "raise", monitor, every, progress, workers
+        design, "design", n_resamples, rng, exact, "raise", monitor, every, progress, workers
     )
     run = TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
     return run.run(monitor=monitor, every=every, progress=progress)
 
 
 def _read(scores, *, systems, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, missing=missing)
+    return _one_column(design_from_array(scores, systems=systems, missing=missing), "scores")
 
 
 _SAKAI = """
