@@ -443,3 +443,19 @@ def test_counts_path_draws_a_comparison_the_same_way_in_both_orientations():
         np.testing.assert_array_equal(ba["replicates"], -ab)
         assert ba["counts_path"].all()
     assert cb.canonical_sign("x", "y") == -cb.canonical_sign("y", "x")
+
+
+def test_standard_error_does_not_depend_on_the_memory_layout():
+    gen = np.random.default_rng(12)
+    reps = gen.normal(size=(7, 3, 1001))
+    se = cb.standard_error(reps)
+    for other in (np.asfortranarray(reps), reps.transpose(2, 0, 1).copy().transpose(1, 2, 0)):
+        np.testing.assert_array_equal(cb.standard_error(other), se)
+    np.testing.assert_array_equal(cb.standard_error(reps[2:3, 1:2]), se[2:3, 1:2])
+    # against the textbook formula, in exact rational arithmetic
+    from fractions import Fraction
+
+    row = [Fraction(x) for x in reps[0, 0].tolist()]
+    mean = sum(row) / len(row)
+    var = sum((x - mean) ** 2 for x in row) / (len(row) - 1)
+    assert se[0, 0] == pytest.approx(float(var) ** 0.5, rel=1e-13)

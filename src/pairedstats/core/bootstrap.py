@@ -73,6 +73,7 @@ from .intervals import (
     bias_correction,
     jackknife_influence,
     percentile_interval,
+    standard_error,
     tie_error,
 )
 from .kernels import Streams, Units
@@ -95,6 +96,7 @@ __all__ = [
     "percentile_interval",
     "plain_mean",
     "resample_indices",
+    "standard_error",
     "tie_error",
 ]
 

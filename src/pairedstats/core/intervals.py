@@ -20,6 +20,7 @@ __all__ = [
     "bias_correction",
     "jackknife_influence",
     "percentile_interval",
+    "standard_error",
     "tie_error",
 ]
 
@@ -270,3 +271,22 @@ def bca_interval(
     upper_tail = np.where(finite, special.ndtr(-u_hi), lo)
     low, high = _ends(reps, lower, upper_tail)
     return low, high, z0
+
+
+def standard_error(replicates) -> np.ndarray:
+    """The standard deviation (``ddof=1``) of the replicates along the last axis.
+
+    Each row is reduced as one contiguous row, whatever the memory layout of ``replicates``
+    (numpy's sums, and so its ``std``, depend on the layout), so a comparison's value is the
+    same bits however the replicates of a call are stacked.
+
+    Examples
+    --------
+    >>> reps = np.array([[1.0, 2.0, 4.0], [0.0, 0.0, 3.0]])
+    >>> bool((standard_error(reps) == standard_error(np.asfortranarray(reps))).all())
+    True
+    >>> float(standard_error([1.0, 2.0, 3.0]))
+    1.0
+    """
+    reps = np.ascontiguousarray(replicates, dtype=np.float64)
+    return reps.std(axis=-1, ddof=1)

@@ -47,15 +47,16 @@ def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
 
 
 @_njit
-def _block_sums(state, vals, n, r, stop, buf, dst, out_s):  # pragma: no cover
+def _block_sums(state, vals, u0, n, r, stop, buf, dst, out_s):  # pragma: no cover
     # resamples r..stop-1 of one block: draw the units of up to _LANES resamples, sum each row
+    # of vals[:, u0:u0 + n]
     width, threshold = draws.unit_rule(n)
     most = buf.shape[0] // n
     while r < stop:
         lanes = min(most, stop - r)
         draws.fill_units(state, buf, lanes * n, n, width, threshold)
         for q in range(vals.shape[0]):
-            _sum_lanes(vals[q], buf, n, lanes, dst)
+            _sum_lanes(vals[q, u0 : u0 + n], buf, n, lanes, dst)
             for lane in range(lanes):
                 out_s[q, r + lane] = dst[lane]
         r += lanes
@@ -84,4 +85,4 @@ def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma
         buf = np.empty(most * n, dtype=np.uint32)  # unsigned: no wraparound checks
         r = block * block_size
         stop = min(r + block_size, n_resamples)
-        _block_sums(state, units.values[:, u0 : u0 + n], n, r, stop, buf, dst, out[s])
+        _block_sums(state, units.values, u0, n, r, stop, buf, dst, out[s])

@@ -9,6 +9,7 @@ from ..draws import jit as draws
 from .tukey_table import count_ranges
 
 _njit = numba.njit(cache=True, nogil=True)
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 #: Trials whose draws are held at once.
 _TRIALS = 256
@@ -26,7 +27,7 @@ def _open_chunks(streams, states, layout, g, block, skip, n, buf):  # pragma: no
         draws.fill_rows(states[c], high, (1 << 32) % high, buf, n, skip, 0, 1, 0)
 
 
-@_njit
+@_inline
 def _arrange(perm, buf, i, t, layout):  # pragma: no cover
     # item i's arrangement in trial t: Fisher-Yates swaps from the digits of its draws
     n_chunks = layout.chunk_ends.shape[0]
@@ -66,6 +67,7 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
     buf = np.empty(most * n_chunks * _TRIALS, dtype=np.uint32)
     perm = np.empty(k, dtype=np.int64)
     sums = np.empty((1, k), dtype=groups.values.dtype)
+    row = sums[0]
     for task in range(tasks.shape[0]):
         g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
         i0 = groups.item_bounds[g]
@@ -79,9 +81,9 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
                 draws.fill_rows(states[c], high, (1 << 32) % high, buf, n, mb, _TRIALS,
                                 n_chunks, c)  # fmt: skip
             for t in range(mb):
-                sums[0] = 0
+                row[:] = 0
                 for i in range(n):
                     _arrange(perm, buf, i, t, layout)
                     for j in range(k):
-                        sums[0, j] += groups.values[i0 + i, perm[j]]
+                        row[j] += groups.values[i0 + i, perm[j]]
                 count_ranges(sums, 1, k, groups.thresholds[g], out[task])

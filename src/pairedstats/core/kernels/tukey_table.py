@@ -11,6 +11,7 @@ from numba.extending import intrinsic
 from ..draws import jit as draws
 
 _njit = numba.njit(cache=True, nogil=True)
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 _U64 = np.uint64
 
 #: Trials whose draws and sums are held at once.
@@ -65,7 +66,7 @@ def _build_table(table, values, i0, n, perms):  # pragma: no cover
                 table[i * fact + d, j] = values[i0 + i, perms[d, j]]
 
 
-@_njit
+@_inline
 def _item_rows(flat_sums, dst, flat, v, row, count, fact, magic, shift):  # pragma: no cover
     # add the arranged rows of `count` items whose arrangement numbers are the digits of v
     row_bytes = _U64(_ROW)
