@@ -147,7 +147,7 @@ def test_distribution_shows_the_resamples_and_the_interval(boot, tmp_path):
 
 
 def test_errors(boot, hsd, monkeypatch):
-    with pytest.raises(TypeError, match="a forest plot needs a result with 'ci_low'"):
+    with pytest.raises(TypeError, match="a forest plot needs a result with an interval"):
         plotting.forest(hsd)
     with pytest.raises(ValueError, match=r"`group`: the result has 2 groups; choose one"):
         plotting.pvalue_matrix(hsd)

@@ -1,13 +1,15 @@
 """The result base class: tidy tables, datasets over sweeps, printing, metadata."""
 
+import dataclasses
 from dataclasses import FrozenInstanceError, dataclass
 from typing import ClassVar
 
 import numpy as np
 import pytest
 
+from pairedstats import display
 from pairedstats._validation import metadata
-from pairedstats.results import ComparisonResult
+from pairedstats.results import ComparisonResult, IntervalRule, PValueRule
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -17,7 +19,7 @@ class _Diff(ComparisonResult):
     difference: np.ndarray
     n_items: np.ndarray
     _columns: ClassVar[tuple] = ("difference", "n_items")
-    _title: ClassVar[str] = "Difference"
+    title: ClassVar[str] = "Difference"
 
 
 def _result(keys=((10, "a"), (10, "b"), (20, "a"), (20, "b")), names=("seed", "lr")):
@@ -118,8 +120,8 @@ def test_results_are_frozen():
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Tested(ComparisonResult):
-    """A subclass with p-values and intervals, as the methods' results."""
+class _Tested(PValueRule, ComparisonResult):
+    """A subclass with p-values and intervals that decides by p-value, as rank-sum."""
 
     difference: np.ndarray
     ci_low: np.ndarray
@@ -127,14 +129,21 @@ class _Tested(ComparisonResult):
     pvalue: np.ndarray
     n_items: np.ndarray
     _columns: ClassVar[tuple] = ("difference", "ci_low", "ci_high", "pvalue", "n_items")
+    interval: ClassVar[tuple] = ("ci_low", "ci_high")
+    pvalue_columns: ClassVar[tuple] = ("pvalue",)
+    summary_columns: ClassVar[tuple] = ("difference", "ci_low", "ci_high", "pvalue")
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Interval(ComparisonResult):
+class _Interval(IntervalRule, ComparisonResult):
+    """A subclass decided by its interval, as the bootstrap."""
+
     difference: np.ndarray
     ci_low: np.ndarray
     ci_high: np.ndarray
     _columns: ClassVar[tuple] = ("difference", "ci_low", "ci_high")
+    interval: ClassVar[tuple] = ("ci_low", "ci_high")
+    summary_columns: ClassVar[tuple] = ("difference", "ci_low", "ci_high")
 
 
 def _tested():
@@ -170,7 +179,7 @@ def test_significant_uses_pvalues_or_intervals():
         interval.significant(0.05)
     with pytest.raises(ValueError, match=r"`alpha` must be a number in \(0, 1\); got 0"):
         res.significant(0)
-    with pytest.raises(TypeError, match="_Diff has neither a pvalue nor an interval"):
+    with pytest.raises(TypeError, match="_Diff declares no significance rule"):
         _result().significant()
 
 
@@ -247,13 +256,16 @@ def test_repr_is_the_table_not_the_arrays():
 
 # ------------------------------------------------------- displays: Monte Carlo zeros
 @dataclass(frozen=True, kw_only=True)
-class _MonteCarlo(ComparisonResult):
+class _MonteCarlo(PValueRule, ComparisonResult):
     """As a Tukey HSD result: Monte Carlo p-values with a per-row trial count (0: exact)."""
 
     difference: np.ndarray
     pvalue: np.ndarray
     n_resamples: np.ndarray
     _columns: ClassVar[tuple] = ("difference", "pvalue", "n_resamples")
+    trials_column: ClassVar[str] = "n_resamples"
+    pvalue_columns: ClassVar[tuple] = ("pvalue",)
+    summary_columns: ClassVar[tuple] = ("difference", "pvalue")
 
 
 def _monte_carlo():
@@ -296,7 +308,7 @@ def test_tukey_hsd_zero_is_a_bound_and_an_exact_pvalue_is_never_zero():
     # exact: of the 2**12 within-item swaps only none and all reach |difference|
     exact = pairedstats.tukey_hsd(np.column_stack([a, b]), exact=True)
     assert exact.pvalue[0, 0] == 2 / 2**12
-    assert not exact._monte_carlo_zeros().any()
+    assert not display.monte_carlo_zeros(exact).any()
     assert str(exact).splitlines()[-1].split()[5] == "0.000488281"
     # Monte Carlo: p = 2 / 2**30, so no trial in 10,000 reaches it
     a, b = rng.normal(size=30), rng.normal(size=30)
@@ -344,3 +356,82 @@ def test_printed_tables_show_every_column_and_row_whatever_the_pandas_options():
     assert len(lines) == 3 + 8  # title, settings, header, one line per row
     assert lines[-1].split() == ["20", "b", "x", "z", "2.33333", "5"]
     assert html.count("<tr") == 1 + 8
+
+
+# ------------------------------------------------------- the methods' results
+@pytest.fixture(scope="module")
+def method_results():
+    import pairedstats
+
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=(30, 3)) + np.array([0.0, 0.4, 0.8])
+    clusters = np.arange(30) // 3
+    return {
+        "bootstrap": pairedstats.bootstrap(scores, cluster=clusters, n_resamples=300, rng=1),
+        "tukey_hsd": pairedstats.tukey_hsd(scores, n_resamples=300, rng=2),
+        "ranksum": pairedstats.ranksum(scores[:, 0], scores[:, 2]),
+    }
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "tukey_hsd", "ranksum"])
+def test_arrays_are_read_only_and_tables_are_writable_copies(method_results, method):
+    res = method_results[method]
+    arrays = {
+        f.name: getattr(res, f.name)
+        for f in dataclasses.fields(res)
+        if isinstance(getattr(res, f.name), np.ndarray)
+    }
+    assert set(type(res)._columns) - {"n_clusters"} <= set(arrays)
+    for name, values in arrays.items():
+        assert not values.flags.writeable, name
+        with pytest.raises(ValueError, match="read-only"):
+            values.reshape(-1)[0] = values.reshape(-1)[0]
+    for values in res.columns.values():
+        assert not values.flags.writeable
+    frame = res.to_dataframe()
+    first = next(iter(res.columns))
+    kept = res.columns[first].copy()
+    for name in res.columns:
+        assert not np.shares_memory(frame[name].to_numpy(), getattr(res, name))
+    frame.loc[0, first] = frame.loc[0, first] * 2 + 1  # the table is the caller's to edit
+    np.testing.assert_array_equal(res.columns[first], kept)
+    ds = res.to_dataset()
+    for name in res.columns:
+        assert ds[name].values.flags.writeable
+        assert not np.shares_memory(ds[name].values, getattr(res, name))
+
+
+def test_columns_are_the_documented_quantities_in_order(method_results):
+    boot = method_results["bootstrap"]
+    assert list(boot.columns) == [
+        "mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error", "n_items",
+        "n_clusters",
+    ]  # fmt: skip
+    frame = boot.to_dataframe()
+    assert list(frame.columns) == ["system_a", "system_b", *boot.columns]
+    for name, values in boot.columns.items():
+        assert values.shape == (3,)
+        np.testing.assert_array_equal(values, frame[name].to_numpy())
+    np.testing.assert_array_equal(boot.columns["n_clusters"], [10, 10, 10])
+    # a column the call did not compute is left out
+    plain = _Diff(label_a=("x",), label_b=("y",), difference=np.array([[1.0]]),
+                  n_items=np.array([[3]]))  # fmt: skip
+    assert list(plain.columns) == ["difference", "n_items"]
+    rank = method_results["ranksum"]
+    assert list(rank.columns) == list(type(rank)._columns)
+    assert list(rank.to_dataframe().columns[:2]) == ["group_a", "group_b"]
+
+
+def test_each_result_decides_by_its_own_rule(method_results):
+    boot, hsd, rank = (method_results[m] for m in ("bootstrap", "tukey_hsd", "ranksum"))
+    low, high = np.asarray(boot.ci_low), np.asarray(boot.ci_high)
+    np.testing.assert_array_equal(boot.significant(), (low > 0) | (high < 0))
+    assert "95\\% interval excludes 0" in boot.to_latex()
+    for res in (hsd, rank):
+        np.testing.assert_array_equal(res.significant(0.01), np.asarray(res.pvalue) < 0.01)
+        assert "$p < 0.05$" in res.to_latex()
+    # the declarations the displays and plots read
+    assert (boot.estimate, boot.interval) == ("difference", ("ci_low", "ci_high"))
+    assert (rank.estimate, rank.interval) == ("shift", ("ci_low", "ci_high"))
+    assert (hsd.interval, hsd.trials_column) == (None, "n_resamples")
+    assert rank.label_columns == ("group_a", "group_b")

@@ -31,7 +31,7 @@ from .registry import (
     design_function,
     register,
 )
-from .results import ComparisonResult
+from .results import ComparisonResult, IntervalRule
 
 __all__ = [
     "BootstrapResult",
@@ -77,10 +77,11 @@ class NaNReplicatesWarning(DegenerateBootstrapWarning):
 
 
 @dataclass(frozen=True, kw_only=True)
-class BootstrapResult(ComparisonResult):
+class BootstrapResult(IntervalRule, ComparisonResult):
     """Result of :func:`bootstrap` and :func:`bootstrap_design`.
 
-    The columns are arrays of shape ``(n_groups, n_comparisons)``.
+    The columns are arrays of shape ``(n_groups, n_comparisons)``, read-only. A comparison
+    is significant when its interval excludes 0 (:meth:`significant`).
 
     Attributes
     ----------
@@ -134,14 +135,18 @@ class BootstrapResult(ComparisonResult):
         "ci_high",
         "standard_error",
         "n_items",
+        "n_clusters",
     )
-    _title: ClassVar[str] = "Paired bootstrap of b - a"
-
-    def _column_arrays(self) -> dict[str, np.ndarray]:
-        out = super()._column_arrays()
-        if self.n_clusters is not None:
-            out["n_clusters"] = np.asarray(self.n_clusters)
-        return out
+    estimate: ClassVar[str] = "difference"
+    interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
+    summary_columns: ClassVar[tuple[str, ...]] = (
+        "mean_a",
+        "mean_b",
+        "difference",
+        "ci_low",
+        "ci_high",
+    )
+    title: ClassVar[str] = "Paired bootstrap of b - a"
 
 
 def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:

@@ -4,8 +4,9 @@
 - :func:`pvalue_matrix`: the p-values of all pairs of systems as a symmetric heatmap;
 - :func:`distribution`: a comparison's bootstrap distribution with its interval.
 
-Each function draws on ``ax`` (a new figure when omitted) and returns the Axes. The same
-plots are :meth:`pairedstats.results.ComparisonResult.plot` of a result.
+Each function draws on ``ax`` (a new figure when omitted) and returns the Axes;
+:func:`plot` chooses one by name (``result.plot(kind)`` calls it). The plots read what the
+result class declares (its estimate, its interval), never its column names.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .core.streams import canonical_bytes
-from .display import number_text, pvalue_bound_text
+from .display import monte_carlo_zeros, number_text, pvalue_bound_text
 
-__all__ = ["distribution", "forest", "pvalue_matrix"]
+__all__ = ["distribution", "forest", "plot", "pvalue_matrix"]
 
 
 def _pyplot():
@@ -35,13 +36,44 @@ def _axes(ax, size):
     return ax
 
 
-def _require(result, names, what):
-    columns = getattr(result, "_columns", ())
-    missing = [n for n in names if n not in columns and not hasattr(result, n)]
+def _require(result, needed, what):
+    """``needed``: what ``result`` must have (a name, or "interval" for a declared one)."""
+    if needed == "interval":
+        missing, text = getattr(result, "interval", None) is None, "an interval"
+    else:
+        missing, text = not hasattr(result, needed), repr(needed)
     if missing:
         raise TypeError(
-            f"`result`: {what} needs a result with {missing[0]!r}; got {type(result).__name__}"
+            f"`result`: {what} needs a result with {text}; got {type(result).__name__}"
         )
+
+
+def plot(result, kind: str = "auto", **keywords):
+    """Plot a result (needs matplotlib: ``pip install 'pairedstats[plot]'``).
+
+    Parameters
+    ----------
+    result : ComparisonResult
+    kind : {"auto", "forest", "pvalues", "distribution"}
+        ``forest``: the estimates with their intervals (:func:`forest`); ``pvalues``: the
+        p-value matrix of all pairs (:func:`pvalue_matrix`); ``distribution``: a bootstrap
+        distribution with its interval (:func:`distribution`). ``auto``: ``forest`` for a
+        result class that declares an interval (bootstrap, rank-sum), else ``pvalues``.
+    **keywords
+        Passed to the plotting function (``ax=``, ``group=``, ...).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    kinds = {"forest": forest, "pvalues": pvalue_matrix, "distribution": distribution}
+    if kind == "auto":
+        kind = "forest" if getattr(result, "interval", None) is not None else "pvalues"
+    if kind not in kinds:
+        raise ValueError(
+            f"`kind` must be 'auto', 'forest', 'pvalues' or 'distribution'; got {kind!r}"
+        )
+    return kinds[kind](result, **keywords)
 
 
 def _group_index(result, group) -> int:
@@ -79,8 +111,9 @@ def forest(result, *, ax=None, color="C0", zero=True):
     """Forest plot: each comparison's difference (b - a) with its interval.
 
     One row per group and comparison, top to bottom in the order of
-    :meth:`~pairedstats.results.ComparisonResult.to_dataframe`; a dot at ``difference`` (or
-    ``shift``), a line from ``ci_low`` to ``ci_high``, and a dashed line at 0. The open side
+    :meth:`~pairedstats.results.ComparisonResult.to_dataframe`; a dot at the result's
+    estimate (``difference``; rank-sum: ``shift``), a line along its interval (``ci_low``
+    to ``ci_high``), and a dashed line at 0. The open side
     of a one-sided interval is drawn to just past the data and ends in an arrow head.
 
     Parameters
@@ -98,11 +131,11 @@ def forest(result, *, ax=None, color="C0", zero=True):
     -------
     matplotlib.axes.Axes
     """
-    _require(result, ("ci_low", "ci_high"), "a forest plot")
-    centre = "difference" if "difference" in result._columns else "shift"
-    est = np.asarray(getattr(result, centre), dtype=float).reshape(-1)
-    low = np.asarray(result.ci_low, dtype=float).reshape(-1)
-    high = np.asarray(result.ci_high, dtype=float).reshape(-1)
+    _require(result, "interval", "a forest plot")
+    centre = result.estimate
+    columns = result.columns
+    est = np.asarray(columns[centre], dtype=float)
+    low, high = (np.asarray(columns[c], dtype=float) for c in result.interval)
     labels = _row_labels(result)
     n = len(est)
     ax = _axes(ax, (6.0, 0.9 + 0.35 * n))
@@ -152,7 +185,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     matplotlib.axes.Axes
         The image (``ax.images[0]``) holds the matrix, rows and columns in system order.
     """
-    _require(result, ("pvalue",), "a p-value matrix")
+    _require(result, "pvalue", "a p-value matrix")
     g = _group_index(result, group)
     # systems keyed by value and type: 1 and True (or 1 and 1.0) are distinct labels
     index: dict[bytes, int] = {}
@@ -163,7 +196,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     k = len(systems)
     matrix = np.full((k, k), np.nan)
     pvalue = np.asarray(result.pvalue, dtype=float)[g]
-    zeros = result._monte_carlo_zeros().reshape(len(result.group_keys), -1)[g]
+    zeros = monte_carlo_zeros(result).reshape(len(result.group_keys), -1)[g]
     texts = np.full((k, k), "", dtype=object)
     for c, (a, b) in enumerate(zip(result.label_a, result.label_b)):
         i, j = index[canonical_bytes(a)], index[canonical_bytes(b)]
@@ -235,7 +268,7 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     -------
     matplotlib.axes.Axes
     """
-    _require(result, ("bootstrap_distribution",), "a distribution plot")
+    _require(result, "bootstrap_distribution", "a distribution plot")
     if result.bootstrap_distribution is None:
         raise ValueError(_no_distribution(result))
     g = _group_index(result, group)
@@ -252,9 +285,8 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     draws = np.asarray(result.bootstrap_distribution[g][c], dtype=float)
     ax = _axes(ax, (6.0, 3.5))
     ax.hist(draws, bins=bins, color=color, alpha=0.6, label=f"{len(draws)} resamples")
-    low = float(np.asarray(result.ci_low)[g, c])
-    high = float(np.asarray(result.ci_high)[g, c])
-    diff = float(np.asarray(result.difference)[g, c])
+    names = (*result.interval, result.estimate)
+    low, high, diff = (float(np.asarray(getattr(result, n))[g, c]) for n in names)
     level = result.metadata.get("confidence_level", 0.95)
     ax.axvline(low, color="k", linewidth=1.5, label=f"{level:.0%} interval", gid="ci_low")
     ax.axvline(high, color="k", linewidth=1.5, gid="ci_high")

@@ -18,7 +18,7 @@ from .core._warn import warn
 from .core.design import TwoSampleDesign
 from .inputs import check_two_sample, two_sample_from_arrays
 from .registry import Keyword, MethodSpec, array_function, design_function, register
-from .results import ComparisonResult
+from .results import ComparisonResult, PValueRule
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
 
@@ -35,11 +35,12 @@ class RanksumConfidenceWarning(UserWarning):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RanksumResult(ComparisonResult):
+class RanksumResult(PValueRule, ComparisonResult):
     """Result of :func:`ranksum` and :func:`ranksum_design`.
 
-    Every attribute below is an array of shape ``(n_groups, 1)``: one row per group, one
-    comparison (b minus a).
+    Every attribute below is a read-only array of shape ``(n_groups, 1)``: one row per
+    group, one comparison (b minus a). The comparison is significant when
+    ``pvalue < alpha`` (:meth:`significant`).
 
     Attributes
     ----------
@@ -110,9 +111,14 @@ class RanksumResult(ComparisonResult):
         "rank_biserial",
         "method",
     )
-    _label_columns: ClassVar[tuple[str, str]] = ("group_a", "group_b")
-    _title: ClassVar[str] = "Wilcoxon rank-sum test, Hodges-Lehmann shift of b - a"
-    _printed_metadata: ClassVar[tuple[str, ...]] = (
+    label_columns: ClassVar[tuple[str, str]] = ("group_a", "group_b")
+    estimate: ClassVar[str] = "shift"
+    interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
+    summary_columns: ClassVar[tuple[str, ...]] = ("n_a", "n_b", "shift", "ci_low", "ci_high",
+                                                  "pvalue")  # fmt: skip
+    title: ClassVar[str] = "Wilcoxon rank-sum test, Hodges-Lehmann shift of b - a"
+    printed_metadata: ClassVar[tuple[str, ...]] = (
         "alternative",
         "confidence_level",
         "method_requested",

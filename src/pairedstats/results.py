@@ -1,27 +1,32 @@
-"""The shared shape of all result objects.
+"""The shared shape of all result objects: the data, its columns, a table and a Dataset.
 
 Each method has one frozen, keyword-only dataclass that subclasses :class:`ComparisonResult`.
 Its per-comparison quantities are arrays of shape ``(n_groups, n_comparisons)`` named in the
-class variable ``_columns``; the base class turns them into a tidy table (one row per group
-and comparison, label columns first), an :class:`xarray.Dataset` and a printed table.
+class variable ``_columns``; the base turns them into :attr:`~ComparisonResult.columns`, a
+tidy table (:meth:`~ComparisonResult.to_dataframe`) and an :class:`xarray.Dataset`
+(:meth:`~ComparisonResult.to_dataset`). Each result class declares what the displays and
+plots need (its label columns, its estimate, its interval, its significance rule); the
+tables are functions of :mod:`pairedstats.display` and the plots of
+:mod:`pairedstats.plotting`. The arrays of a result are read-only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
+from . import display
 from .core.streams import canonical_bytes
-from .display import latex_number, number_text, pvalue_bound_text
 
-__all__ = ["ComparisonResult"]
+__all__ = ["ComparisonResult", "IntervalRule", "PValueRule"]
 
 
 @dataclass(frozen=True, kw_only=True)
 class ComparisonResult:
-    """Base class of the results: labels, metadata and the conversions.
+    """Base class of the results: labels, metadata, columns and the conversions.
 
     Attributes
     ----------
@@ -35,6 +40,33 @@ class ComparisonResult:
         What is needed to re-run the call: method, n_resamples, confidence level, seed
         entropy, package version, and method-specific settings. Copied to
         ``DataFrame.attrs`` and ``Dataset.attrs``.
+
+    Notes
+    -----
+    What a result class declares (class variables):
+
+    ``label_columns``
+        The names of the two label columns (``("system_a", "system_b")``; rank-sum:
+        ``("group_a", "group_b")``); they index the comparison dimension of
+        :meth:`to_dataset`.
+    ``estimate``
+        The column the comparison is about (``"difference"``; rank-sum: ``"shift"``):
+        the dot of a forest plot, the column that carries a table's significance marker.
+    ``interval``
+        The two columns of its confidence interval, or None.
+    ``pvalue_columns``
+        The columns that hold p-values (tables print those below ``10**-digits`` as a
+        bound).
+    ``trials_column``
+        The per-row count of Monte Carlo trials when ``pvalue`` holds Monte Carlo fractions
+        (0 where exact), or None: a p-value of 0 is then shown as ``<1/trials``.
+    ``summary_columns``
+        The columns a LaTeX table shows by default.
+    ``title``, ``printed_metadata``
+        The first line of a printed table, and the settings printed under it.
+
+    Its significance rule is its method :meth:`significant` (see :class:`PValueRule` and
+    :class:`IntervalRule`).
     """
 
     group_names: tuple = ()
@@ -44,8 +76,21 @@ class ComparisonResult:
     metadata: dict = field(default_factory=dict)
 
     _columns: ClassVar[tuple[str, ...]] = ()
-    _label_columns: ClassVar[tuple[str, str]] = ("system_a", "system_b")
-    _title: ClassVar[str] = ""
+    label_columns: ClassVar[tuple[str, str]] = ("system_a", "system_b")
+    estimate: ClassVar[str] = "difference"
+    interval: ClassVar[tuple[str, str] | None] = None
+    trials_column: ClassVar[str | None] = None
+    pvalue_columns: ClassVar[tuple[str, ...]] = ()
+    summary_columns: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = ""
+    printed_metadata: ClassVar[tuple[str, ...]] = (
+        "method",
+        "interval",
+        "n_resamples",
+        "confidence_level",
+        "alternative",
+        "seed_entropy",
+    )
 
     def __init_subclass__(cls, **kwargs):
         # The printed table is the repr (in a terminal, and IPython's text/plain): the
@@ -55,13 +100,33 @@ class ComparisonResult:
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = ComparisonResult._table_repr
 
+    def __post_init__(self):
+        # read-only arrays: a result is a record of a computation
+        for item in dataclasses.fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+
     def _table_repr(self) -> str:
         n_groups, n_comp = len(self.group_keys), len(self.label_a)
         return f"<{type(self).__name__}: {n_groups} group(s) x {n_comp} comparison(s)>\n{self}"
 
-    # ------------------------------------------------------------------ tables
-    def _column_arrays(self) -> dict[str, np.ndarray]:
-        return {name: np.asarray(getattr(self, name)) for name in self._columns}
+    # ----------------------------------------------------------------- columns
+    @property
+    def columns(self) -> dict[str, np.ndarray]:
+        """The quantity columns: name -> 1-D read-only array, in documented order.
+
+        One value per row of :meth:`to_dataframe` (group-major, comparisons in order); a
+        column the call did not compute (None, e.g. ``n_clusters`` without ``cluster``) is
+        left out.
+        """
+        n_rows = len(self.group_keys) * len(self.label_a)
+        out = {}
+        for name in self._columns:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = np.asarray(value).reshape(n_rows)
+        return out
 
     def to_dataframe(self):
         """The result as a tidy table: one row per group and comparison.
@@ -69,8 +134,8 @@ class ComparisonResult:
         Returns
         -------
         pandas.DataFrame
-            Group key columns first, then the two label columns, then the quantities in
-            the order of the class's documentation. ``attrs`` holds the metadata.
+            Group key columns first, then the two label columns, then :attr:`columns`
+            (writable copies). ``attrs`` holds the metadata.
         """
         import pandas as pd
 
@@ -80,12 +145,12 @@ class ComparisonResult:
         for j, name in enumerate(self.group_names):
             keys = [key[j] for key in self.group_keys]
             data[name] = np.repeat(_label_array(keys), n_comp)
-        data[self._label_columns[0]] = np.tile(_label_array(self.label_a), n_groups)
-        data[self._label_columns[1]] = np.tile(_label_array(self.label_b), n_groups)
-        for name, values in self._column_arrays().items():
-            data[name] = values.reshape(n_groups * n_comp)
+        data[self.label_columns[0]] = np.tile(_label_array(self.label_a), n_groups)
+        data[self.label_columns[1]] = np.tile(_label_array(self.label_b), n_groups)
+        for name, values in self.columns.items():
+            data[name] = values.copy()
         frame = pd.DataFrame(data)
-        for name in (*self.group_names, *self._label_columns):
+        for name in (*self.group_names, *self.label_columns):
             frame[name] = frame[name].infer_objects()
         frame.attrs.update(self.metadata)
         return frame
@@ -115,35 +180,15 @@ class ComparisonResult:
                 "the column a flat name first (e.g. df.columns = ['_'.join(map(str, c)) for "
                 "c in df.columns])."
             )
-        n_comp = len(self.label_a)
-        coords = {
-            self._label_columns[0]: ("comparison", _coordinate_values(self.label_a)),
-            self._label_columns[1]: ("comparison", _coordinate_values(self.label_b)),
-            "comparison": np.arange(n_comp),
-        }
-        arrays = self._column_arrays()
         names = list(self.group_names)
-        # each group dimension: its labels in order of first appearance (typed, so that
-        # 1 and "1" or True stay distinct), and each group's position along it
-        levels, positions = [], []
-        for j in range(len(names)):
-            seen: dict[bytes, int] = {}
-            values = []
-            where = []
-            for key in self.group_keys:
-                code = canonical_bytes(key[j])
-                if code not in seen:
-                    seen[code] = len(values)
-                    values.append(key[j])
-                where.append(seen[code])
-            levels.append(values)
-            positions.append(np.asarray(where, dtype=np.intp))
+        levels, positions = _group_grid(self.group_keys, len(names))
         shape = tuple(len(v) for v in levels)
         full = int(np.prod(shape, dtype=np.int64)) == len(self.group_keys)
+        n_comp = len(self.label_a)
         dims = (*names, "comparison")
         data = {}
-        for name, values in arrays.items():
-            values = np.asarray(values).reshape(len(self.group_keys), n_comp)
+        for name, values in self.columns.items():
+            values = values.reshape(len(self.group_keys), n_comp)
             if not full:
                 values = values.astype(_with_missing(values.dtype), copy=False)
             out = np.empty((*shape, n_comp), dtype=values.dtype)
@@ -151,80 +196,37 @@ class ComparisonResult:
                 out[...] = np.nan
             out[(*positions, slice(None))] = values
             data[name] = (dims, out)
-        coords.update({n: (n, _coordinate_values(v)) for n, v in zip(names, levels)})
+        coords = {n: (n, _coordinate_values(v)) for n, v in zip(names, levels)}
+        coords.update({
+            self.label_columns[0]: ("comparison", _coordinate_values(self.label_a)),
+            self.label_columns[1]: ("comparison", _coordinate_values(self.label_b)),
+            "comparison": np.arange(n_comp),
+        })  # fmt: skip
         ds = xr.Dataset(data, coords=coords)
         ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
         return ds
 
-    # ----------------------------------------------------------------- display
-    def _monte_carlo_zeros(self) -> np.ndarray:
-        """Per row of :meth:`to_dataframe`, the trials of a Monte Carlo p-value of 0, else 0.
+    # ----------------------------------------------------------------- decisions
+    def significant(self, alpha: float | None = None) -> np.ndarray:
+        """Which comparisons are significant: booleans of shape (n_groups, n_comparisons).
 
-        A result whose p-values are Monte Carlo fractions (no +1) has a per-row
-        ``n_resamples`` column, 0 where the p-value is exact: its p-value of 0 means that no
-        trial reached the observed statistic, that is a p-value below ``1 / n_resamples``,
-        and displays show that bound. An exact p-value is never 0 (the observed arrangement
-        is one of those counted).
+        Each result class has its own rule (:class:`PValueRule`, :class:`IntervalRule`).
         """
-        n_rows = len(self.group_keys) * len(self.label_a)
-        if "pvalue" not in self._columns or "n_resamples" not in self._columns:
-            return np.zeros(n_rows, dtype=np.int64)
-        pvalue = np.asarray(self.pvalue, dtype=float).reshape(n_rows)
-        trials = np.asarray(self.n_resamples, dtype=np.int64).reshape(n_rows)
-        return np.where((pvalue == 0) & (trials > 0), trials, 0)
+        raise TypeError(f"{type(self).__name__} declares no significance rule")
 
-    def _display_frame(self, frame):
-        """``frame`` (:meth:`to_dataframe`) with its quantities as displayed text."""
-        shown = frame.copy()
-        for name in frame.columns[len(self.group_names) + 2 :]:
-            if frame[name].dtype.kind == "f":
-                shown[name] = [number_text(v) for v in frame[name].tolist()]
-        zeros = self._monte_carlo_zeros()
-        for row in np.flatnonzero(zeros):
-            shown.loc[row, "pvalue"] = pvalue_bound_text(int(zeros[row]))
-        return shown
+    def significance_note(self, alpha: float | None = None) -> str:
+        """The rule of :meth:`significant` as a LaTeX table note (e.g. ``$p < 0.05$``)."""
+        raise TypeError(f"{type(self).__name__} declares no significance rule")
 
+    # ------------------------------------------------- displays and plots (delegations)
     def __str__(self) -> str:
-        body = self._display_frame(self.to_dataframe()).to_string(index=False)
-        meta = self._meta_line()
-        lines = [self._title] if self._title else []
-        if meta:
-            lines.append(meta)
-        lines.append(body)
-        return "\n".join(lines)
-
-    _printed_metadata: ClassVar[tuple[str, ...]] = (
-        "method",
-        "interval",
-        "n_resamples",
-        "confidence_level",
-        "alternative",
-        "seed_entropy",
-    )
-
-    def _meta_line(self) -> str:
-        return ", ".join(
-            f"{k}={v}" for k, v in self.metadata.items() if k in self._printed_metadata
-        )
+        return display.text_table(self)
 
     def _repr_html_(self) -> str:
-        import html
-
-        frame = self._display_frame(self.to_dataframe())
-        title = f"<p><b>{html.escape(self._title)}</b></p>" if self._title else ""
-        meta = self._meta_line()
-        meta = f"<p><small>{html.escape(meta)}</small></p>" if meta else ""
-        return title + meta + frame.to_html(index=False)
+        return display.html_table(self)
 
     def to_markdown(self) -> str:
-        """The result as a Markdown table (GitHub's pipe tables), numbers right-aligned.
-
-        Numbers are shown as printed (6 significant digits, a Monte Carlo p-value of 0 as
-        ``<1/n_resamples``); the result keeps full precision.
-
-        Returns
-        -------
-        str
+        """The result as a Markdown table: :func:`pairedstats.display.markdown_table`.
 
         Examples
         --------
@@ -233,221 +235,107 @@ class ComparisonResult:
         >>> print(res.to_markdown().splitlines()[2][:44])
         | a | b | 5 | 5 | 15 | 0 | 27.5 | 22.9167 |
         """
-        frame = self.to_dataframe()
-        shown = self._display_frame(frame)
+        return display.markdown_table(self)
 
-        def row(cells):
-            return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+    def to_latex(self, columns=None, **keywords) -> str:
+        """The result as a LaTeX table: :func:`pairedstats.display.latex_table`."""
+        return display.latex_table(self, columns, **keywords)
 
-        rule = "|" + "|".join("---:" if _is_numeric(frame[c]) else "---" for c in frame) + "|"
-        body = [row(cells) for cells in shown.itertuples(index=False)]
-        return "\n".join([row(frame.columns), rule, *body])
-
-    # ------------------------------------------------------------------ plots
     def plot(self, kind: str = "auto", **keywords):
-        """Plot the result (needs matplotlib: ``pip install 'pairedstats[plot]'``).
-
-        Parameters
-        ----------
-        kind : {"auto", "forest", "pvalues", "distribution"}
-            ``forest``: differences with intervals (:func:`pairedstats.plotting.forest`);
-            ``pvalues``: the p-value matrix of all pairs
-            (:func:`pairedstats.plotting.pvalue_matrix`); ``distribution``: a bootstrap
-            distribution with its interval (:func:`pairedstats.plotting.distribution`).
-            ``auto``: ``forest`` for results with intervals, else ``pvalues``.
-        **keywords
-            Passed to the plotting function (``ax=``, ``group=``, ...).
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-        """
+        """Plot the result: :func:`pairedstats.plotting.plot`."""
         from . import plotting
 
-        kinds = {
-            "forest": plotting.forest,
-            "pvalues": plotting.pvalue_matrix,
-            "distribution": plotting.distribution,
-        }
-        if kind == "auto":
-            kind = "forest" if "ci_low" in self._columns else "pvalues"
-        if kind not in kinds:
-            raise ValueError(
-                f"`kind` must be 'auto', 'forest', 'pvalues' or 'distribution'; got {kind!r}"
-            )
-        return kinds[kind](self, **keywords)
+        return plotting.plot(self, kind, **keywords)
 
-    # ------------------------------------------------------------ significance
+
+def _check_alpha(alpha) -> None:
+    if alpha is not None and (
+        isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1
+    ):
+        raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
+
+
+class PValueRule:
+    """Significance by p-value: ``pvalue < alpha`` (default ``alpha=0.05``).
+
+    Mixed into the results with a ``pvalue`` column that decides (Tukey HSD, rank-sum).
+    """
+
     def significant(self, alpha: float | None = None) -> np.ndarray:
-        """Which comparisons are significant: booleans of shape (n_groups, n_comparisons).
-
-        With a ``pvalue`` column (Tukey HSD, rank-sum): ``pvalue < alpha`` (default
-        ``alpha=0.05``). With only an interval (bootstrap): the interval excludes 0, which
-        is the two-sided decision at ``alpha = 1 - confidence_level``; another ``alpha``
-        raises a ``ValueError`` (re-run with that confidence level instead).
+        """Which comparisons are significant: ``pvalue < alpha``, shape (n_groups,
+        n_comparisons).
 
         Parameters
         ----------
         alpha : float, optional
-            Significance level, in (0, 1).
+            Significance level, in (0, 1); default 0.05.
 
         Returns
         -------
         numpy.ndarray of bool
         """
-        if alpha is not None and (
-            isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1
-        ):
-            raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
-        if "pvalue" in self._columns:
-            level = 0.05 if alpha is None else float(alpha)
-            return np.asarray(self.pvalue, dtype=float) < level
-        if "ci_low" in self._columns and "ci_high" in self._columns:
-            confidence = self.metadata.get("confidence_level")
-            if alpha is not None and (confidence is None or abs((1 - confidence) - alpha) > 1e-12):
-                raise ValueError(
-                    f"`alpha`: this result has {confidence} confidence intervals, so it "
-                    f"decides at alpha = 1 - {confidence}; got alpha={alpha!r}. Re-run with "
-                    f"confidence_level={1 - alpha:g} instead"
-                )
-            low = np.asarray(self.ci_low, dtype=float)
-            high = np.asarray(self.ci_high, dtype=float)
-            return (low > 0) | (high < 0)
-        raise TypeError(f"{type(self).__name__} has neither a pvalue nor an interval")
+        _check_alpha(alpha)
+        return np.asarray(self.pvalue, dtype=float) < (0.05 if alpha is None else float(alpha))
 
-    # ------------------------------------------------------------------ LaTeX
-    _latex_default: ClassVar[tuple[str, ...]] = (
-        "n_a",
-        "n_b",
-        "mean_a",
-        "mean_b",
-        "difference",
-        "shift",
-        "ci_low",
-        "ci_high",
-        "pvalue",
-    )
+    def significance_note(self, alpha: float | None = None) -> str:
+        """The rule as a LaTeX table note, ``$p < alpha$``."""
+        return f"$p < {0.05 if alpha is None else alpha:g}$"
 
-    def to_latex(
-        self,
-        columns=None,
-        *,
-        alpha: float | None = None,
-        marker: str = "*",
-        mark: str | None = None,
-        digits: int = 3,
-        header: dict | None = None,
-        caption: str | None = None,
-        label: str | None = None,
-        note: bool = True,
-    ) -> str:
-        r"""The result as a LaTeX ``tabular`` (booktabs) with significance markers.
 
-        A significant comparison (see :meth:`significant`: ``pvalue < alpha``, or an interval
-        that excludes 0) gets ``marker`` as a superscript on its ``mark`` column, and a last
-        row explains the marker. Numbers are formatted for display only: ``digits`` decimals,
-        and ``digits`` significant digits for the nonzero numbers below ``10**-digits`` in
-        magnitude (``$1.2\times10^{-5}$``, not ``$0.000$``); p-values below
-        ``10**-digits`` print as ``<0.001``, and a Monte Carlo p-value of 0 (no trial reached
-        the observed statistic) as the bound it stands for, ``<1/n_resamples`` rounded up
-        (``$<0.0001$`` for 10,000 trials). The result keeps full precision. The table needs
-        ``\usepackage{booktabs}``.
+class IntervalRule:
+    """Significance by interval: the confidence interval excludes 0.
+
+    That is the two-sided decision at ``alpha = 1 - confidence_level``; mixed into the
+    results decided by their interval (bootstrap).
+    """
+
+    def significant(self, alpha: float | None = None) -> np.ndarray:
+        """Which comparisons are significant: the interval excludes 0, shape (n_groups,
+        n_comparisons).
 
         Parameters
         ----------
-        columns : list of str, optional
-            Quantity columns to show after the group and label columns. Default: those of
-            ``n_a, n_b, mean_a, mean_b, difference, shift, ci_low, ci_high, pvalue`` that
-            the result has.
         alpha : float, optional
-            Significance level (default 0.05 for p-values; interval-only results decide at
-            their ``1 - confidence_level``).
-        marker : str
-            Superscript of significant comparisons (math mode), default ``"*"``.
-        mark : str, optional
-            Column that carries the marker: default ``difference`` (or ``shift``).
-        digits : int
-            Decimals of the floating-point columns (significant digits below
-            ``10**-digits``).
-        header : dict, optional
-            Column name -> LaTeX header (used as given); default: the escaped column names.
-        caption, label : str, optional
-            When given, the tabular is wrapped in a ``table`` environment with them.
-        note : bool
-            Add the row explaining the marker (default True).
+            Must be ``1 - confidence_level`` when given (the interval decides at that
+            level); another value raises a ``ValueError`` (re-run with that confidence
+            level instead).
 
         Returns
         -------
-        str
-
-        Examples
-        --------
-        >>> import pairedstats
-        >>> res = pairedstats.ranksum([1.0, 2, 3, 4, 5], [6.0, 7, 8, 9, 10])
-        >>> print(res.to_latex(["n_a", "n_b", "shift", "pvalue"]))
-        \begin{tabular}{llrrrr}
-        \toprule
-        group\_a & group\_b & n\_a & n\_b & shift & pvalue \\
-        \midrule
-        a & b & $5$ & $5$ & $5.000^{*}$ & $0.008$ \\
-        \bottomrule
-        \multicolumn{6}{l}{\footnotesize $^{*}$ $p < 0.05$} \\
-        \end{tabular}
+        numpy.ndarray of bool
         """
-        frame = self.to_dataframe()
-        names = [*self.group_names, *self._label_columns]
-        if columns is None:
-            columns = [c for c in self._latex_default if c in self._columns]
-        else:
-            columns = [columns] if isinstance(columns, str) else list(columns)
-            unknown = [c for c in columns if c not in frame.columns or c in names]
-            if unknown:
-                raise ValueError(
-                    f"`columns`: no quantity column named {unknown[0]!r}; the result has "
-                    + ", ".join(repr(c) for c in frame.columns if c not in names)
-                )
-        if mark is None:
-            mark = next((c for c in ("difference", "shift") if c in columns), None)
-        elif mark not in columns:
-            raise ValueError(f"`mark`: {mark!r} is not one of the shown columns {columns}")
-        if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
-            raise ValueError(f"`digits` must be a non-negative integer; got {digits!r}")
-        flags = self.significant(alpha).reshape(-1)
-        if "pvalue" in self._columns:
-            rule = f"$p < {0.05 if alpha is None else alpha:g}$"
-        else:
-            rule = f"{self.metadata.get('confidence_level', 0.95) * 100:g}\\% interval excludes 0"
-        header = header or {}
-        shown = [*names, *columns]
-        heads = [header.get(c, _latex_escape(str(c))) for c in shown]
-        spec = "l" * len(names) + "".join("r" if _is_numeric(frame[c]) else "l" for c in columns)
-        lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(heads) + r" \\"]
-        lines.append("\\midrule")
-        zeros = self._monte_carlo_zeros()
-        for row, flag, trials in zip(frame.itertuples(index=False), flags, zeros.tolist()):
-            values = dict(zip(frame.columns, row))
-            cells = [_latex_escape(str(values[c])) for c in names]
-            for c in columns:
-                star = marker if (flag and c == mark) else None
-                bound = trials if c == "pvalue" else 0
-                cells.append(_latex_cell(values[c], c, digits, star, bound))
-            lines.append(" & ".join(cells) + r" \\")
-        lines.append("\\bottomrule")
-        if note and mark is not None:
-            lines.append(
-                f"\\multicolumn{{{len(shown)}}}{{l}}{{\\footnotesize $^{{{marker}}}$ {rule}}}"
-                r" \\"
+        _check_alpha(alpha)
+        confidence = self.metadata.get("confidence_level")
+        if alpha is not None and (confidence is None or abs((1 - confidence) - alpha) > 1e-12):
+            raise ValueError(
+                f"`alpha`: this result has {confidence} confidence intervals, so it "
+                f"decides at alpha = 1 - {confidence}; got alpha={alpha!r}. Re-run with "
+                f"confidence_level={1 - alpha:g} instead"
             )
-        lines.append("\\end{tabular}")
-        body = "\n".join(lines)
-        if caption is None and label is None:
-            return body
-        wrapped = ["\\begin{table}", "\\centering"]
-        if caption is not None:
-            wrapped.append(f"\\caption{{{caption}}}")
-        if label is not None:
-            wrapped.append(f"\\label{{{label}}}")
-        return "\n".join([*wrapped, body, "\\end{table}"])
+        low, high = (np.asarray(getattr(self, c), dtype=float) for c in self.interval)
+        return (low > 0) | (high < 0)
+
+    def significance_note(self, alpha: float | None = None) -> str:
+        """The rule as a LaTeX table note, ``95\\% interval excludes 0``."""
+        return f"{self.metadata.get('confidence_level', 0.95) * 100:g}\\% interval excludes 0"
+
+
+def _group_grid(group_keys, n_names: int) -> tuple[list[list], list[np.ndarray]]:
+    """Each group dimension's labels in order of first appearance (typed, so that 1 and
+    "1" or True stay distinct), and each group's position along it."""
+    levels, positions = [], []
+    for j in range(n_names):
+        seen: dict[bytes, int] = {}
+        values = []
+        where = []
+        for key in group_keys:
+            code = seen.setdefault(canonical_bytes(key[j]), len(values))
+            if code == len(values):
+                values.append(key[j])
+            where.append(code)
+        levels.append(values)
+        positions.append(np.asarray(where, dtype=np.intp))
+    return levels, positions
 
 
 def _label_array(values) -> np.ndarray:
@@ -486,49 +374,3 @@ def _with_missing(dtype: np.dtype) -> np.dtype:
     if dtype.kind in "iu":
         return np.dtype(np.float64)
     return np.dtype(object)
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
-def _is_numeric(series) -> bool:
-    return series.dtype.kind in "biuf"
-
-
-def _latex_cell(value, column: str, digits: int, star: str | None, trials: int = 0) -> str:
-    """One number in math mode (display formatting only), with an optional superscript;
-    ``trials`` > 0 marks a Monte Carlo p-value of 0, shown as its bound."""
-    if isinstance(value, str) or value is None:
-        return _latex_escape(str(value))
-    if isinstance(value, bool | np.bool_):
-        return str(bool(value))
-    if isinstance(value, int | np.integer):
-        text = str(int(value))
-    elif np.isnan(number := float(value)):
-        return "--"
-    elif np.isinf(number):
-        text = f"{'-' if number < 0 else ''}\\infty"
-    elif trials:
-        text = pvalue_bound_text(trials, digits, latex=True)
-    elif column.startswith("pvalue") and 0 < number < 10.0**-digits:
-        text = f"<{10.0**-digits:.{digits}f}"
-    else:
-        text = latex_number(number, digits)
-    if star:  # a power (1.2\times10^{-5}) is braced: no double superscript
-        text = f"{{{text}}}^{{{star}}}" if "^" in text else f"{text}^{{{star}}}"
-    return f"${text}$"

@@ -35,17 +35,18 @@ from .registry import (
     design_function,
     register,
 )
-from .results import ComparisonResult
+from .results import ComparisonResult, PValueRule
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
            "tukey_hsd_run"]  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
-class TukeyHSDResult(ComparisonResult):
+class TukeyHSDResult(PValueRule, ComparisonResult):
     """Result of the randomized Tukey HSD test.
 
-    Every array has shape ``(n_groups, n_comparisons)``.
+    Every array has shape ``(n_groups, n_comparisons)``, read-only. A comparison is
+    significant when ``pvalue < alpha`` (:meth:`significant`).
 
     Attributes
     ----------
@@ -102,8 +103,12 @@ class TukeyHSDResult(ComparisonResult):
         "tie_quantum",
         "n_dropped",
     )
-    _title: ClassVar[str] = "Randomized Tukey HSD"
-    _printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy")
+    estimate: ClassVar[str] = "difference"
+    trials_column: ClassVar[str] = "n_resamples"
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_low", "pvalue_high")
+    summary_columns: ClassVar[tuple[str, ...]] = ("mean_a", "mean_b", "difference", "pvalue")
+    title: ClassVar[str] = "Randomized Tukey HSD"
+    printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy")
 
     def monte_carlo_pvalues(self) -> tuple[MonteCarloPValue | None, ...]:
         """One :class:`MonteCarloPValue` per row of :meth:`to_dataframe` (None if exact)."""
