@@ -435,3 +435,99 @@ def test_each_result_decides_by_its_own_rule(method_results):
     assert (rank.estimate, rank.interval) == ("shift", ("ci_low", "ci_high"))
     assert (hsd.interval, hsd.trials_column) == (None, "n_resamples")
     assert rank.label_columns == ("group_a", "group_b")
+
+
+# ------------------------------------------------------- datasets: the comparison index
+def _sweep_and_frame():
+    """A sweep over seed and lr, and the same scores as a tidy table."""
+    import xarray as xr
+
+    rng = np.random.default_rng(2024)
+    values = rng.normal(size=(3, 2, 20, 3)) + np.array([0.0, 0.3, 0.5])
+    ds = xr.Dataset(
+        {"acc": (("seed", "lr", "item", "system"), values)},
+        coords={"seed": [1, 2, 3], "lr": [0.1, 0.01], "item": np.arange(20),
+                "system": ["base", "new", "newer"]},
+    )  # fmt: skip
+    frame = ds["acc"].to_dataframe().reset_index()
+    return ds, frame
+
+
+SEL_KW = {"bootstrap": {"n_resamples": 400, "rng": 6}, "tukey_hsd": {"n_resamples": 400, "rng": 7}}
+
+
+def _check_sel(res, ref, method):
+    """res.sel by one label and by both equals the rows of the pandas path."""
+    names = ["difference", "ci_low", "ci_high"] if method == "bootstrap" else ["pvalue"]
+    one = res.sel(system_b="newer")
+    assert one["difference"].dims == ("seed", "lr", "system_a")
+    assert one["system_a"].values.tolist() == ["base", "new"]
+    both = res.sel(system_a="base", system_b="new")
+    assert both["difference"].dims == ("seed", "lr")
+    for (seed, lr), rows in ref.groupby(["seed", "lr"]):
+        for name in names:
+            for a in ("base", "new"):
+                want = rows.loc[(rows.system_a == a) & (rows.system_b == "newer"), name]
+                got = one[name].sel(seed=seed, lr=lr, system_a=a).values
+                np.testing.assert_array_equal(got, want.item())
+            want = rows.loc[(rows.system_a == "base") & (rows.system_b == "new"), name]
+            np.testing.assert_array_equal(both[name].sel(seed=seed, lr=lr).values, want.item())
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "tukey_hsd"])
+def test_sweep_datasets_select_by_system_labels_eager_and_dask(method):
+    pytest.importorskip("dask")
+    ds, frame = _sweep_and_frame()
+    kw = SEL_KW[method]
+    ref = getattr(frame.paired, method)(item="item", system="system", score="acc",
+                                        by=["seed", "lr"], **kw)  # fmt: skip
+    eager = getattr(ds.paired, method)(**kw)
+    assert eager.indexes["comparison"].names == ["system_a", "system_b"]
+    _check_sel(eager, ref, method)
+    lazy = getattr(ds.chunk({"seed": 1}).paired, method)(**kw)
+    assert lazy["difference"].chunks is not None
+    one = lazy.sel(system_b="newer")
+    assert one["difference"].chunks is not None  # selecting keeps it lazy
+    _check_sel(lazy.compute(), ref, method)
+    xr_testing = pytest.importorskip("xarray.testing")
+    xr_testing.assert_identical(one.compute(), eager.sel(system_b="newer"))
+
+
+def test_ranksum_datasets_select_by_group_labels_eager_and_dask():
+    import pandas as pd
+    import xarray as xr
+
+    pytest.importorskip("dask")
+    rng = np.random.default_rng(5)
+    ds = xr.Dataset(
+        {"x": (("seed", "group", "item"), rng.normal(size=(3, 2, 12)))},
+        coords={"seed": [10, 20, 30], "group": ["control", "treated"]},
+    )
+    for res in (ds.paired.ranksum(score="x"), ds.chunk({"seed": 1}).paired.ranksum(score="x")):
+        one = res.sel(group_b="treated").compute()
+        both = res.sel(group_a="control", group_b="treated").compute()
+        for seed in (10, 20, 30):
+            sub = ds["x"].sel(seed=seed)
+            tidy = pd.DataFrame({"group": np.repeat(["control", "treated"], 12),
+                                 "x": sub.values.reshape(-1)})  # fmt: skip
+            ref = tidy.paired.ranksum(score="x", group="group", a="control", b="treated")
+            for name in ("pvalue", "shift", "ci_low", "ci_high"):
+                np.testing.assert_array_equal(one[name].sel(seed=seed).values, [ref[name][0]])
+                np.testing.assert_array_equal(both[name].sel(seed=seed).values, ref[name][0])
+
+
+def test_labels_pandas_cannot_tell_apart_give_coordinates_without_an_index():
+    res = _Diff(
+        label_a=(1, True),  # two systems; in one pandas index level they are one
+        label_b=(2, 2),
+        difference=np.array([[1.0, 2.0]]),
+        n_items=np.array([[3, 3]]),
+    )
+    ds = res.to_dataset()
+    assert "comparison" not in ds.indexes
+    assert _typed(ds["system_a"].values.tolist()) == _typed([1, True])
+    indexed = _result().to_dataset()
+    assert indexed.indexes["comparison"].names == ["system_a", "system_b"]
+    np.testing.assert_array_equal(
+        indexed["difference"].sel(seed=10, lr="b", system_b="z").values, [3 / 3]
+    )  # group (10, "b") is row 1 of arange(8) / 3, comparison x-z its column 1

@@ -166,7 +166,8 @@ class ComparisonResult:
         -------
         xarray.Dataset
             Dimensions: the group names (sweep dimensions or ``by=`` keys) and
-            ``comparison``, with the two label coordinates along ``comparison``. With
+            ``comparison``, indexed by the two label coordinates (a MultiIndex:
+            ``res.sel(system_b="x")``, ``res.sel(system_a="x", system_b="y")``). With
             ``by=`` keys that do not form a full grid, the missing cells are NaN (integers
             and booleans then become floats and objects).
         """
@@ -197,12 +198,9 @@ class ComparisonResult:
             out[(*positions, slice(None))] = values
             data[name] = (dims, out)
         coords = {n: (n, _coordinate_values(v)) for n, v in zip(names, levels)}
-        coords.update({
-            self.label_columns[0]: ("comparison", _coordinate_values(self.label_a)),
-            self.label_columns[1]: ("comparison", _coordinate_values(self.label_b)),
-            "comparison": np.arange(n_comp),
-        })  # fmt: skip
         ds = xr.Dataset(data, coords=coords)
+        pairs = comparison_coordinates(self.label_columns, self.label_a, self.label_b)
+        ds = ds.assign_coords(pairs)
         ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
         return ds
 
@@ -318,6 +316,47 @@ class IntervalRule:
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note, ``95\\% interval excludes 0``."""
         return f"{self.metadata.get('confidence_level', 0.95) * 100:g}\\% interval excludes 0"
+
+
+def comparison_coordinates(names: tuple[str, str], label_a, label_b):
+    """The coordinates of the comparison dimension: ``names`` indexed together.
+
+    A MultiIndex over the two label coordinates, so that ``sel`` takes either or both.
+    Labels that pandas cannot keep apart in an index level (``1`` and ``True``, ``1`` and
+    ``1.0`` on one side) give the two coordinates without an index.
+
+    Returns
+    -------
+    xarray.Coordinates
+    """
+    import pandas as pd
+    import xarray as xr
+    from xarray.indexes import PandasMultiIndex
+
+    values = [_coordinate_values(label_a), _coordinate_values(label_b)]
+    levels, codes = [], []
+    for side in values:
+        level, code = _factorize(side)
+        levels.append(pd.Index(level, dtype=object, tupleize_cols=False))
+        codes.append(code)
+    if not all(level.is_unique for level in levels):
+        return xr.Coordinates({n: ("comparison", v) for n, v in zip(names, values)})
+    index = pd.MultiIndex(levels=levels, codes=codes, names=list(names))
+    dtypes = {n: v.dtype for n, v in zip(names, values)}
+    return xr.Coordinates.from_xindex(PandasMultiIndex(index, "comparison", dtypes))
+
+
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct labels (by value and type, in order of appearance) and each one's code."""
+    seen: dict[bytes, int] = {}
+    level = []
+    codes = np.empty(len(values), dtype=np.intp)
+    for i, value in enumerate(values.tolist()):
+        code = seen.setdefault(canonical_bytes(value), len(level))
+        if code == len(level):
+            level.append(value)
+        codes[i] = code
+    return _label_array(level), codes
 
 
 def _group_grid(group_keys, n_names: int) -> tuple[list[list], list[np.ndarray]]:

@@ -116,10 +116,18 @@ def calls() -> dict:
     small = pd.DataFrame({"a": [1.5, 2.0, 3.25, 4.0, 2.0], "b": [2.5, 3.0, 5.0, 2.0, 6.5]})
     out["ranksum-exact-ties"] = lambda: small.paired.ranksum(a="a", b="b", method="exact")
     out["sweep-bootstrap"] = lambda: (
-        _sweep().paired.bootstrap(n_resamples=N, rng=11).to_dataframe().reset_index()
+        _sweep()
+        .paired.bootstrap(n_resamples=N, rng=11)
+        .reset_index("comparison")
+        .to_dataframe()
+        .reset_index()
     )
     out["sweep-tukey"] = lambda: (
-        _sweep().paired.tukey_hsd(n_resamples=N, rng=12).to_dataframe().reset_index()
+        _sweep()
+        .paired.tukey_hsd(n_resamples=N, rng=12)
+        .reset_index("comparison")
+        .to_dataframe()
+        .reset_index()
     )
     return out
 

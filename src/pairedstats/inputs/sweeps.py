@@ -52,6 +52,6 @@ def map_sweep(ds, eager: Callable, core_dims: tuple[str, ...]):
     template = template.expand_dims({d: ds[d].values for d in sweep})
     template = template.transpose(*first.dims)
     for name in template.data_vars:
-        template[name] = template[name].transpose(*first[name].dims)
+        template[name] = template[name].variable.transpose(*first[name].dims)
     template = template.chunk({d: ds.chunks[d] for d in sweep})
     return xr.map_blocks(eager, ds, template=template)
