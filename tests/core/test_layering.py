@@ -66,3 +66,32 @@ def test_every_core_module_imports_without_pandas_or_xarray():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip() == "ok"
+
+
+def test_cached_kernels_read_no_constant_of_another_module():
+    # numba's cache keys a kernel on its own file: a constant imported from another module
+    # would be frozen into the cached machine code and go stale when that module changes
+    import importlib
+    import types
+
+    from numba.core.registry import CPUDispatcher
+
+    for name in ["draws.jit", "kernels.bootstrap", "kernels.tukey_table", "kernels.tukey_shuffle"]:
+        module = importlib.import_module(f"pairedstats.core.{name}")
+        tree = ast.parse(Path(module.__file__).read_text())
+        imported = {
+            alias.asname or alias.name
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom | ast.Import)
+            for alias in node.names
+        }
+        for value in vars(module).values():
+            if not isinstance(value, CPUDispatcher) or value.__module__ != module.__name__:
+                continue
+            for used in value.py_func.__code__.co_names:
+                if used not in imported:
+                    continue
+                target = getattr(module, used)
+                assert isinstance(target, types.ModuleType | CPUDispatcher) or callable(target), (
+                    f"{name}.{value.__name__} reads the imported constant {used}"
+                )

@@ -161,8 +161,8 @@ def next64(hi, lo, inc_hi, inc_lo):
 
 
 # ---------------------------------------------------------------------- stream states
-@_jit
-def reset_stream(state, prefix, block):
+@numba.njit(cache=True, nogil=True)
+def reset_stream(state, prefix, block):  # pragma: no cover
     """Set ``state`` (6 words) to the start of block ``block`` of the stream ``prefix``."""
     state[0], state[1], state[2], state[3] = seed(prefix, block)
     state[4], state[5] = _ZERO, _ZERO
