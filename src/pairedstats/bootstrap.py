@@ -8,9 +8,8 @@ loops over the groups of a :class:`~pairedstats.core.design.PairedDesign` and re
 from __future__ import annotations
 
 import inspect
-import itertools
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -20,7 +19,6 @@ from . import _validation
 from .core import bootstrap as _core
 from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
-from .core.parallel import default_workers, run_parts
 from .inputs import check_design, design_from_array
 from .registry import (
     RNG,
@@ -32,6 +30,7 @@ from .registry import (
     register,
 )
 from .results import ComparisonResult, IntervalRule
+from .runs import Outputs, comparison_labels, in_parts
 
 __all__ = [
     "BootstrapResult",
@@ -198,8 +197,10 @@ def _bootstrap_iv(
     method,
     resampling,
     rng,
+    workers,
+    keep,
 ):
-    """Validate everything. Returns the settings and the statistic in vectorized form."""
+    """Validate every keyword into the call's settings."""
     design = check_design(design)
     statistic = _check_statistic(statistic)
     if statistic is None and design.scores.shape[2] != 1:
@@ -238,9 +239,30 @@ def _bootstrap_iv(
                     "`cluster` must be nested in `strata`: cluster "
                     f"{design.cluster_labels[int(bad)]!r} has items in several strata."
                 )
-    root = _validation.normalise_rng(rng)
-    settings = design, baseline, weights, n_resamples, confidence_level, method, resampling, root
-    return settings, statistic
+    return _Settings(
+        design=design, baseline=baseline, weights=weights, statistic=statistic,
+        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
+        resampling=resampling, root=_validation.normalise_rng(rng),
+        workers=_validation.check_workers(workers), keep=bool(keep),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Settings:
+    """A call's validated keywords (:func:`_bootstrap_iv`); ``statistic`` in vectorized
+    form, ``weights`` by stratum code, ``root`` the root entropy."""
+
+    design: PairedDesign
+    baseline: Hashable | None
+    weights: dict | None
+    statistic: Callable | None
+    n_resamples: int
+    confidence_level: float
+    method: str
+    resampling: str
+    root: int
+    workers: int | None
+    keep: bool
 
 
 def _check_statistic(statistic) -> Callable | None:
@@ -284,21 +306,12 @@ def _compute(
     ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
     keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
     """
-    settings, statistic = _bootstrap_iv(
-        design=design,
-        baseline=baseline,
-        weights=weights,
-        statistic=statistic,
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        method=method,
-        resampling=resampling,
-        rng=rng,
-    )
-    return _run(
-        *settings, statistic=statistic, workers=_validation.check_workers(workers),
-        keep_distribution=bool(keep),
+    settings = _bootstrap_iv(
+        design=design, baseline=baseline, weights=weights, statistic=statistic,
+        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
+        resampling=resampling, rng=rng, workers=workers, keep=keep,
     )  # fmt: skip
+    return _run(settings)
 
 
 #: Groups per kernel call of the batched path (bounds its work arrays).
@@ -423,143 +436,142 @@ def _design_findings(findings: _Findings, g: int, group: _core.GroupData, weight
             findings.add("missing", g, f"no items in strata {missing!r}")
 
 
-def _run(
-    design, baseline, weights, n_resamples, confidence_level, method, resampling, root, *,
-    statistic, workers=None, keep_distribution=True,
-):  # fmt: skip
-    pairs = comparison_pairs(design.systems, baseline)
-    n_groups, k = design.n_groups, len(pairs)
-    shape = (n_groups, k)
-    stat_a, stat_b, diff = np.empty(shape), np.empty(shape), np.empty(shape)
-    low, high, se = np.empty(shape), np.empty(shape), np.empty(shape)
-    joint = resampling != "counts" or k == 1
-    reps_all = np.empty((n_groups, k, n_resamples)) if keep_distribution and joint else None
-    z0_all = np.full(shape, np.nan) if method == "bca" else None
-    a_all = np.full(shape, np.nan) if method == "bca" else None
-    n_items = np.repeat(design.n_items()[:, None], k, axis=1).astype(np.int64)
-    n_clusters = np.empty(shape, dtype=np.int64) if design.cluster is not None else None
-    counts_path = np.zeros(shape, dtype=bool)
-    point = np.zeros(shape, dtype=bool)
-    n_nan = np.zeros(shape, dtype=np.int64)
-    findings = _Findings(design, pairs)
+class _Intervals:
+    """The output arrays of a call and the intervals computed into them, group by group or
+    a batch of groups at a time (row by row the same numbers)."""
 
-    def finish(g, reps, est, a=None, tie=0.0):
-        # g: a group or an array of groups (reps (..., k, B), est (..., k))
-        # contiguous: numpy's sums (and so the standard error) depend on the memory layout
-        if reps_all is None:
+    def __init__(self, s: _Settings, pairs):
+        design, k = s.design, len(pairs)
+        self.s, self.out = s, Outputs(design.n_groups, k)
+        for name in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error"):
+            self.out.add(name)
+        self.out.per_group("n_items", design.n_items(), np.int64)
+        self.out.add("counts_path", bool, False)
+        self.out.add("point", bool, False)
+        self.out.add("n_nan", np.int64, 0)
+        if design.cluster is not None:
+            self.out.add("n_clusters", np.int64, 0)
+        if s.method == "bca":
+            self.out.add("bias_correction")
+            self.out.add("acceleration")
+        joint = s.resampling != "counts" or k == 1
+        shape = (design.n_groups, k, s.n_resamples)
+        self.replicates = np.empty(shape) if s.keep and joint else None
+
+    def finish(self, g, reps, est, a=None, tie=0.0) -> None:
+        """Intervals of group ``g`` (or of the groups ``g``) from replicates ``(..., k, B)``."""
+        if self.replicates is None:  # contiguous: numpy's sums depend on the memory layout
             reps = np.ascontiguousarray(reps)
         else:
-            reps_all[g] = reps
-            reps = reps_all[g]
-        if method == "bca":
-            se[g] = reps.std(axis=-1, ddof=1)
-            point[g] = np.ptp(reps, axis=-1) == 0
-            n_nan[g] = np.isnan(reps).sum(axis=-1)
-            a_all[g] = a
-            low[g], high[g], z0_all[g] = _core.bca_interval(reps, est, a, confidence_level, tie)
-            return
-
-        def part(rows):  # rows of a batch: each row's numbers do not depend on the others
-            r = reps[rows]
-            se[g[rows]] = r.std(axis=-1, ddof=1)
-            point[g[rows]] = np.ptp(r, axis=-1) == 0
-            n_nan[g[rows]] = np.isnan(r).sum(axis=-1)
-            if method == "percentile":
-                low[g[rows]], high[g[rows]] = _core.percentile_interval(r, confidence_level)
-            else:
-                low[g[rows]], high[g[rows]] = _core.basic_interval(r, est[rows], confidence_level)
-
+            self.replicates[g] = reps
+            reps = self.replicates[g]
         if np.ndim(g) == 0:
             g, reps, est = np.array([g]), reps[None], np.asarray(est)[None]
-        cuts = np.linspace(0, len(g), min(len(g), default_workers(workers)) + 1)
-        run_parts([lambda r=slice(int(a), int(z)): part(r) for a, z in itertools.pairwise(cuts)])
+            a = None if a is None else np.asarray(a)[None]
+        in_parts(len(g), self.s.workers, lambda rows: self._part(g[rows], reps[rows], est[rows],
+                 None if a is None else a[rows], tie))  # fmt: skip
 
+    def _part(self, g, reps, est, a, tie) -> None:
+        s, out = self.s, self.out
+        out.set(g, standard_error=reps.std(axis=-1, ddof=1), point=np.ptp(reps, axis=-1) == 0,
+                n_nan=np.isnan(reps).sum(axis=-1))  # fmt: skip
+        level = s.confidence_level
+        if s.method == "bca":
+            low, high, z0 = _core.bca_interval(reps, est, a, level, tie)
+            out.set(g, acceleration=a, bias_correction=z0)
+        elif s.method == "percentile":
+            low, high = _core.percentile_interval(reps, level)
+        else:
+            low, high = _core.basic_interval(reps, est, level)
+        out.set(g, ci_low=low, ci_high=high)
+
+
+def _run(s: _Settings) -> BootstrapResult:
+    """Every group of the design: batched where one kernel call serves many, else one by one."""
+    design = s.design
+    pairs = comparison_pairs(design.systems, s.baseline)
+    intervals, findings = _Intervals(s, pairs), _Findings(design, pairs)
+    fast = _batched_groups(design, pairs, s.statistic, s.resampling, s.method)
+    _run_batches(s, pairs, fast, intervals)
+    for g in (g for g in range(design.n_groups) if g not in fast):
+        _run_group(s, pairs, g, intervals, findings)
+    _report(s, intervals.out, findings)
+    return _result(s, pairs, intervals)
+
+
+def _run_batches(s: _Settings, pairs, fast: dict, intervals: _Intervals) -> None:
+    """The groups of ``fast`` (their per-item differences), up to ``_GROUP_BATCH`` per call."""
+    design, order = s.design, list(fast)
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
-    fast = _batched_groups(design, pairs, statistic, resampling, method)
-    order = list(fast)
     for start in range(0, len(order), _GROUP_BATCH):
         batch = order[start : start + _GROUP_BATCH]
         diffs = [fast[g] for g in batch]
         reps = _core.mean_replicates_many(
-            diffs, [design.stream_key(g) for g in batch], root=root,
-            n_resamples=n_resamples, workers=workers,
+            diffs, [design.stream_key(g) for g in batch], root=s.root,
+            n_resamples=s.n_resamples, workers=s.workers,
         )  # fmt: skip
         for i, g in enumerate(batch):
             means = _core.plain_mean(design.scores[design.group(g), :, 0])
-            stat_a[g], stat_b[g] = means[a_idx], means[b_idx]
-            diff[g] = _core.plain_mean(diffs[i])
-        finish(np.array(batch), reps, diff[batch])  # the whole batch: row by row the same
-    for g in (g for g in range(n_groups) if g not in fast):
-        rows = design.group(g)
-        group = _core.GroupData(
-            design.scores[rows],
-            pairs,
-            cluster=None if design.cluster is None else design.cluster[rows],
-            strata=None if design.strata is None else design.strata[rows],
-            strata_labels=design.strata_labels,
-            weights=weights,
-            systems=design.systems,
-            precision=design.precision,
-        )
-        _design_findings(findings, g, group, weights)
-        out = _core.group_replicates(
-            group,
-            group_key=design.stream_key(g),
-            root=root,
-            n_resamples=n_resamples,
-            statistic=statistic,
-            resampling=resampling,
-            influence=method == "bca",
-            workers=workers,
-        )
-        stat_a[g], stat_b[g], diff[g] = out["stat_a"], out["stat_b"], out["estimate"]
-        counts_path[g] = out["counts_path"]
-        if n_clusters is not None:
-            n_clusters[g] = group.n_units
-        finish(g, out["replicates"], out["estimate"], out.get("acceleration"),
-               out.get("tie_error", 0.0))  # fmt: skip
+            intervals.out.set(g, mean_a=means[a_idx], mean_b=means[b_idx],
+                              difference=_core.plain_mean(diffs[i]))  # fmt: skip
+        intervals.finish(np.array(batch), reps, intervals.out["difference"][batch])
+
+
+def _run_group(s: _Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
+    """Group ``g`` on its own: clusters, strata, ``statistic``, BCa or the counts path."""
+    design, rows = s.design, s.design.group(g)
+    group = _core.GroupData(
+        design.scores[rows], pairs,
+        cluster=None if design.cluster is None else design.cluster[rows],
+        strata=None if design.strata is None else design.strata[rows],
+        strata_labels=design.strata_labels, weights=s.weights, systems=design.systems,
+        precision=design.precision,
+    )  # fmt: skip
+    _design_findings(findings, g, group, s.weights)
+    out = _core.group_replicates(
+        group, group_key=design.stream_key(g), root=s.root, n_resamples=s.n_resamples,
+        statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
+        workers=s.workers,
+    )  # fmt: skip
+    intervals.out.set(g, mean_a=out["stat_a"], mean_b=out["stat_b"],
+                      difference=out["estimate"], counts_path=out["counts_path"])  # fmt: skip
+    if design.cluster is not None:
+        intervals.out.set(g, n_clusters=group.n_units)
+    intervals.finish(g, out["replicates"], out["estimate"], out.get("acceleration"),
+                     out.get("tie_error", 0.0))  # fmt: skip
+
+
+def _report(s: _Settings, out: Outputs, findings: _Findings) -> None:
+    """Warn once per kind of degenerate distribution found in the call."""
+    point, n_nan = out["point"], out["n_nan"]
     findings.comparisons("point", point)
     findings.comparisons(
-        "nan", n_nan > 0, lambda g, c: f" ({n_nan[g, c]} of {n_resamples} resamples)"
+        "nan", n_nan > 0, lambda g, c: f" ({n_nan[g, c]} of {s.n_resamples} resamples)"
     )
-    if method == "bca":
-        findings.comparisons("bca_z0", ~np.isfinite(z0_all) & ~point)
-        findings.comparisons("bca_a", ~np.isfinite(a_all) & ~point)
+    if s.method == "bca":
+        findings.comparisons("bca_z0", ~np.isfinite(out["bias_correction"]) & ~point)
+        findings.comparisons("bca_a", ~np.isfinite(out["acceleration"]) & ~point)
     findings.warn()
+
+
+def _result(s: _Settings, pairs, intervals: _Intervals) -> BootstrapResult:
+    design, columns = s.design, dict(intervals.out.arrays)
+    for name in ("point", "n_nan"):
+        del columns[name]
+    statistic = s.statistic
+    weights = None if s.weights is None else {
+        design.strata_labels[c]: w for c, w in s.weights.items()}  # fmt: skip
     meta = _validation.metadata(
-        "bootstrap",
-        interval=method,
-        n_resamples=n_resamples,
-        confidence_level=confidence_level,
-        seed_entropy=root,
-        baseline=baseline,
-        resampling=resampling,
+        "bootstrap", interval=s.method, n_resamples=s.n_resamples,
+        confidence_level=s.confidence_level, seed_entropy=s.root, baseline=s.baseline,
+        resampling=s.resampling,
         statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
-        weights=None
-        if weights is None
-        else {design.strata_labels[c]: w for c, w in weights.items()},
-        cluster=design.cluster is not None,
-        strata=design.strata is not None,
-    )
+        weights=weights, cluster=design.cluster is not None, strata=design.strata is not None,
+    )  # fmt: skip
     return BootstrapResult(
-        group_names=design.group_names,
-        group_keys=design.group_keys,
-        label_a=tuple(design.systems[a] for a, _ in pairs),
-        label_b=tuple(design.systems[b] for _, b in pairs),
-        metadata=meta,
-        mean_a=stat_a,
-        mean_b=stat_b,
-        difference=diff,
-        ci_low=low,
-        ci_high=high,
-        standard_error=se,
-        n_items=n_items,
-        n_clusters=n_clusters,
-        bootstrap_distribution=reps_all,
-        bias_correction=z0_all,
-        acceleration=a_all,
-        counts_path=counts_path,
-    )
+        **comparison_labels(design, pairs), metadata=meta,
+        bootstrap_distribution=intervals.replicates, **columns,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------- the method

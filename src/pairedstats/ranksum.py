@@ -19,6 +19,7 @@ from .core.design import TwoSampleDesign
 from .inputs import check_two_sample, two_sample_from_arrays
 from .registry import Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, PValueRule
+from .runs import Outputs, comparison_labels
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
 
@@ -152,52 +153,34 @@ def _read(a, b) -> TwoSampleDesign:
     return two_sample_from_arrays(a, b)
 
 
+#: Column dtypes other than float64.
+_DTYPES = {"method": object, "n_a": np.int64, "n_b": np.int64}
+
+
 def _run(design, alternative, confidence_level, method, correction):
-    rows = []
+    out = Outputs(design.n_groups, 1)
+    for name in RanksumResult._columns:
+        out.add(name, _DTYPES.get(name, np.float64), None if name == "method" else 0)
     for g in range(design.n_groups):
         a, b = design.samples(g)
-        out = _core.ranksum_1d(
-            a,
-            b,
-            alternative=alternative,
-            confidence_level=confidence_level,
-            method=method,
-            correction=correction,
-        )
-        if not out["level_reached"]:
+        row = _core.ranksum_1d(
+            a, b, alternative=alternative, confidence_level=confidence_level,
+            method=method, correction=correction,
+        )  # fmt: skip
+        if not row["level_reached"]:
             where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
             warn(
-                f"confidence_level={confidence_level} cannot be reached with n_a={out['n_a']} "
-                f"and n_b={out['n_b']}{where}: the widest interval of the differences is "
-                f"reported; it covers with probability {out['ci_coverage']:.4g}.",
+                f"confidence_level={confidence_level} cannot be reached with n_a={row['n_a']} "
+                f"and n_b={row['n_b']}{where}: the widest interval of the differences is "
+                f"reported; it covers with probability {row['ci_coverage']:.4g}.",
                 RanksumConfidenceWarning,
             )
-        rows.append(out)
-    columns = {}
-    for name in RanksumResult._columns:
-        values = [row[name] for row in rows]
-        if name == "method":
-            arr = np.array(values, dtype=object)
-        elif name in ("n_a", "n_b"):
-            arr = np.array(values, dtype=np.int64)
-        else:
-            arr = np.array(values, dtype=np.float64)
-        columns[name] = arr.reshape(design.n_groups, 1)
+        out.set(g, **{name: row[name] for name in out.arrays})
     meta = _validation.metadata(
-        "ranksum",
-        alternative=alternative,
-        confidence_level=confidence_level,
-        method_requested=method,
-        correction=correction,
-    )
-    return RanksumResult(
-        group_names=tuple(design.group_names),
-        group_keys=tuple(design.group_keys),
-        label_a=(design.labels[0],),
-        label_b=(design.labels[1],),
-        metadata=meta,
-        **columns,
-    )
+        "ranksum", alternative=alternative, confidence_level=confidence_level,
+        method_requested=method, correction=correction,
+    )  # fmt: skip
+    return RanksumResult(**comparison_labels(design, [(0, 1)]), metadata=meta, **out.arrays)
 
 
 SPEC = register(

@@ -36,6 +36,7 @@ from .registry import (
     register,
 )
 from .results import ComparisonResult, PValueRule
+from .runs import Outputs, comparison_labels
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
            "tukey_hsd_run"]  # fmt: skip
@@ -379,68 +380,43 @@ class TukeyHSDRun:
 
     def _result(self) -> TukeyHSDResult:
         design = self._design
-        n_groups, n_comp = design.n_groups, len(self._pairs)
         a = np.array([p[0] for p in self._pairs], dtype=np.intp)
         b = np.array([p[1] for p in self._pairs], dtype=np.intp)
-        shape = (n_groups, n_comp)
-        cols = {
-            name: np.empty(shape)
-            for name in ("mean_a", "mean_b", "pvalue", "pvalue_low", "pvalue_high", "exceeding")
-        }
-        n_res = np.zeros(shape, dtype=np.int64)
-        n_items = np.repeat(design.n_items()[:, None], n_comp, axis=1).astype(np.int64)
-        methods = np.empty(shape, dtype=object)
+        out = Outputs(design.n_groups, len(self._pairs))
+        for name in ("mean_a", "mean_b", "pvalue", "pvalue_low", "pvalue_high", "exceeding"):
+            out.add(name)
+        out.add("n_resamples", np.int64, 0)
+        out.per_group("n_items", design.n_items(), np.int64)
+        out.per_group("pvalue_method", self._methods, object)
+        quanta = [np.nan if grp.quantum is None else grp.quantum for grp in self._groups]
+        out.per_group("tie_quantum", quanta)
+        out.per_group("n_dropped", design.n_dropped(), np.int64)
         x = design.scores[:, :, 0]
-        for g in range(n_groups):
+        for g in range(design.n_groups):
             means = x[design.group(g)].mean(axis=0)
-            cols["mean_a"][g], cols["mean_b"][g] = means[a], means[b]
-            methods[g] = self._methods[g]
+            out.set(g, mean_a=means[a], mean_b=means[b])
             if self._exact[g] is not None:
                 p = self._exact[g]
-                cols["pvalue"][g] = cols["pvalue_low"][g] = cols["pvalue_high"][g] = p
-                cols["exceeding"][g] = np.nan
+                out.set(g, pvalue=p, pvalue_low=p, pvalue_high=p)
             else:
                 counts = self._counts[g]
-                cols["pvalue"][g] = counts / self._trials
-                cols["exceeding"][g] = counts
-                n_res[g] = self._trials
+                out.set(g, pvalue=counts / self._trials, exceeding=counts,
+                        n_resamples=self._trials)  # fmt: skip
         if self._monte_carlo.size:  # the intervals of MonteCarloPValue.hdi(), all at once
             mc = self._monte_carlo
-            cols["pvalue_low"][mc], cols["pvalue_high"][mc] = hdi_of_counts(
-                self._counts[mc], self._trials
-            )
+            low, high = hdi_of_counts(self._counts[mc], self._trials)
+            out.set(mc, pvalue_low=low, pvalue_high=high)
         # only call-level settings go to the metadata: per-group facts are columns, so
         # that results of separately computed chunks (dask) share their attributes
-        quanta = np.array([np.nan if grp.quantum is None else grp.quantum for grp in self._groups])
-        dropped = design.n_dropped()
         meta = metadata(
-            "tukey_hsd",
-            n_resamples=self.planned,
-            seed_entropy=self._root,
-            exact=self._setting["exact"],
-            missing=self._setting["missing"],
-            score_precision=design.precision,
-            confidence_level=0.95,
-        )
+            "tukey_hsd", n_resamples=self.planned, seed_entropy=self._root,
+            exact=self._setting["exact"], missing=self._setting["missing"],
+            score_precision=design.precision, confidence_level=0.95,
+        )  # fmt: skip
         return TukeyHSDResult(
-            group_names=design.group_names,
-            group_keys=design.group_keys,
-            label_a=tuple(design.systems[i] for i in a),
-            label_b=tuple(design.systems[i] for i in b),
-            metadata=meta,
-            mean_a=cols["mean_a"],
-            mean_b=cols["mean_b"],
-            difference=cols["mean_b"] - cols["mean_a"],
-            pvalue=cols["pvalue"],
-            pvalue_low=cols["pvalue_low"],
-            pvalue_high=cols["pvalue_high"],
-            n_resamples=n_res,
-            exceeding=cols["exceeding"],
-            n_items=n_items,
-            pvalue_method=methods,
-            tie_quantum=np.repeat(quanta[:, None], n_comp, axis=1),
-            n_dropped=np.repeat(dropped[:, None], n_comp, axis=1),
-        )
+            **comparison_labels(design, self._pairs), metadata=meta,
+            difference=out["mean_b"] - out["mean_a"], **out.arrays,
+        )  # fmt: skip
 
 
 # ---------------------------------------------------------------------- public

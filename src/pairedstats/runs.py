@@ -1,0 +1,78 @@
+"""The skeleton every method's run shares: a design's groups become per-comparison arrays,
+computed group by group (or many groups per core call) on the one fork-safe executor of
+:mod:`pairedstats.core.parallel`, and one result with the labels and metadata of the call.
+
+A method's run (``bootstrap._run``, ``tukey.TukeyHSDRun``, ``ranksum._run``) fills an
+:class:`Outputs` with its core's numbers and hands it, with :func:`comparison_labels`, to its
+result type; what differs between methods is only the core call and the columns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .core.parallel import default_workers, run_parts
+
+__all__ = ["Outputs", "comparison_labels", "in_parts"]
+
+
+def comparison_labels(design, pairs: Sequence[tuple[int, int]]) -> dict:
+    """The labels of a result: group names and keys, and the two sides of each comparison.
+
+    ``design`` is a paired design (``systems``) or a two-sample one (``labels``).
+    """
+    labels = design.systems if hasattr(design, "systems") else design.labels
+    return {
+        "group_names": tuple(design.group_names),
+        "group_keys": tuple(design.group_keys),
+        "label_a": tuple(labels[a] for a, _ in pairs),
+        "label_b": tuple(labels[b] for _, b in pairs),
+    }
+
+
+class Outputs:
+    """The ``(n_groups, n_comparisons)`` arrays of a call, filled group by group.
+
+    Examples
+    --------
+    >>> out = Outputs(2, 3)
+    >>> low = out.add("ci_low")
+    >>> out.set(1, ci_low=[1.0, 2.0, 3.0])
+    >>> out.per_group("n_items", [10, 12], np.int64)[:, 0].tolist()
+    [10, 12]
+    >>> sorted(out.arrays), low[1].tolist()
+    (['ci_low', 'n_items'], [1.0, 2.0, 3.0])
+    """
+
+    def __init__(self, n_groups: int, n_comparisons: int):
+        self.shape = (n_groups, n_comparisons)
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def add(self, name: str, dtype=np.float64, fill=np.nan) -> np.ndarray:
+        """A new column, filled with ``fill``."""
+        self.arrays[name] = np.full(self.shape, fill, dtype=dtype)
+        return self.arrays[name]
+
+    def per_group(self, name: str, values, dtype=np.float64) -> np.ndarray:
+        """A column whose value is the group's, the same for each comparison."""
+        values = np.asarray(values, dtype=dtype).reshape(-1, 1)
+        self.arrays[name] = np.repeat(values, self.shape[1], axis=1)
+        return self.arrays[name]
+
+    def set(self, g, **values) -> None:
+        """Group ``g``'s (or an array of groups') values of some columns."""
+        for name, value in values.items():
+            self.arrays[name][g] = value
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+
+def in_parts(n: int, workers: int | None, work: Callable[[slice], object]) -> None:
+    """``work`` on consecutive slices of ``range(n)``, one per worker thread (the slices'
+    results must not depend on each other)."""
+    cuts = np.linspace(0, n, min(n, default_workers(workers)) + 1)
+    run_parts([lambda s=slice(int(a), int(z)): work(s) for a, z in itertools.pairwise(cuts)])
