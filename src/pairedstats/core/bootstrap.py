@@ -76,7 +76,7 @@ from .intervals import (
     standard_error,
     tie_error,
 )
-from .kernels import Streams, Units
+from .kernels import Streams, Units, offsets
 from .parallel import default_workers, run_parts
 
 __all__ = [
@@ -118,20 +118,16 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
     from .kernels.bootstrap import stream_sums as kernel
 
     prefixes = [entropy_prefix(root, label_words(lab)) for lab in labels]
-    streams = Streams(np.concatenate(prefixes), _bounds([p.size for p in prefixes]))
+    streams = Streams(np.concatenate(prefixes), offsets([p.size for p in prefixes]))
     units = Units(
         np.ascontiguousarray(np.concatenate(values).T, dtype=np.float64),
-        _bounds([v.shape[0] for v in values]),
+        offsets([v.shape[0] for v in values]),
     )
     out = np.empty((len(values), values[0].shape[1], n_resamples))
     n_tasks = len(values) * len(block_slices(n_resamples))
     nw = min(default_workers(workers), n_tasks)
     _run_tasks(lambda lo, hi: kernel(streams, units, n_resamples, BLOCK, lo, hi, out), n_tasks, nw)
     return out
-
-
-def _bounds(sizes) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
 def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resamples):

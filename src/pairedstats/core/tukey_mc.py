@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from .draws import BLOCK, entropy_prefix, label_words
-from .kernels import Groups, ShuffleLayout, Streams, TableLayout
+from .kernels import Groups, ShuffleLayout, Streams, TableLayout, offsets
 from .parallel import default_workers, run_parts
 
 __all__ = [
@@ -220,10 +220,6 @@ def _kernel(kind: str):
     return shuffle_counts
 
 
-def _bounds(sizes) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-
-
 def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndarray]:
     """The (group, first trial, end) tasks of trials ``lo:hi``, cut into ``workers`` parts.
 
@@ -266,10 +262,10 @@ def _kernel_args(kind: str, root: int, rows) -> tuple:
         chunks = range(len(layout.chunk_highs))
         words = [(*label_words(lab), c) for _, _, lab, _ in rows for c in chunks]
     prefixes = [entropy_prefix(root, w) for w in words]
-    streams = Streams(np.concatenate(prefixes), _bounds([len(p) for p in prefixes]))
+    streams = Streams(np.concatenate(prefixes), offsets([len(p) for p in prefixes]))
     data = Groups(
         values=np.concatenate([grp.values for grp in groups]),
-        item_bounds=_bounds([grp.n_items for grp in groups]),
+        item_bounds=offsets([grp.n_items for grp in groups]),
         thresholds=np.stack([grp.thresholds for grp in groups]),
         block_sizes=np.array([row[3] for row in rows], dtype=np.int64),
     )

@@ -11,10 +11,14 @@ block of one group). Tasks write disjoint parts of the output, so a caller can s
 range over threads (the kernels release the GIL) without changing a number.
 
 The kernels take named structures (the tuples below) instead of long rows of positional
-arrays. This package's ``__init__`` imports no numba: the method cores build the structures
-at import time and import the kernel modules lazily. ``tests/core/test_kernels.py`` checks the
-kernels against the numpy reference engine (``tests/core/reference_engine.py``), also with
-numba's bounds checking on (``NUMBA_BOUNDSCHECK=1``, in a subprocess).
+arrays. They are cached (``cache=True``) and read no constant of another module; numba's
+cache is keyed on a kernel's own file only, so a change of :mod:`pairedstats.core.draws.jit`
+alone is not seen by the cached kernels that call it: remove the package's ``__pycache__``
+(``*.nbi``, ``*.nbc``) after editing it. This package's ``__init__`` imports no numba: the
+method cores build the structures at import time and import the kernel modules lazily.
+``tests/core/test_kernels.py`` checks the kernels against the numpy reference engine
+(``tests/core/reference_engine.py``), also with numba's bounds checking on
+(``NUMBA_BOUNDSCHECK=1``, in a subprocess).
 """
 
 from __future__ import annotations
@@ -23,7 +27,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Groups", "ShuffleLayout", "Streams", "TableLayout", "Units"]
+__all__ = ["Groups", "ShuffleLayout", "Streams", "TableLayout", "Units", "offsets"]
+
+
+def offsets(sizes) -> np.ndarray:
+    """``[0, s0, s0 + s1, ...]`` (int64): where each part of a concatenation starts and ends.
+
+    Examples
+    --------
+    >>> offsets([2, 3]).tolist()
+    [0, 2, 5]
+    """
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
 class Streams(NamedTuple):
