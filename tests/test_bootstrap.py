@@ -5,6 +5,7 @@ from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -164,7 +165,7 @@ def test_result_layout(paired):
     frame = res.to_dataframe()
     assert list(frame.columns) == [
         "system_a", "system_b", "mean_a", "mean_b", "difference", "ci_low", "ci_high",
-        "standard_error", "n_items",
+        "standard_error", "n_items", "n_dropped",
     ]  # fmt: skip
     assert res.bootstrap_distribution.shape == (1, 1, 300)
     assert frame.attrs["seed_entropy"] == 1
@@ -697,3 +698,23 @@ def test_a_statistic_without_axis_equals_its_vectorized_twin(design):
             np.testing.assert_allclose(getattr(res, name), getattr(ref, name), rtol=1e-12,
                                        atol=1e-15, err_msg=name)  # fmt: skip
     assert res.metadata["statistic"] == "f1_kwargs"
+
+
+def test_items_dropped_by_missing_complete_are_counted_per_group():
+    table = pd.DataFrame({
+        "g": ["u"] * 8 + ["v"] * 8, "item": list(range(4)) * 4,
+        "system": (["a"] * 4 + ["b"] * 4) * 2,
+        "score": [1, 2, 3, 4, 2, np.nan, 3, 5, 1, 2, 3, 4, 2, 3, 3, 5.0],
+    })  # fmt: skip
+    with pytest.warns(pairedstats.DroppedDataWarning, match="1"):
+        res = table.paired.bootstrap(
+            item="item", system="system", score="score", by="g", missing="complete",
+            n_resamples=200, rng=1,
+        )  # fmt: skip
+    assert res["n_dropped"].tolist() == [1, 0]
+    assert res["n_items"].tolist() == [3, 4]
+    # the complete items alone give the same numbers as the table with the item dropped
+    kept = table[~((table.g == "u") & (table.item == 1))]
+    again = kept.paired.bootstrap(item="item", system="system", score="score", by="g",
+                                  n_resamples=200, rng=1)  # fmt: skip
+    assert res["ci_low"].tolist() == again["ci_low"].tolist()

@@ -405,7 +405,7 @@ def test_columns_are_the_documented_quantities_in_order(method_results):
     boot = method_results["bootstrap"]
     assert list(boot.columns) == [
         "mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error", "n_items",
-        "n_clusters",
+        "n_clusters", "n_dropped",
     ]  # fmt: skip
     frame = boot.to_dataframe()
     assert list(frame.columns) == ["system_a", "system_b", *boot.columns]

@@ -16,8 +16,16 @@ from typing import ClassVar
 import numpy as np
 
 from . import _validation
+from .bootstrap_warnings import (
+    DegenerateBootstrapWarning,
+    Findings,
+    MissingStratumWarning,
+    NaNReplicatesWarning,
+    PointDistributionWarning,
+    SingleUnitWarning,
+    design_findings,
+)
 from .core import bootstrap as _core
-from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
 from .inputs import check_design, design_from_array
 from .registry import (
@@ -47,34 +55,6 @@ _METHODS = ("percentile", "basic", "bca")
 _RESAMPLING = ("auto", "index", "counts")
 
 
-class DegenerateBootstrapWarning(RuntimeWarning):
-    """The data leave the bootstrap something it cannot measure, or BCa used a fallback.
-
-    The base class of the bootstrap's warnings; BCa's fallbacks (infinite bias correction:
-    the percentile interval; undefined acceleration: ``a = 0``) are issued as this class.
-    """
-
-
-class PointDistributionWarning(DegenerateBootstrapWarning):
-    """Every resample gives the same difference: the interval is a point (any ``method``)."""
-
-
-class SingleUnitWarning(DegenerateBootstrapWarning):
-    """A group or a stratum has one resampled unit (cluster, or item in a stratum).
-
-    That unit is drawn in every resample, so its mean does not vary and the interval ignores
-    its variability.
-    """
-
-
-class MissingStratumWarning(DegenerateBootstrapWarning):
-    """A group has no items in a stratum that ``weights`` names."""
-
-
-class NaNReplicatesWarning(DegenerateBootstrapWarning):
-    """``statistic`` returned NaN on some resamples; those comparisons' intervals are NaN."""
-
-
 @dataclass(frozen=True, kw_only=True)
 class BootstrapResult(IntervalRule, ComparisonResult):
     """Result of :func:`bootstrap` and :func:`bootstrap_design`.
@@ -97,6 +77,8 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         Items in the group.
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.
+    n_dropped : ndarray of int
+        Items of the group dropped by ``missing="complete"`` (0 otherwise).
     bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples), or None
         The replicates of ``difference`` (not a column), jointly those of one resampling of
         the units for all comparisons of a group. None when the call did not keep them (an
@@ -121,6 +103,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     standard_error: np.ndarray
     n_items: np.ndarray
     n_clusters: np.ndarray | None = None
+    n_dropped: np.ndarray | None = None
     bootstrap_distribution: np.ndarray | None = None
     bias_correction: np.ndarray | None = None
     acceleration: np.ndarray | None = None
@@ -135,6 +118,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         "standard_error",
         "n_items",
         "n_clusters",
+        "n_dropped",
     )
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
@@ -187,19 +171,9 @@ def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
 
 
 def _bootstrap_iv(
-    *,
-    design: PairedDesign,
-    baseline,
-    weights,
-    statistic,
-    n_resamples,
-    confidence_level,
-    method,
-    resampling,
-    rng,
-    workers,
-    keep,
-):
+    *, design: PairedDesign, baseline, weights, statistic, n_resamples, confidence_level,
+    method, resampling, rng, workers, keep,
+) -> _Settings:  # fmt: skip
     """Validate every keyword into the call's settings."""
     design = check_design(design)
     statistic = _check_statistic(statistic)
@@ -286,32 +260,14 @@ def _check_statistic(statistic) -> Callable | None:
     return _core.per_resample(statistic)
 
 
-def _compute(
-    design: PairedDesign,
-    keep: bool,
-    *,
-    baseline,
-    weights,
-    statistic,
-    n_resamples,
-    confidence_level,
-    method,
-    resampling,
-    rng,
-    workers,
-) -> BootstrapResult:
+def _compute(design: PairedDesign, keep: bool, **keywords) -> BootstrapResult:
     """Validate the keywords and bootstrap every group of ``design`` (the spec's ``run``).
 
     With ``keep=False`` the replicates are dropped once a group's interval is computed and
     ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
     keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
     """
-    settings = _bootstrap_iv(
-        design=design, baseline=baseline, weights=weights, statistic=statistic,
-        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-        resampling=resampling, rng=rng, workers=workers, keep=keep,
-    )  # fmt: skip
-    return _run(settings)
+    return _run(_bootstrap_iv(design=design, keep=keep, **keywords))
 
 
 #: Groups per kernel call of the batched path (bounds its work arrays).
@@ -334,108 +290,6 @@ def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, n
     }
 
 
-class _Findings:
-    """Degenerate designs and distributions found in the groups of a call, warned once.
-
-    Each kind is warned once per call, with the number of groups concerned and the first of
-    them as an example.
-    """
-
-    #: kind: (warning class, what is degenerate, what it means for the interval)
-    KINDS: ClassVar[dict[str, tuple[type, str, str]]] = {
-        "point": (
-            PointDistributionWarning,
-            "The bootstrap distribution is a single point",
-            "Every resample gives the same difference (e.g. all differences equal), so the "
-            "interval is that point and the standard error 0: the sample shows no variability "
-            "for the bootstrap to measure, which does not mean the population has none.",
-        ),
-        "single": (
-            SingleUnitWarning,
-            "One resampled unit",
-            "That unit is drawn in every resample, so its mean is the same in every resample "
-            "and the interval ignores its variability (too narrow; a point if it is all the "
-            "group has). Add units, merge the stratum with another, or drop `cluster` if its "
-            "items are independent.",
-        ),
-        "missing": (
-            MissingStratumWarning,
-            "`weights` names strata with no items",
-            "The estimate combines the strata present with their weights renormalised to sum "
-            "to 1: it is not the population mean the weights describe, and its interval is "
-            "not an interval for that mean.",
-        ),
-        "nan": (
-            NaNReplicatesWarning,
-            "`statistic` returned NaN on some resamples",
-            "The interval and the standard error of those comparisons are NaN. Make "
-            "`statistic` defined on every resample (e.g. an AUC needs both classes: "
-            "stratify on the class with `strata` so that every resample has both).",
-        ),
-        "bca_z0": (
-            DegenerateBootstrapWarning,
-            "BCa: the estimate lies outside the bootstrap distribution",
-            "The bias correction is infinite; the percentile interval was used instead.",
-        ),
-        "bca_a": (
-            DegenerateBootstrapWarning,
-            "BCa: the jackknife influence values are all zero (or not finite)",
-            "The acceleration is undefined and was taken as 0.",
-        ),
-    }
-
-    def __init__(self, design: PairedDesign, pairs):
-        self.design = design
-        self.names = [f"{design.systems[b]!r} - {design.systems[a]!r}" for a, b in pairs]
-        self.found: dict[str, list[tuple[int, str]]] = {}
-
-    def add(self, kind: str, g: int, detail: str) -> None:
-        self.found.setdefault(kind, []).append((g, detail))
-
-    def comparisons(self, kind: str, mask, describe=lambda g, c: "") -> None:
-        """Add, per group, the comparisons where ``mask`` (n_groups, k) is True."""
-        for g in np.flatnonzero(mask.any(axis=1)):
-            parts = [self.names[c] + describe(g, c) for c in np.flatnonzero(mask[g])]
-            self.add(kind, int(g), "for " + _listing(parts))
-
-    def _where(self, hits) -> str:
-        design = self.design
-        if not design.group_names:
-            return ""
-        pairs = zip(design.group_names, design.group_keys[hits[0][0]], strict=True)
-        key = ", ".join(f"{name}={value!r}" for name, value in pairs)
-        if design.n_groups == 1:
-            return f" in group {key}"
-        return f" in {len(hits)} of {design.n_groups} groups, e.g. group {key}"
-
-    def warn(self) -> None:
-        for kind, hits in self.found.items():
-            category, title, meaning = self.KINDS[kind]
-            warn(f"{title}{self._where(hits)}: {hits[0][1]}. {meaning}", category)
-
-
-def _listing(parts: list[str], limit: int = 3) -> str:
-    shown = ", ".join(parts[:limit])
-    return shown if len(parts) <= limit else f"{shown} and {len(parts) - limit} more"
-
-
-def _design_findings(findings: _Findings, g: int, group: _core.GroupData, weights) -> None:
-    """Single units and weighted strata missing from group ``g``."""
-    unit = "cluster" if group.clustered else "item"
-    if group.stratified:
-        sizes = zip(group.stratum_keys, group.strata_sizes, strict=True)
-        alone = [f"stratum {key!r} has one {unit}" for key, size in sizes if size == 1]
-        if alone:
-            findings.add("single", g, _listing(alone))
-    elif group.clustered and group.n_units == 1:
-        findings.add("single", g, "the group has one cluster")
-    if weights is not None:
-        labels = findings.design.strata_labels
-        missing = [labels[c] for c in weights if labels[c] not in group.stratum_keys]
-        if missing:
-            findings.add("missing", g, f"no items in strata {missing!r}")
-
-
 class _Intervals:
     """The output arrays of a call and the intervals computed into them, group by group or
     a batch of groups at a time (row by row the same numbers)."""
@@ -446,6 +300,7 @@ class _Intervals:
         for name in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error"):
             self.out.add(name)
         self.out.per_group("n_items", design.n_items(), np.int64)
+        self.out.per_group("n_dropped", design.n_dropped(), np.int64)
         self.out.add("counts_path", bool, False)
         self.out.add("point", bool, False)
         self.out.add("n_nan", np.int64, 0)
@@ -490,7 +345,7 @@ def _run(s: _Settings) -> BootstrapResult:
     """Every group of the design: batched where one kernel call serves many, else one by one."""
     design = s.design
     pairs = comparison_pairs(design.systems, s.baseline)
-    intervals, findings = _Intervals(s, pairs), _Findings(design, pairs)
+    intervals, findings = _Intervals(s, pairs), Findings(design, pairs)
     fast = _batched_groups(design, pairs, s.statistic, s.resampling, s.method)
     _run_batches(s, pairs, fast, intervals)
     for g in (g for g in range(design.n_groups) if g not in fast):
@@ -527,7 +382,7 @@ def _run_group(s: _Settings, pairs, g: int, intervals: _Intervals, findings) -> 
         strata_labels=design.strata_labels, weights=s.weights, systems=design.systems,
         precision=design.precision,
     )  # fmt: skip
-    _design_findings(findings, g, group, s.weights)
+    design_findings(findings, g, group, s.weights)
     out = _core.group_replicates(
         group, group_key=design.stream_key(g), root=s.root, n_resamples=s.n_resamples,
         statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
@@ -541,7 +396,7 @@ def _run_group(s: _Settings, pairs, g: int, intervals: _Intervals, findings) -> 
                      out.get("tie_error", 0.0))  # fmt: skip
 
 
-def _report(s: _Settings, out: Outputs, findings: _Findings) -> None:
+def _report(s: _Settings, out: Outputs, findings: Findings) -> None:
     """Warn once per kind of degenerate distribution found in the call."""
     point, n_nan = out["point"], out["n_nan"]
     findings.comparisons("point", point)

@@ -1,0 +1,152 @@
+"""The bootstrap's warnings: degenerate designs and distributions, found in the groups of a
+call and warned once per kind (:class:`Findings`)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from .core import bootstrap as _core
+from .core._warn import warn
+from .core.design import PairedDesign
+
+__all__ = [
+    "DegenerateBootstrapWarning",
+    "Findings",
+    "MissingStratumWarning",
+    "NaNReplicatesWarning",
+    "PointDistributionWarning",
+    "SingleUnitWarning",
+    "design_findings",
+]
+
+
+class DegenerateBootstrapWarning(RuntimeWarning):
+    """The data leave the bootstrap something it cannot measure, or BCa used a fallback.
+
+    The base class of the bootstrap's warnings; BCa's fallbacks (infinite bias correction:
+    the percentile interval; undefined acceleration: ``a = 0``) are issued as this class.
+    """
+
+
+class PointDistributionWarning(DegenerateBootstrapWarning):
+    """Every resample gives the same difference: the interval is a point (any ``method``)."""
+
+
+class SingleUnitWarning(DegenerateBootstrapWarning):
+    """A group or a stratum has one resampled unit (cluster, or item in a stratum).
+
+    That unit is drawn in every resample, so its mean does not vary and the interval ignores
+    its variability.
+    """
+
+
+class MissingStratumWarning(DegenerateBootstrapWarning):
+    """A group has no items in a stratum that ``weights`` names."""
+
+
+class NaNReplicatesWarning(DegenerateBootstrapWarning):
+    """``statistic`` returned NaN on some resamples; those comparisons' intervals are NaN."""
+
+
+class Findings:
+    """Degenerate designs and distributions found in the groups of a call, warned once.
+
+    Each kind is warned once per call, with the number of groups concerned and the first of
+    them as an example.
+    """
+
+    #: kind: (warning class, what is degenerate, what it means for the interval)
+    KINDS: ClassVar[dict[str, tuple[type, str, str]]] = {
+        "point": (
+            PointDistributionWarning,
+            "The bootstrap distribution is a single point",
+            "Every resample gives the same difference (e.g. all differences equal), so the "
+            "interval is that point and the standard error 0: the sample shows no variability "
+            "for the bootstrap to measure, which does not mean the population has none.",
+        ),
+        "single": (
+            SingleUnitWarning,
+            "One resampled unit",
+            "That unit is drawn in every resample, so its mean is the same in every resample "
+            "and the interval ignores its variability (too narrow; a point if it is all the "
+            "group has). Add units, merge the stratum with another, or drop `cluster` if its "
+            "items are independent.",
+        ),
+        "missing": (
+            MissingStratumWarning,
+            "`weights` names strata with no items",
+            "The estimate combines the strata present with their weights renormalised to sum "
+            "to 1: it is not the population mean the weights describe, and its interval is "
+            "not an interval for that mean.",
+        ),
+        "nan": (
+            NaNReplicatesWarning,
+            "`statistic` returned NaN on some resamples",
+            "The interval and the standard error of those comparisons are NaN. Make "
+            "`statistic` defined on every resample (e.g. an AUC needs both classes: "
+            "stratify on the class with `strata` so that every resample has both).",
+        ),
+        "bca_z0": (
+            DegenerateBootstrapWarning,
+            "BCa: the estimate lies outside the bootstrap distribution",
+            "The bias correction is infinite; the percentile interval was used instead.",
+        ),
+        "bca_a": (
+            DegenerateBootstrapWarning,
+            "BCa: the jackknife influence values are all zero (or not finite)",
+            "The acceleration is undefined and was taken as 0.",
+        ),
+    }
+
+    def __init__(self, design: PairedDesign, pairs):
+        self.design = design
+        self.names = [f"{design.systems[b]!r} - {design.systems[a]!r}" for a, b in pairs]
+        self.found: dict[str, list[tuple[int, str]]] = {}
+
+    def add(self, kind: str, g: int, detail: str) -> None:
+        self.found.setdefault(kind, []).append((g, detail))
+
+    def comparisons(self, kind: str, mask, describe=lambda g, c: "") -> None:
+        """Add, per group, the comparisons where ``mask`` (n_groups, k) is True."""
+        for g in np.flatnonzero(mask.any(axis=1)):
+            parts = [self.names[c] + describe(g, c) for c in np.flatnonzero(mask[g])]
+            self.add(kind, int(g), "for " + _listing(parts))
+
+    def _where(self, hits) -> str:
+        design = self.design
+        if not design.group_names:
+            return ""
+        pairs = zip(design.group_names, design.group_keys[hits[0][0]], strict=True)
+        key = ", ".join(f"{name}={value!r}" for name, value in pairs)
+        if design.n_groups == 1:
+            return f" in group {key}"
+        return f" in {len(hits)} of {design.n_groups} groups, e.g. group {key}"
+
+    def warn(self) -> None:
+        for kind, hits in self.found.items():
+            category, title, meaning = self.KINDS[kind]
+            warn(f"{title}{self._where(hits)}: {hits[0][1]}. {meaning}", category)
+
+
+def _listing(parts: list[str], limit: int = 3) -> str:
+    shown = ", ".join(parts[:limit])
+    return shown if len(parts) <= limit else f"{shown} and {len(parts) - limit} more"
+
+
+def design_findings(findings: Findings, g: int, group: _core.GroupData, weights) -> None:
+    """Single units and weighted strata missing from group ``g``."""
+    unit = "cluster" if group.clustered else "item"
+    if group.stratified:
+        sizes = zip(group.stratum_keys, group.strata_sizes, strict=True)
+        alone = [f"stratum {key!r} has one {unit}" for key, size in sizes if size == 1]
+        if alone:
+            findings.add("single", g, _listing(alone))
+    elif group.clustered and group.n_units == 1:
+        findings.add("single", g, "the group has one cluster")
+    if weights is not None:
+        labels = findings.design.strata_labels
+        missing = [labels[c] for c in weights if labels[c] not in group.stratum_keys]
+        if missing:
+            findings.add("missing", g, f"no items in strata {missing!r}")
