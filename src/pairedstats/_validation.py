@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ._version import __version__
+from .core.draws import STREAM_VERSION, root_entropy
 from .core.montecarlo import _check_probability
-from .core.streams import root_entropy
 
 __all__ = [
     "check_choice",
@@ -92,13 +92,15 @@ def check_choice(value, name: str, choices: Sequence[str]) -> str:
 
 
 def normalise_rng(rng) -> int:
-    """The root entropy of a call's streams (see :mod:`pairedstats.core.streams`)."""
+    """The root entropy of a call's streams (see :mod:`pairedstats.core.draws`)."""
     return root_entropy(rng)
 
 
 def metadata(method: str, **settings) -> dict:
-    """The re-run metadata of a result: method, settings, package version."""
+    """The re-run metadata of a result: method, settings, package version and the version
+    of the layout of the random streams (:data:`pairedstats.core.draws.STREAM_VERSION`)."""
     out = {"method": method}
     out.update(settings)
     out["pairedstats_version"] = __version__
+    out["stream_version"] = STREAM_VERSION
     return out

@@ -20,7 +20,7 @@ from . import bootstrap as _bootstrap  # noqa: F401  (registers the specs)
 from . import inputs, registry
 from . import ranksum as _ranksum  # noqa: F401
 from . import tukey as _tukey  # noqa: F401
-from .core.streams import root_entropy
+from .core.draws import root_entropy
 from .inputs import sweeps
 
 __all__ = ["PairedDataArrayAccessor", "PairedDataFrameAccessor", "PairedDatasetAccessor"]

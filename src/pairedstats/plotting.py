@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core.streams import canonical_bytes
+from .core.draws import canonical_bytes
 from .display import monte_carlo_zeros, number_text, pvalue_bound_text
 
 __all__ = ["distribution", "forest", "plot", "pvalue_matrix"]

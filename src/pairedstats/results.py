@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from . import display
-from .core.streams import canonical_bytes
+from .core.draws import canonical_bytes
 
 __all__ = ["ComparisonResult", "IntervalRule", "PValueRule"]
 

@@ -23,8 +23,8 @@ from ._validation import (
 )
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
+from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
-from .core.streams import canonical_bytes
 from .inputs import canonical_ranks, check_design, design_from_array
 from .registry import (
     RNG,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Set
 
 import numpy as np
 
-from ..core.streams import canonical_bytes
+from ..core.draws import canonical_bytes
 
 __all__ = ["canonical_ranks"]
 
@@ -91,7 +91,7 @@ def canonical_ranks(labels) -> np.ndarray:
     do not depend on the order the rows came in. Labels of several kinds that do not
     compare with each other (numbers mixed with text) are sorted numbers first, then by
     the name of their type, then by value; values that still do not compare (tuples of
-    mixed kinds) by their canonical encoding (:func:`pairedstats.core.streams.canonical_bytes`).
+    mixed kinds) by their canonical encoding (:func:`pairedstats.core.draws.canonical_bytes`).
 
     Examples
     --------
