@@ -22,7 +22,7 @@ from sphinx.cmd.build import build_main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [
     "index", "getting_started", "inputs", "reproducibility", "bootstrap", "tukey_hsd",
-    "ranksum", "cli", "plotting", "api", "changelog",
+    "ranksum", "cli", "plotting", "api", "changelog", "architecture",
     "notebooks/01_quickstart", "notebooks/02_ir_evaluation",
     "notebooks/03_ml_model_comparison", "notebooks/04_social_influence",
     "generated/pandas.DataFrame.paired.bootstrap", "generated/pandas.DataFrame.paired.tukey_hsd",
