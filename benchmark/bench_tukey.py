@@ -50,7 +50,7 @@ def main(quick=False):
     if quick:
         designs = [(50, 5, 20_000), (200, 20, 2_000)]
     warm = np.round(np.random.default_rng(0).random((10, 5)), 2)
-    tukey_hsd(warm, n_resamples=300, exact=False, rng=0)  # load the compiled kernels
+    tukey_hsd(warm, n_resamples=300, method="monte-carlo", rng=0)  # load the compiled kernels
     tukey_hsd(np.random.default_rng(0).random((10, 20)), n_resamples=300, rng=0)
     rows = []
     for n, k, trials in designs:

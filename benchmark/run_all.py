@@ -133,7 +133,7 @@ def _case_table(quick: bool) -> dict:
     add(
         "boot01_counts",
         boot_group + ", 0/1 scores",
-        "pairedstats counts path (resampling=\"counts\")",
+        'pairedstats counts path (resampling="counts")',
         lambda: (ours_boot(True, resampling="counts"), None),
         True,
         "boot01_scipy",
@@ -167,7 +167,7 @@ def _case_table(quick: bool) -> dict:
         from pairedstats import tukey_hsd
 
         x = perm_data()
-        return lambda: tukey_hsd(x, n_resamples=t_perm, exact=False, rng=1)
+        return lambda: tukey_hsd(x, n_resamples=t_perm, method="monte-carlo", rng=1)
 
     add(
         "perm_scipy",
@@ -204,7 +204,9 @@ def _case_table(quick: bool) -> dict:
             from pairedstats import tukey_hsd
 
             x = data()
-            return lambda: tukey_hsd(x, n_resamples=trials, exact=False, rng=1, workers=workers)
+            return lambda: tukey_hsd(
+                x, n_resamples=trials, method="monte-carlo", rng=1, workers=workers
+            )
 
         add(
             tag + "_numpy",

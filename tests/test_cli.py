@@ -382,10 +382,10 @@ def test_typed_labels_match_integer_and_boolean_labels(capsys, tmp_path):
         item="query", system="run", score="ndcg", baseline=0, n_resamples=300, rng=4
     )
     _same(got, expected)
-    got = _csv(capsys, ["tukey-hsd", *base, "--systems", "2", "1", "--exact", "false"])
+    got = _csv(capsys, ["tukey-hsd", *base, "--systems", "2", "1", "--method", "monte-carlo"])
     expected = numbered.paired.tukey_hsd(
         item="query", system="run", score="ndcg", systems=[2, 1], n_resamples=300, rng=4,
-        exact=False,
+        method="monte-carlo",
     )  # fmt: skip
     _same(got, expected)
     line = _error(capsys, ["bootstrap", *base, "--baseline", "bm25"])
@@ -476,7 +476,7 @@ def test_a_monte_carlo_zero_in_text_and_markdown_but_not_in_csv(capsys, tmp_path
                          "b": a + 1.0 + rng.uniform(0.0, 0.5, 30)})  # fmt: skip
     path = tmp_path / "separated.csv"
     wide.to_csv(path, index=False)
-    argv = ["tukey-hsd", str(path), "--item", "query", "--exact", "false", "--rng", "1"]
+    argv = ["tukey-hsd", str(path), "--item", "query", "--method", "monte-carlo", "--rng", "1"]
     assert _csv(capsys, argv)["pvalue"].tolist() == [0.0]  # p = 2 / 2**30: no trial reaches it
     assert cli.main(argv) == 0
     row = capsys.readouterr().out.splitlines()[-1].split()

@@ -119,7 +119,7 @@ def test_pvalue_matrix_writes_a_monte_carlo_zero_as_its_bound():
     scores = np.column_stack(
         [a, a + 1.0 + rng.uniform(0.0, 0.5, 30), a + 0.01 * rng.normal(size=30)]
     )
-    res = pairedstats.tukey_hsd(scores, exact=False, n_resamples=10_000, rng=1)
+    res = pairedstats.tukey_hsd(scores, method="monte-carlo", n_resamples=10_000, rng=1)
     assert res.pvalue[0, 0] == 0.0  # p = 2 / 2**30 by exact enumeration: no trial reaches it
     ax = plotting.pvalue_matrix(res)
     image = ax.images[0].get_array()

@@ -40,7 +40,7 @@ VALUES = {
     "tukey_hsd": {
         "n_resamples": (300, {}),
         "rng": (7, {}),
-        "exact": (False, {"items": 6}),  # auto: exact on 6 items
+        "method": ("monte-carlo", {"items": 6}),  # auto: exact on 6 items
         "monitor": (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
         "every": (256, {}),
         "progress": (pytest.importorskip("tqdm") is not None, {}),

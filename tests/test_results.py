@@ -306,14 +306,16 @@ def test_tukey_hsd_zero_is_a_bound_and_an_exact_pvalue_is_never_zero():
     a = rng.normal(size=12)
     b = a + 1.0 + rng.uniform(0.0, 0.5, size=12)  # b > a on every item, distinct |d|
     # exact: of the 2**12 within-item swaps only none and all reach |difference|
-    exact = pairedstats.tukey_hsd(np.column_stack([a, b]), exact=True)
+    exact = pairedstats.tukey_hsd(np.column_stack([a, b]), method="exact")
     assert exact.pvalue[0, 0] == 2 / 2**12
     assert not display.monte_carlo_zeros(exact).any()
     assert str(exact).splitlines()[-1].split()[5] == "0.000488281"
     # Monte Carlo: p = 2 / 2**30, so no trial in 10,000 reaches it
     a, b = rng.normal(size=30), rng.normal(size=30)
     b = a + 1.0 + rng.uniform(0.0, 0.5, size=30)
-    mc = pairedstats.tukey_hsd(np.column_stack([a, b]), exact=False, n_resamples=10_000, rng=2)
+    mc = pairedstats.tukey_hsd(
+        np.column_stack([a, b]), method="monte-carlo", n_resamples=10_000, rng=2
+    )
     assert mc.pvalue[0, 0] == 0.0
     assert str(mc).splitlines()[-1].split()[5] == "<0.0001"
     assert r"$<0.0001$" in mc.to_latex()

@@ -136,11 +136,11 @@ def test_float32_on_no_grid_keeps_ties_of_the_values_meant(seed):
         / len(grid)
         for a, b in ((0, 1), (0, 2), (1, 2))
     ]
-    res = tukey_hsd(x, exact=True)
+    res = tukey_hsd(x, method="exact")
     assert np.isnan(res.tie_quantum).all()
     np.testing.assert_allclose(res.pvalue[0], expected, rtol=1e-12)
     # read as float64 numbers, the same values resolve to 2**-53 and the ties are lost
-    assert (tukey_hsd(x.astype(np.float64), exact=True).pvalue[0] < expected).any()
+    assert (tukey_hsd(x.astype(np.float64), method="exact").pvalue[0] < expected).any()
 
 
 def test_tiny_continuous_scores_are_not_read_as_integers():
@@ -178,7 +178,7 @@ def test_ties_do_not_depend_on_scale_or_offset(seed, n, k, quantum, log_scale, o
 
 
 def test_sakai_monte_carlo_within_four_se(sakai):
-    res = tukey_hsd(sakai, rng=7, exact=False, n_resamples=20_000)
+    res = tukey_hsd(sakai, rng=7, method="monte-carlo", n_resamples=20_000)
     exact = np.array([0.3037641619972263, 0.10658729564809329, 0.8915998652994335])
     se = np.sqrt(exact * (1 - exact) / 20_000)
     assert np.all(np.abs(res.pvalue[0] - exact) <= 4 * se)
@@ -265,7 +265,7 @@ def test_order_of_systems_changes_no_pvalue(exact, kind):
     if kind == "grid":
         x = np.round(x * 4) / 4
     names = ["w", "x", "y", "z"]
-    settings = {"rng": 3, "n_resamples": 1000, "exact": exact}
+    settings = {"rng": 3, "n_resamples": 1000, "method": "exact" if exact else "monte-carlo"}
     base = tukey_hsd(x, systems=names, **settings).to_dataframe()
     assert (base["pvalue_method"] == ("exact" if exact else "monte-carlo")).all()
     rows = {(a, b): row for a, b, row in zip(base["system_a"], base["system_b"], base.index)}
@@ -329,19 +329,19 @@ def test_missing_complete_drops_and_reports(scores):
 
 
 def test_exact_true_and_false(sakai):
-    assert (tukey_hsd(sakai[:, :2], exact=True).pvalue == 135 / 2048).all()
+    assert (tukey_hsd(sakai[:, :2], method="exact").pvalue == 135 / 2048).all()
     big = np.random.default_rng(0).random((60, 5))
-    with pytest.raises(ValueError, match="`exact=True` needs a small design"):
-        tukey_hsd(big, exact=True)
+    with pytest.raises(ValueError, match="`method='exact'` needs a small design"):
+        tukey_hsd(big, method="exact")
     assert (tukey_hsd(big, n_resamples=500, rng=1).pvalue_method == "monte-carlo").all()
 
 
-@pytest.mark.parametrize("exact", ["AUTO", "Auto", np.True_])
-def test_exact_options_as_everywhere(sakai, exact):
-    # string options are case-insensitive; numpy booleans are booleans
-    res = tukey_hsd(sakai, exact=exact)
-    assert res.metadata["exact"] == ("auto" if isinstance(exact, str) else True)
-    np.testing.assert_array_equal(res.pvalue, tukey_hsd(sakai, exact="auto").pvalue)
+@pytest.mark.parametrize("method", ["AUTO", "Auto", "EXACT"])
+def test_method_options_as_everywhere(sakai, method):
+    # string options are case-insensitive, as the rank-sum test's `method`
+    res = tukey_hsd(sakai, method=method)
+    assert res.metadata["method_requested"] == method.lower()
+    np.testing.assert_array_equal(res.pvalue, tukey_hsd(sakai, method="auto").pvalue)
     assert (res.pvalue_method == "exact").all()
 
 
@@ -362,7 +362,11 @@ def test_printed_table(sakai):
     [
         ({"n_resamples": 0}, ValueError, "`n_resamples` must be a positive integer; got 0"),
         ({"n_resamples": 1.5}, TypeError, "`n_resamples` must be a positive integer; got 1.5"),
-        ({"exact": "yes"}, ValueError, "`exact` must be 'auto', True or False; got 'yes'"),
+        (
+            {"method": "yes"},
+            ValueError,
+            "`method` must be one of 'auto', 'exact', 'monte-carlo'; got 'yes'",
+        ),
         (
             {"missing": "drop"},
             ValueError,
@@ -381,8 +385,12 @@ def test_printed_table(sakai):
             ValueError,
             "`n_resamples` must be at most 1000000000; got 1000000000000",
         ),
-        ({"exact": "exact"}, ValueError, "`exact` must be 'auto', True or False; got 'exact'"),
-        ({"exact": 1}, ValueError, "`exact` must be 'auto', True or False; got 1"),
+        ({"method": True}, ValueError, "`method` must be one of 'auto', 'exact', 'monte-carlo'"),
+        (
+            {"exact": True},
+            TypeError,
+            "tukey_hsd: got an unexpected keyword argument 'exact'; its keywords are",
+        ),
         (
             {"systems": ["a", "b"]},
             ValueError,

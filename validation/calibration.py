@@ -238,7 +238,7 @@ def run_tukey(kind, n, k, n_sims, *, n_resamples, key, naive=False):
     x = simulate_null_systems(kind, n, k, n_sims, _rng(2, *key))
     groups = np.repeat(np.arange(n_sims), n)
     design = design_from_array(x, groups=groups)
-    res = tukey_hsd_design(design, n_resamples=n_resamples, exact=False, rng=SEED)
+    res = tukey_hsd_design(design, n_resamples=n_resamples, method="monte-carlo", rng=SEED)
     pmin = res.pvalue.min(axis=1)
     rows = []
     for alpha in (0.05, 0.01):
@@ -378,7 +378,7 @@ def run_power(setting, effects, n_sims, *, n_resamples, key):
         design = design_from_array(x, systems=["a", "b"], groups=groups)
         boot = bootstrap_design(design, n_resamples=n_resamples, rng=SEED)
         rej_boot = (boot.ci_low[:, 0] > 0) | (boot.ci_high[:, 0] < 0)
-        tk = tukey_hsd_design(design, n_resamples=n_resamples, exact=False, rng=SEED)
+        tk = tukey_hsd_design(design, n_resamples=n_resamples, method="monte-carlo", rng=SEED)
         rej_tk = tk.pvalue[:, 0] <= 0.05
         xs = x.reshape(n_sims, n, 2)
         with warnings.catch_warnings():

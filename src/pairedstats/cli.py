@@ -201,7 +201,6 @@ def _add_option(p, keyword) -> None:
     library's default applies (typed once, in the spec)."""
     option = dict(keyword.option)
     flags = option.pop("flags", (f"--{keyword.name.replace('_', '-')}",))
-    option.pop("values", None)
     p.add_argument(*flags, dest=keyword.name, default=argparse.SUPPRESS, **option)
 
 
@@ -385,9 +384,6 @@ def run(args, parser):
     for keyword in [*registry.input_keywords(spec, "frame"), *spec.keywords]:
         if keyword.name not in given or keyword.option is None:
             continue
-        values = keyword.option.get("values")
-        if values is not None:
-            given[keyword.name] = values[given[keyword.name]]
         if keyword.labels is not None:
             column = given.get(keyword.labels)  # the system or group column (tidy tables)
             option = args.options.get(keyword.name, keyword.name)

@@ -47,8 +47,7 @@ class Keyword:
         What it means (numpydoc description, plain text).
     option : dict or None
         Keywords of :meth:`argparse.ArgumentParser.add_argument` for the command line (the
-        flag is ``--name`` with dashes unless ``flags`` is given; ``values`` maps what was
-        typed to the keyword's value); None: not an option.
+        flag is ``--name`` with dashes unless ``flags`` is given); None: not an option.
     labels : str or None
         On the command line, the typed text is matched against the labels of this input
         (``"system"``, ``"group"``): ``--baseline 0`` finds the integer label 0.

@@ -152,7 +152,7 @@ def _tukey_hsd_iv(
 
     ``scores`` is a design (read from ``arg``: "design", or "scores" for an array)."""
     n_resamples = check_n_resamples(n_resamples)  # at most MAX_RESAMPLES
-    exact = _check_exact(exact)
+    exact = _METHOD[check_choice(exact, "method", tuple(_METHOD))]
     missing = check_choice(missing, "missing", ("raise", "complete"))
     if monitor is not None and not callable(monitor):
         raise TypeError(f"`monitor` must be a callable taking a Checkpoint; got {monitor!r}.")
@@ -182,13 +182,9 @@ def _one_column(design: PairedDesign, arg: str) -> PairedDesign:
     return design
 
 
-def _check_exact(exact) -> str | bool:
-    """``"auto"`` (any case), True or False (numpy booleans too), else a ValueError."""
-    if isinstance(exact, (bool, np.bool_)):
-        return bool(exact)
-    if isinstance(exact, str) and exact.lower() == "auto":
-        return "auto"
-    raise ValueError(f"`exact` must be 'auto', True or False; got {exact!r}.")
+#: ``method`` -> how the run decides per group: exact when it can ("auto"), always, never.
+_METHOD = {"auto": "auto", "exact": True, "monte-carlo": False}
+_REQUESTED = {"auto": "auto", True: "exact", False: "monte-carlo"}
 
 
 # -------------------------------------------------------------------------- run
@@ -234,7 +230,7 @@ class TukeyHSDRun:
     --------
     >>> import numpy as np
     >>> x = np.random.default_rng(0).normal(size=(30, 3)) + [0.0, 0.0, 0.5]
-    >>> run = tukey_hsd_run(x, n_resamples=2_000, rng=1, exact=False)
+    >>> run = tukey_hsd_run(x, n_resamples=2_000, rng=1, method="monte-carlo")
     >>> run.step(512).trials
     512
     >>> [p.trials for p in run.pvalues()]
@@ -248,7 +244,7 @@ class TukeyHSDRun:
         self._design = design
         self._root = root
         self._workers = core.default_workers(workers)
-        self._setting = {"exact": exact, "missing": missing}
+        self._setting = {"method": _REQUESTED[exact], "missing": missing}
         self._pairs = comparison_pairs(design.systems)
         # the trials shuffle system positions: the columns are counted in the canonical
         # order of the system labels, so that the order of `systems=` (or of the columns)
@@ -272,11 +268,11 @@ class TukeyHSDRun:
                 p = core.exact_pvalues(prepared)
                 if p is None and exact is True:
                     raise ValueError(
-                        "`exact=True` needs a small design: the scores of group "
+                        "`method='exact'` needs a small design: the scores of group "
                         f"{design.group_keys[g]!r} ({prepared.n_items} items x {prepared.k} "
                         "systems) have too many arrangements for enumeration and are not on a "
                         "small enough integer grid for the dynamic programme; use "
-                        "exact='auto' or exact=False."
+                        "method='auto' or method='monte-carlo'."
                     )
             self._exact.append(p)
             methods.append("exact" if p is not None else "monte-carlo")
@@ -410,7 +406,7 @@ class TukeyHSDRun:
         # that results of separately computed chunks (dask) share their attributes
         meta = metadata(
             "tukey_hsd", n_resamples=self.planned, seed_entropy=self._root,
-            exact=self._setting["exact"], missing=self._setting["missing"],
+            method_requested=self._setting["method"], missing=self._setting["missing"],
             score_precision=design.precision, confidence_level=0.95,
         )  # fmt: skip
         return TukeyHSDResult(
@@ -426,7 +422,7 @@ def tukey_hsd_run(
     systems=None,
     n_resamples: int = 10_000,
     rng=None,
-    exact="auto",
+    method: str = "auto",
     missing: str = "raise",
     workers: int | None = None,
 ) -> TukeyHSDRun:
@@ -440,18 +436,18 @@ def tukey_hsd_run(
     else:
         design, arg = _read(scores, systems=systems, missing=missing), "scores"
     design, n_resamples, exact, missing, _, _, _, workers, root = _tukey_hsd_iv(
-        design, arg, n_resamples, rng, exact, missing, None, None, False, workers
+        design, arg, n_resamples, rng, method, missing, None, None, False, workers
     )
     return TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
 
 
 def _compute(
-    design: PairedDesign, keep: bool, *, n_resamples, rng, exact, monitor, every, progress,
+    design: PairedDesign, keep: bool, *, n_resamples, rng, method, monitor, every, progress,
     workers,
 ) -> TukeyHSDResult:  # fmt: skip
     """Validate the keywords and test every group of ``design`` (the spec's ``run``)."""
     design, n_resamples, exact, missing, monitor, every, progress, workers, root = _tukey_hsd_iv(
-        design, "design", n_resamples, rng, exact, "raise", monitor, every, progress, workers
+        design, "design", n_resamples, rng, method, "raise", monitor, every, progress, workers
     )
     run = TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
     return run.run(monitor=monitor, every=every, progress=progress)
@@ -509,21 +505,21 @@ SPEC = register(
             ),
             RNG,
             Keyword(
-                "exact",
+                "method",
                 "auto",
-                '{"auto", True, False}, default "auto"',
-                "``True``: the exact permutation p-value (every within-item arrangement), "
-                "or a ValueError if the design is too large. ``False``: Monte Carlo. "
-                '``"auto"`` (in any case): exact when the scores are on a grid whose '
-                "dynamic programme has at most 2**22 states and 2e8 operations, or the "
-                "arrangements (item 0 held fixed) number at most 2**18; Monte Carlo "
-                "otherwise. The ``pvalue_method`` column says which was used.",
+                '{"auto", "exact", "monte-carlo"}, default "auto"',
+                '``"exact"``: the exact permutation p-value (every within-item arrangement), '
+                'or a ValueError if the design is too large. ``"monte-carlo"``: random '
+                'trials. ``"auto"``: exact when the scores are on a grid whose dynamic '
+                "programme has at most 2**22 states and 2e8 operations, or the arrangements "
+                "(item 0 held fixed) number at most 2**18; Monte Carlo otherwise. The "
+                "``pvalue_method`` column says which was used (as the rank-sum test's "
+                "``method``).",
                 option=dict(
                     type=str.lower,
-                    choices=("auto", "true", "false"),
-                    values={"auto": "auto", "true": True, "false": False},
-                    help="exact p-values: auto (when they can be computed; default), true "
-                    "(always), false (Monte Carlo)",
+                    choices=tuple(_METHOD),
+                    help="p-values: auto (exact when they can be computed; default), exact, "
+                    "monte-carlo",
                 ),
             ),
             Keyword(
@@ -565,7 +561,8 @@ SPEC = register(
             >>> res = tukey_hsd(np.column_stack([x, y]).astype(np.float32))  # the same grid
             >>> float(res.pvalue[0, 0] * 2048), float(res.tie_quantum[0, 0])
             (135.0, 0.1)
-            >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, exact=False, n_resamples=20_000)
+            >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, method="monte-carlo",
+            ...                 n_resamples=20_000)
             >>> print(f"{res.pvalue[0, 0]:.3f}")
             0.065""",
             "design": """

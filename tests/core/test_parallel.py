@@ -36,7 +36,7 @@ import pairedstats
 def numbers(q=None):
     x = np.random.default_rng(0).normal(size=(40, 3))
     boot = pairedstats.bootstrap(x, n_resamples=600, rng=1, workers=2)
-    hsd = pairedstats.tukey_hsd(x, n_resamples=600, rng=1, exact=False, workers=2)
+    hsd = pairedstats.tukey_hsd(x, n_resamples=600, rng=1, method="monte-carlo", workers=2)
     out = (boot.ci_low.tolist(), hsd.pvalue.tolist())
     if q is not None:
         q.put(out)

@@ -102,7 +102,7 @@ def calls() -> dict:
     out["tukey-synthetic"] = lambda: syn.paired.tukey_hsd(**s, n_resamples=N, rng=8)
     first8 = runs[runs["query"].isin(runs["query"].unique()[:8])]
     out["tukey-exact"] = lambda: first8.paired.tukey_hsd(
-        **tidy, score="p10", by="collection", exact=True, n_resamples=N, rng=9
+        **tidy, score="p10", by="collection", method="exact", n_resamples=N, rng=9
     )
     many = pd.DataFrame(
         np.random.default_rng(10).normal(size=(30, 8)) + np.linspace(0, 0.5, 8),

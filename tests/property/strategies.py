@@ -242,7 +242,7 @@ def tukey_exact_size(k: int) -> int:
 
 @st.composite
 def paired_for_exact(draw, *, systems=(2, 3), kinds=LABEL_KINDS) -> Paired:
-    """A design small enough for the exact Tukey p-value (``exact=True``)."""
+    """A design small enough for the exact Tukey p-value (``method="exact"``)."""
     k = draw(st.integers(*systems))
     return draw(paired(items=(2, min(10, tukey_exact_size(k))), systems=(k, k), kinds=kinds))
 
@@ -401,7 +401,11 @@ def bootstrap_settings(methods=_INTERVALS, resampling=("auto",)):
 
 def tukey_settings(exact):
     return st.fixed_dictionaries(
-        {"exact": st.just(exact), "n_resamples": st.sampled_from([200, 600]), "rng": SEEDS}
+        {
+            "method": st.just("exact" if exact else "monte-carlo"),
+            "n_resamples": st.sampled_from([200, 600]),
+            "rng": SEEDS,
+        }
     )
 
 

@@ -94,7 +94,7 @@ SHIFT_EXAMPLES = {
             "design": Paired(
                 scores=[[0.0, 0.0, 1.0], [0.0, 1.0, 1.0]], items=[0, 1], systems=[0, 1, -1]
             ),
-            "settings": {"exact": True, "n_resamples": 200, "rng": 0},
+            "settings": {"method": "exact", "n_resamples": 200, "rng": 0},
             "shift": 1.314761612763192,
         }
     ],
@@ -103,7 +103,11 @@ SCALE_EXAMPLES = {
     name: [
         {
             "design": Paired(scores=_TWO_ITEMS, items=[0, 1], systems=[0, 1]),
-            "settings": {"exact": name == "tukey-exact", "n_resamples": 200, "rng": 0},
+            "settings": {
+                "method": "exact" if name == "tukey-exact" else "monte-carlo",
+                "n_resamples": 200,
+                "rng": 0,
+            },
             "scale": 1e-10,
             "dtype": np.float64,
         }
@@ -115,7 +119,7 @@ SCALE_EXAMPLES["tukey-monte-carlo"].append(
         "design": Paired(
             scores=_SEVEN_ITEMS, items=[2, 3, 1, 0, -3, -1, -2], systems=[0, 1, 2, 3]
         ),
-        "settings": {"exact": False, "n_resamples": 200, "rng": 0},
+        "settings": {"method": "monte-carlo", "n_resamples": 200, "rng": 0},
         "scale": 1e-10,
         "dtype": np.float32,
     }

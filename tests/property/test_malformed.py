@@ -299,7 +299,7 @@ def absurd_n_resamples(data, method):
     tidy, _ = data.draw(_tables())
     keywords = {**_BASE[method], "n_resamples": 10**13}
     if method == "tukey_hsd":
-        keywords.update(exact=False, monitor=_stop, every=256)
+        keywords.update(method="monte-carlo", monitor=_stop, every=256)
     return _call(tidy, method, **keywords), ["n_resamples"]
 
 
