@@ -27,6 +27,7 @@ from .bootstrap_warnings import (
 )
 from .core import bootstrap as _core
 from .core.design import PairedDesign, comparison_pairs
+from .core.intervals import standard_error
 from .inputs import check_design, design_from_array
 from .registry import (
     RNG,
@@ -315,11 +316,8 @@ class _Intervals:
 
     def finish(self, g, reps, est, a=None, tie=0.0) -> None:
         """Intervals of group ``g`` (or of the groups ``g``) from replicates ``(..., k, B)``."""
-        if self.replicates is None:  # contiguous: numpy's sums depend on the memory layout
-            reps = np.ascontiguousarray(reps)
-        else:
+        if self.replicates is not None:
             self.replicates[g] = reps
-            reps = self.replicates[g]
         if np.ndim(g) == 0:
             g, reps, est = np.array([g]), reps[None], np.asarray(est)[None]
             a = None if a is None else np.asarray(a)[None]
@@ -328,7 +326,7 @@ class _Intervals:
 
     def _part(self, g, reps, est, a, tie) -> None:
         s, out = self.s, self.out
-        out.set(g, standard_error=reps.std(axis=-1, ddof=1), point=np.ptp(reps, axis=-1) == 0,
+        out.set(g, standard_error=standard_error(reps), point=np.ptp(reps, axis=-1) == 0,
                 n_nan=np.isnan(reps).sum(axis=-1))  # fmt: skip
         level = s.confidence_level
         if s.method == "bca":

@@ -240,7 +240,7 @@ class TukeyHSDRun:
     2000
     """
 
-    def __init__(self, design, n_resamples, exact, root, workers, missing, engine="auto"):
+    def __init__(self, design, n_resamples, exact, root, workers, missing):
         self._design = design
         self._root = root
         self._workers = core.default_workers(workers)
@@ -282,9 +282,7 @@ class TukeyHSDRun:
         self._methods = methods
         # all Monte Carlo groups are counted together: one compiled call per step and worker
         self._monte_carlo = np.array(monte_carlo, dtype=np.intp)
-        self._batch = core.MonteCarloBatch(
-            [self._groups[g] for g in monte_carlo], root, labels, engine
-        )
+        self._batch = core.MonteCarloBatch([self._groups[g] for g in monte_carlo], root, labels)
         self.planned = n_resamples if monte_carlo else 0
         self._counts = np.zeros((design.n_groups, len(self._pairs)), dtype=np.int64)
         self._trials = 0

@@ -59,7 +59,7 @@ def test_label_encoding_is_injective_for_tuples():
 
 def test_label_encoding_keeps_the_ungrouped_stream():
     # the key of an ungrouped call is (); its encoding did not change with the tuple rule
-    from pairedstats.core.streams import canonical_bytes
+    from pairedstats.core.draws import canonical_bytes
 
     assert canonical_bytes(()) == b"()"
     assert canonical_bytes(("a", 1)) == b"(3:s:a3:i:1)"

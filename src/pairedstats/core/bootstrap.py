@@ -10,7 +10,7 @@ Resampling streams
 ------------------
 The draws of a group (a stratum of a group, with ``strata``) come from the streams named
 ``("bootstrap", group_key)`` (``("bootstrap", group_key, stratum_label)``) under the root
-entropy, cut into blocks of :data:`~pairedstats.core.streams.BLOCK` resamples, each block with
+entropy, cut into blocks of :data:`~pairedstats.core.draws.BLOCK` resamples, each block with
 its own generator (:func:`~pairedstats.core.draws.block_generator`). Two ways of drawing
 exist, both exact (equal in distribution to drawing ``n`` units uniformly with replacement):
 

@@ -49,7 +49,7 @@ def pair_differences(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np
 def canonical_sign(a: Hashable, b: Hashable) -> float:
     """+1.0 if the comparison of ``a`` and ``b`` is drawn as ``b - a``, -1.0 if as ``a - b``.
 
-    The order of two labels is that of their :func:`~pairedstats.core.streams.label_words`,
+    The order of two labels is that of their :func:`~pairedstats.core.draws.label_words`,
     which does not depend on the order of the systems in a call: ``(a, b)`` and ``(b, a)``
     are drawn the same way.
 

@@ -165,10 +165,9 @@ class MonteCarloBatch:
     (:func:`pairedstats.core.kernels.tukey_table.table_counts`,
     :func:`~pairedstats.core.kernels.tukey_shuffle.shuffle_counts`).
 
-    ``engine`` is accepted and ignored (there is one engine).
     """
 
-    def __init__(self, groups, root: int, labels, engine=None):
+    def __init__(self, groups, root: int, labels):
         self.n_groups = len(groups)
         self.n_pairs = len(groups[0].thresholds) if groups else 0
         self._fused: list[dict] = []
