@@ -29,15 +29,7 @@ from .core import bootstrap as _core
 from .core.design import PairedDesign, comparison_pairs
 from .core.intervals import standard_error
 from .inputs import check_design, design_from_array
-from .registry import (
-    RNG,
-    WORKERS,
-    Keyword,
-    MethodSpec,
-    array_function,
-    design_function,
-    register,
-)
+from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, IntervalRule
 from .runs import Outputs, comparison_labels, in_parts
 

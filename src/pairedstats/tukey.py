@@ -26,15 +26,7 @@ from .core.design import PairedDesign, comparison_pairs
 from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
-from .registry import (
-    RNG,
-    WORKERS,
-    Keyword,
-    MethodSpec,
-    array_function,
-    design_function,
-    register,
-)
+from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, PValueRule
 from .runs import Outputs, comparison_labels
 

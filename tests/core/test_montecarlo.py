@@ -153,7 +153,11 @@ class TestTrialsFor:
             "`pvalue` times `trials` must be a whole count",
         ),
         (lambda: StandardError(0), ValueError, "`se` must be strictly between 0 and 0.5; got 0"),
-        (lambda: StandardError("a"), TypeError, "`se` must be a positive number; got 'a'"),
+        (
+            lambda: StandardError("a"),
+            TypeError,
+            "`se` must be a number strictly between 0 and 0.5; got 'a'",
+        ),
         (lambda: HDIWidth(2), ValueError, "`width` must be strictly between 0 and 1; got 2"),
         (
             lambda: HDIWidth(None),

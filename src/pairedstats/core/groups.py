@@ -61,6 +61,20 @@ def canonical_sign(a: Hashable, b: Hashable) -> float:
     return 1.0 if label_words((a,)) <= label_words((b,)) else -1.0
 
 
+def _by_first_appearance(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's rank in order of first appearance, and the values in that order.
+
+    >>> ranks, values = _by_first_appearance(np.array([7, 3, 7, 5]))
+    >>> ranks.tolist(), values.tolist()
+    ([0, 1, 0, 2], [7, 3, 5])
+    """
+    uniq, first, inv = np.unique(codes, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return rank[inv.reshape(-1)], uniq[order]
+
+
 class GroupData:
     """The resampling units of one group, ready for the replicate computation.
 
@@ -112,22 +126,14 @@ class GroupData:
             s_codes = np.zeros(n, dtype=np.int64)
             self.stratum_keys: list = [None]
         else:
-            uniq, first, inv = np.unique(strata, return_index=True, return_inverse=True)
-            order = np.argsort(first, kind="stable")
-            rank = np.empty_like(order)
-            rank[order] = np.arange(order.size)
-            s_codes = rank[inv.reshape(-1)]
-            self.stratum_keys = [strata_labels[int(c)] for c in uniq[order]]
-            self._stratum_codes = [int(c) for c in uniq[order]]
+            s_codes, firsts = _by_first_appearance(strata)
+            self.stratum_keys = [strata_labels[int(c)] for c in firsts]
+            self._stratum_codes = [int(c) for c in firsts]
         # units: items or clusters, ordered by stratum, then first appearance
         if cluster is None:
             unit_of_item = np.arange(n)
         else:
-            uniq, first, inv = np.unique(cluster, return_index=True, return_inverse=True)
-            order = np.argsort(first, kind="stable")
-            rank = np.empty_like(order)
-            rank[order] = np.arange(order.size)
-            unit_of_item = rank[inv.reshape(-1)]
+            unit_of_item, _ = _by_first_appearance(cluster)
         n_units = int(unit_of_item.max()) + 1 if n else 0
         unit_stratum = np.full(n_units, -1, dtype=np.int64)
         unit_stratum[unit_of_item] = s_codes

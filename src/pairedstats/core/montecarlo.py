@@ -305,6 +305,17 @@ class MonteCarloPValue:
         return float(special.betainc(a, b, alpha))
 
 
+def _strictly_between(value, name: str, high: float) -> float:
+    """``value`` as a float in ``(0, high)``, else a TypeError or ValueError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"`{name}` must be a number strictly between 0 and {high:g}; got {value!r}."
+        )
+    if not (0 < float(value) < high):
+        raise ValueError(f"`{name}` must be strictly between 0 and {high:g}; got {value}.")
+    return float(value)
+
+
 @dataclass(frozen=True)
 class StandardError:
     """Target: the standard error ``sqrt(p (1 - p) / trials)`` of a p-value is at most ``se``."""
@@ -312,12 +323,7 @@ class StandardError:
     se: float
 
     def __post_init__(self):
-        se = self.se
-        if isinstance(se, (bool, np.bool_)) or not isinstance(se, numbers.Real):
-            raise TypeError(f"`se` must be a positive number; got {se!r}.")
-        if not (0 < float(se) < 0.5):
-            raise ValueError(f"`se` must be strictly between 0 and 0.5; got {se}.")
-        object.__setattr__(self, "se", float(se))
+        object.__setattr__(self, "se", _strictly_between(self.se, "se", 0.5))
 
     def trials(self, p: float) -> int:
         """Smallest number of trials meeting the target at exact p-value ``p``."""
@@ -338,12 +344,7 @@ class HDIWidth:
     prior: tuple[float, float] = (1, 1)
 
     def __post_init__(self):
-        w = self.width
-        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
-            raise TypeError(f"`width` must be a number strictly between 0 and 1; got {w!r}.")
-        if not (0 < float(w) < 1):
-            raise ValueError(f"`width` must be strictly between 0 and 1; got {w}.")
-        object.__setattr__(self, "width", float(w))
+        object.__setattr__(self, "width", _strictly_between(self.width, "width", 1.0))
         object.__setattr__(self, "level", _check_probability(self.level, "level"))
         object.__setattr__(self, "prior", _check_prior(self.prior))
 

@@ -75,20 +75,11 @@ def design_from_array(
         lookup = {v: i for i, v in enumerate(labels)}
         group_code = np.array([lookup[v] for v in groups], dtype=np.int64)
         group_keys, group_names = [(v,) for v in labels], ["group"]
+    cluster, strata = (None if x is None else _object_array(x) for x in (cluster, strata))
     return _finish(
-        arr,
-        items,
-        systems,
-        columns,
-        group_code,
-        group_names,
-        group_keys,
-        None if cluster is None else _object_array(cluster),
-        None if strata is None else _object_array(strata),
-        complete,
-        "scores",
-        precision,
-    )
+        arr, items, systems, columns, group_code, group_names, group_keys, cluster, strata,
+        complete, "scores", precision,
+    )  # fmt: skip
 
 
 _SHAPES = "(n_items, n_systems) or (n_items, n_systems, n_columns)"
