@@ -444,25 +444,25 @@ def _sweep_frame():
 
 @pytest.mark.parametrize("method", ["percentile", "basic"])
 def test_batched_groups_equal_the_per_group_path(monkeypatch, method):
-    mod = sys.modules["pairedstats.bootstrap"]  # the package exports the function
+    from pairedstats.core import bootstrap as mod
 
     df = _sweep_frame()
     kw = dict(item="item", system="system", score="score", by="g", baseline="a",
               n_resamples=700, method=method, rng=5, as_result=True)  # fmt: skip
     calls = []
-    real = mod._core.mean_replicates_many
+    real = mod.mean_replicates_many
 
     def spy(diffs, keys, **kw):
         calls.append(len(diffs))
         return real(diffs, keys, **kw)
 
-    monkeypatch.setattr(mod._core, "mean_replicates_many", spy)
+    monkeypatch.setattr(mod, "mean_replicates_many", spy)
     point = pytest.warns(PointDistributionWarning, match="in 1 of 4 groups, e.g. group g='w'")
     with point:
         fast = df.paired.bootstrap(**kw)
     # one kernel call for the four groups (group "w" has constant differences)
     assert calls == [4]
-    monkeypatch.setattr(mod, "_batched_groups", lambda *a: {})
+    monkeypatch.setattr(sys.modules["pairedstats.bootstrap"], "_batched_groups", lambda *a: {})
     with point:
         slow = df.paired.bootstrap(**kw)
     for name in ["difference", "ci_low", "ci_high", "standard_error", "mean_a", "mean_b",
@@ -473,12 +473,12 @@ def test_batched_groups_equal_the_per_group_path(monkeypatch, method):
 
 
 def test_batched_group_numbers_do_not_depend_on_the_other_groups(monkeypatch):
-    mod = sys.modules["pairedstats.bootstrap"]  # the package exports the function
+    from pairedstats.core import bootstrap as mod
 
     df = _sweep_frame()
     kw = dict(item="item", system="system", score="score", by="g", baseline="a",
               n_resamples=600, rng=9)  # fmt: skip
-    monkeypatch.setattr(mod, "_GROUP_BATCH", 3)  # two kernel calls, groups split 3 + 1
+    monkeypatch.setattr(mod, "GROUP_BATCH", 3)  # two kernel calls, groups split 3 + 1
     with pytest.warns(PointDistributionWarning):  # group "w"
         whole = df.paired.bootstrap(**kw).set_index(["g", "system_b"]).sort_index()
     with pytest.warns(PointDistributionWarning):

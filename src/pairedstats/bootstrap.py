@@ -28,10 +28,11 @@ from .bootstrap_warnings import (
 from .core import bootstrap as _core
 from .core.design import PairedDesign, comparison_pairs
 from .core.intervals import standard_error
+from .core.parallel import run_in_parts
 from .inputs import check_design, design_from_array
 from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, IntervalRule
-from .runs import Outputs, comparison_labels, in_parts
+from .runs import Outputs, comparison_labels
 
 __all__ = [
     "BootstrapResult",
@@ -263,10 +264,6 @@ def _compute(design: PairedDesign, keep: bool, **keywords) -> BootstrapResult:
     return _run(_bootstrap_iv(design=design, keep=keep, **keywords))
 
 
-#: Groups per kernel call of the batched path (bounds its work arrays).
-_GROUP_BATCH = 64
-
-
 def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, np.ndarray]:
     """Groups whose replicates one kernel call computes for all of them (``by=`` sweeps).
 
@@ -313,8 +310,11 @@ class _Intervals:
         if np.ndim(g) == 0:
             g, reps, est = np.array([g]), reps[None], np.asarray(est)[None]
             a = None if a is None else np.asarray(a)[None]
-        in_parts(len(g), self.s.workers, lambda rows: self._part(g[rows], reps[rows], est[rows],
-                 None if a is None else a[rows], tie))  # fmt: skip
+
+        def part(rows):
+            self._part(g[rows], reps[rows], est[rows], None if a is None else a[rows], tie)
+
+        run_in_parts(len(g), self.s.workers, part)
 
     def _part(self, g, reps, est, a, tie) -> None:
         s, out = self.s, self.out
@@ -345,20 +345,18 @@ def _run(s: _Settings) -> BootstrapResult:
 
 
 def _run_batches(s: _Settings, pairs, fast: dict, intervals: _Intervals) -> None:
-    """The groups of ``fast`` (their per-item differences), up to ``_GROUP_BATCH`` per call."""
-    design, order = s.design, list(fast)
+    """The groups of ``fast`` (their per-item differences), many per kernel call."""
+    design = s.design
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
-    for start in range(0, len(order), _GROUP_BATCH):
-        batch = order[start : start + _GROUP_BATCH]
-        diffs = [fast[g] for g in batch]
-        reps = _core.mean_replicates_many(
-            diffs, [design.stream_key(g) for g in batch], root=s.root,
-            n_resamples=s.n_resamples, workers=s.workers,
-        )  # fmt: skip
-        for i, g in enumerate(batch):
+    keys = {g: design.stream_key(g) for g in fast}
+    batches = _core.mean_replicates_batches(
+        fast, keys, root=s.root, n_resamples=s.n_resamples, workers=s.workers
+    )
+    for batch, reps in batches:
+        for g in batch:
             means = _core.plain_mean(design.scores[design.group(g), :, 0])
             intervals.out.set(g, mean_a=means[a_idx], mean_b=means[b_idx],
-                              difference=_core.plain_mean(diffs[i]))  # fmt: skip
+                              difference=_core.plain_mean(fast[g]))  # fmt: skip
         intervals.finish(np.array(batch), reps, intervals.out["difference"][batch])
 
 

@@ -1,6 +1,7 @@
 """The skeleton every method's run shares: a design's groups become per-comparison arrays,
-computed group by group (or many groups per core call) on the one fork-safe executor of
-:mod:`pairedstats.core.parallel`, and one result with the labels and metadata of the call.
+computed group by group or many groups per core call (batching and threads live in the core:
+:mod:`pairedstats.core.parallel`, the one fork-safe executor), and one result with the labels
+and metadata of the call.
 
 A method's run (``bootstrap._run``, ``tukey.TukeyHSDRun``, ``ranksum._run``) fills an
 :class:`Outputs` with its core's numbers and hands it, with :func:`comparison_labels`, to its
@@ -9,14 +10,11 @@ result type; what differs between methods is only the core call and the columns.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from .core.parallel import default_workers, run_parts
-
-__all__ = ["Outputs", "comparison_labels", "in_parts"]
+__all__ = ["Outputs", "comparison_labels"]
 
 
 def comparison_labels(design, pairs: Sequence[tuple[int, int]]) -> dict:
@@ -69,10 +67,3 @@ class Outputs:
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.arrays[name]
-
-
-def in_parts(n: int, workers: int | None, work: Callable[[slice], object]) -> None:
-    """``work`` on consecutive slices of ``range(n)``, one per worker thread (the slices'
-    results must not depend on each other)."""
-    cuts = np.linspace(0, n, min(n, default_workers(workers)) + 1)
-    run_parts([lambda s=slice(int(a), int(z)): work(s) for a, z in itertools.pairwise(cuts)])

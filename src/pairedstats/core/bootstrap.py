@@ -184,6 +184,28 @@ def _mean_replicates(group, group_key, root, n_resamples, resampling, workers):
     return total.T, estimate, sums
 
 
+#: Groups per kernel call of :func:`mean_replicates_batches` (bounds its work arrays).
+GROUP_BATCH = 64
+
+
+def mean_replicates_batches(
+    differences: dict, group_keys: dict, *, root: int, n_resamples: int, workers=None
+):
+    """:func:`mean_replicates_many` over many groups, :data:`GROUP_BATCH` per kernel call.
+
+    ``differences`` and ``group_keys`` map each group to its per-item differences and its
+    stream key. Yields ``(groups, replicates)``, ``replicates`` of shape
+    ``(len(groups), k, n_resamples)``; a group's replicates do not depend on its batch.
+    """
+    order = list(differences)
+    for start in range(0, len(order), GROUP_BATCH):
+        batch = order[start : start + GROUP_BATCH]
+        yield batch, mean_replicates_many(
+            [differences[g] for g in batch], [group_keys[g] for g in batch], root=root,
+            n_resamples=n_resamples, workers=workers,
+        )  # fmt: skip
+
+
 def mean_replicates_many(
     differences: Sequence[np.ndarray],
     group_keys: Sequence[Hashable],

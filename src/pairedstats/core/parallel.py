@@ -12,12 +12,15 @@ it and makes its own on first use.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["default_workers", "run_parts"]
+import numpy as np
+
+__all__ = ["default_workers", "run_in_parts", "run_parts"]
 
 _POOL: ThreadPoolExecutor | None = None
 _LOCK = threading.Lock()
@@ -73,3 +76,18 @@ def _shared() -> ThreadPoolExecutor:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(default_workers(None), thread_name_prefix="pairedstats")
         return _POOL
+
+
+def run_in_parts(n: int, workers: int | None, work: Callable[[slice], object]) -> None:
+    """``work`` on consecutive slices of ``range(n)``, one per worker thread (the slices'
+    results must not depend on each other).
+
+    Examples
+    --------
+    >>> seen = []
+    >>> run_in_parts(5, 2, lambda rows: seen.append((rows.start, rows.stop)))
+    >>> sorted(seen)
+    [(0, 2), (2, 5)]
+    """
+    cuts = np.linspace(0, n, min(n, default_workers(workers)) + 1).astype(int)
+    run_parts([lambda s=slice(int(a), int(z)): work(s) for a, z in itertools.pairwise(cuts)])
