@@ -112,7 +112,7 @@ def _dataset_method(spec: registry.MethodSpec):
             core = (item, group) if group in ds.dims else (item,)
         if as_result or not sweeps.is_lazy(ds, variables):
             return _eager(ds, name=spec.name, given=given, keywords=keywords, keep=as_result)
-        if keywords.get("workers", 0) is None:
+        if "workers" in keywords and keywords["workers"] is None:
             # dask runs the chunks in parallel already: one thread per task avoids running
             # 2 threads in each of several worker processes (the numbers do not depend on it)
             keywords["workers"] = 1

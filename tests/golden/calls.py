@@ -67,6 +67,12 @@ def _sweep():
     )
 
 
+def _sweep_table(method: str, rng: int) -> pd.DataFrame:
+    """A sweep's result Dataset as a flat table (comparison labels as columns)."""
+    result = getattr(_sweep().paired, method)(n_resamples=N, rng=rng)
+    return result.reset_index("comparison").to_dataframe().reset_index()
+
+
 def calls() -> dict:
     """Name -> a function returning the result table (a DataFrame)."""
     runs, syn = _runs(), _synthetic()
@@ -115,20 +121,8 @@ def calls() -> dict:
     out["ranksum-asymptotic"] = lambda: ratings.paired.ranksum(**rank, method="asymptotic")
     small = pd.DataFrame({"a": [1.5, 2.0, 3.25, 4.0, 2.0], "b": [2.5, 3.0, 5.0, 2.0, 6.5]})
     out["ranksum-exact-ties"] = lambda: small.paired.ranksum(a="a", b="b", method="exact")
-    out["sweep-bootstrap"] = lambda: (
-        _sweep()
-        .paired.bootstrap(n_resamples=N, rng=11)
-        .reset_index("comparison")
-        .to_dataframe()
-        .reset_index()
-    )
-    out["sweep-tukey"] = lambda: (
-        _sweep()
-        .paired.tukey_hsd(n_resamples=N, rng=12)
-        .reset_index("comparison")
-        .to_dataframe()
-        .reset_index()
-    )
+    out["sweep-bootstrap"] = lambda: _sweep_table("bootstrap", rng=11)
+    out["sweep-tukey"] = lambda: _sweep_table("tukey_hsd", rng=12)
     return out
 
 
