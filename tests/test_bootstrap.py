@@ -165,7 +165,8 @@ def test_result_layout(paired):
     frame = res.to_dataframe()
     assert list(frame.columns) == [
         "system_a", "system_b", "mean_a", "mean_b", "difference", "ci_low", "ci_high",
-        "standard_error", "n_items", "n_dropped",
+        "standard_error", "pvalue", "n_items", "effect_size", "wins", "ties", "losses",
+        "n_dropped",
     ]  # fmt: skip
     assert res.bootstrap_distribution.shape == (1, 1, 300)
     assert frame.attrs["seed_entropy"] == 1

@@ -33,6 +33,7 @@ VALUES = {
         "n_resamples": (300, {}),
         "confidence_level": (0.9, {}),
         "method": ("bca", {}),
+        "alternative": ("greater", {}),
         "resampling": ("counts", {}),
         "rng": (7, {}),
         "workers": (1, {}),

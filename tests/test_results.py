@@ -406,8 +406,8 @@ def test_arrays_are_read_only_and_tables_are_writable_copies(method_results, met
 def test_columns_are_the_documented_quantities_in_order(method_results):
     boot = method_results["bootstrap"]
     assert list(boot.columns) == [
-        "mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error", "n_items",
-        "n_clusters", "n_dropped",
+        "mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error", "pvalue",
+        "n_items", "effect_size", "wins", "ties", "losses", "n_clusters", "n_dropped",
     ]  # fmt: skip
     frame = boot.to_dataframe()
     assert list(frame.columns) == ["system_a", "system_b", *boot.columns]

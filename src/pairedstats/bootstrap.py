@@ -7,15 +7,13 @@ loops over the groups of a :class:`~pairedstats.core.design.PairedDesign` and re
 
 from __future__ import annotations
 
-import inspect
-import numbers
-from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from . import _validation
+from .bootstrap_settings import METHODS, Settings, bootstrap_iv
 from .bootstrap_warnings import (
     DegenerateBootstrapWarning,
     Findings,
@@ -26,10 +24,13 @@ from .bootstrap_warnings import (
     design_findings,
 )
 from .core import bootstrap as _core
+from .core import inference
 from .core.design import PairedDesign, comparison_pairs
-from .core.intervals import standard_error
+from .core.effects import paired_effects
+from .core.inference import ALTERNATIVES
+from .core.intervals import standard_error, tie_error
 from .core.parallel import run_in_parts
-from .inputs import check_design, design_from_array
+from .inputs import design_from_array
 from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, IntervalRule
 from .runs import Outputs, comparison_labels
@@ -44,9 +45,6 @@ __all__ = [
     "bootstrap",
     "bootstrap_design",
 ]
-
-_METHODS = ("percentile", "basic", "bca")
-_RESAMPLING = ("auto", "index", "counts")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,11 +62,27 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     difference : ndarray
         ``mean_b - mean_a``, the estimate the interval is about.
     ci_low, ci_high : ndarray
-        Confidence interval of ``difference`` by ``method``, at ``confidence_level``.
+        Confidence interval of ``difference`` by ``method``, at ``confidence_level``; one
+        end infinite with a one-sided ``alternative``. Unadjusted: with several comparisons
+        each interval holds at its level on its own, not jointly (``adjust``).
     standard_error : ndarray
         Standard deviation of the bootstrap replicates (``ddof=1``, as scipy).
+    pvalue : ndarray
+        The bootstrap p-value of ``alternative``, the interval of ``method`` inverted:
+        ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0
+        (:mod:`pairedstats.core.inference`). Its resolution is about ``1 / n_resamples``;
+        0 means no resample crossed 0 (below about ``3 / n_resamples``).
     n_items : ndarray of int
         Items in the group.
+    effect_size : ndarray or None
+        Cohen's ``d_z``: the mean of the per-item differences ``b - a`` over their standard
+        deviation (``ddof=1``), over the items of the group whatever ``cluster`` and
+        ``strata`` (a description of the items, not the resampled estimate). None with
+        ``statistic`` (no per-item difference) and with ``weights`` (the estimate is not
+        the item mean).
+    wins, ties, losses : ndarray of int or None
+        Items with ``b > a``, ``b == a``, ``b < a`` (compared as given); None with
+        ``statistic``.
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.
     n_dropped : ndarray of int
@@ -95,7 +109,12 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     ci_low: np.ndarray
     ci_high: np.ndarray
     standard_error: np.ndarray
+    pvalue: np.ndarray
     n_items: np.ndarray
+    effect_size: np.ndarray | None = None
+    wins: np.ndarray | None = None
+    ties: np.ndarray | None = None
+    losses: np.ndarray | None = None
     n_clusters: np.ndarray | None = None
     n_dropped: np.ndarray | None = None
     bootstrap_distribution: np.ndarray | None = None
@@ -110,12 +129,18 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         "ci_low",
         "ci_high",
         "standard_error",
+        "pvalue",
         "n_items",
+        "effect_size",
+        "wins",
+        "ties",
+        "losses",
         "n_clusters",
         "n_dropped",
     )
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
     summary_columns: ClassVar[tuple[str, ...]] = (
         "mean_a",
         "mean_b",
@@ -126,134 +151,6 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     title: ClassVar[str] = "Paired bootstrap of b - a"
 
 
-def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
-    if weights is None:
-        return None
-    if design.strata is None:
-        raise ValueError("`weights` needs `strata`: population weights are given per stratum.")
-    if statistic is not None:
-        raise ValueError(
-            "`weights` apply to the default mean only; with `statistic` the metric is "
-            "computed on the items of each resample. Drop `weights` or `statistic`."
-        )
-    if not isinstance(weights, Mapping):
-        raise TypeError(
-            "`weights` must be a mapping {stratum label: population weight}; "
-            f"got {type(weights).__name__}."
-        )
-    labels = list(design.strata_labels)
-    unknown = [k for k in weights if k not in labels]
-    if unknown:
-        raise ValueError(f"`weights`: no stratum named {unknown!r}; the strata are {labels!r}.")
-    present = sorted({int(c) for c in np.unique(design.strata)})
-    missing = [labels[c] for c in present if labels[c] not in weights]
-    if missing:
-        raise ValueError(f"`weights` must give a weight for every stratum; missing {missing!r}.")
-    out = {}
-    for code, label in enumerate(labels):
-        if label not in weights:
-            continue
-        w = weights[label]
-        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
-            raise TypeError(f"`weights`: the weight of {label!r} must be a number; got {w!r}.")
-        if not np.isfinite(w) or w <= 0:
-            raise ValueError(
-                f"`weights`: the weight of {label!r} must be finite and positive; got {w}."
-            )
-        out[code] = float(w)
-    return out
-
-
-def _bootstrap_iv(
-    *, design: PairedDesign, baseline, weights, statistic, n_resamples, confidence_level,
-    method, resampling, rng, workers, keep,
-) -> _Settings:  # fmt: skip
-    """Validate every keyword into the call's settings."""
-    design = check_design(design)
-    statistic = _check_statistic(statistic)
-    if statistic is None and design.scores.shape[2] != 1:
-        raise ValueError(
-            "several score columns need `statistic` (a callable taking one array per "
-            f"column); got {design.scores.shape[2]} columns {tuple(design.columns)!r}."
-        )
-    if baseline is not None and baseline not in design.systems:
-        raise ValueError(
-            f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
-        )
-    weights = _check_weights(weights, design, statistic)
-    n_resamples = _validation.check_n_resamples(
-        n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES
-    )
-    if n_resamples < 2:
-        raise ValueError(
-            f"`n_resamples` must be at least 2 to estimate a standard error; got {n_resamples}."
-        )
-    confidence_level = _validation.check_confidence_level(confidence_level)
-    method = _validation.check_choice(method, "method", _METHODS)
-    resampling = _validation.check_choice(resampling, "resampling", _RESAMPLING)
-    if resampling == "counts" and statistic is not None:
-        raise ValueError(
-            "`resampling='counts'` works for the mean only; with `statistic` use 'auto' or "
-            "'index'."
-        )
-    if design.cluster is not None and design.strata is not None:
-        for g in range(design.n_groups):
-            rows = design.group(g)
-            cl, st = design.cluster[rows], design.strata[rows]
-            pairs = np.unique(np.column_stack([cl, st]), axis=0)
-            if np.unique(pairs[:, 0]).size != pairs.shape[0]:
-                bad = pairs[np.flatnonzero(np.diff(pairs[:, 0]) == 0)[0], 0]
-                raise ValueError(
-                    "`cluster` must be nested in `strata`: cluster "
-                    f"{design.cluster_labels[int(bad)]!r} has items in several strata."
-                )
-    return _Settings(
-        design=design, baseline=baseline, weights=weights, statistic=statistic,
-        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-        resampling=resampling, root=_validation.normalise_rng(rng),
-        workers=_validation.check_workers(workers), keep=bool(keep),
-    )  # fmt: skip
-
-
-@dataclass(frozen=True, kw_only=True)
-class _Settings:
-    """A call's validated keywords (:func:`_bootstrap_iv`); ``statistic`` in vectorized
-    form, ``weights`` by stratum code, ``root`` the root entropy."""
-
-    design: PairedDesign
-    baseline: Hashable | None
-    weights: dict | None
-    statistic: Callable | None
-    n_resamples: int
-    confidence_level: float
-    method: str
-    resampling: str
-    root: int
-    workers: int | None
-    keep: bool
-
-
-def _check_statistic(statistic) -> Callable | None:
-    """The statistic in vectorized form: as given if it takes ``axis`` (or ``**kwargs``),
-    else wrapped to be called once per resample (:func:`pairedstats.core.bootstrap.per_resample`).
-    """
-    if statistic is None:
-        return None
-    if not callable(statistic):
-        raise TypeError(f"`statistic` must be callable or None; got {statistic!r}.")
-    try:
-        params = inspect.signature(statistic).parameters.values()
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"`statistic`: cannot read the signature of {statistic!r} to tell whether it "
-            "takes `axis`; wrap it in a function, `def f(*columns, axis=-1)` (vectorized) or "
-            "`def f(*columns)` (called once per resample)."
-        ) from exc
-    if any(p.name == "axis" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
-        return statistic
-    return _core.per_resample(statistic)
-
-
 def _compute(design: PairedDesign, keep: bool, **keywords) -> BootstrapResult:
     """Validate the keywords and bootstrap every group of ``design`` (the spec's ``run``).
 
@@ -261,7 +158,7 @@ def _compute(design: PairedDesign, keep: bool, **keywords) -> BootstrapResult:
     ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
     keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
     """
-    return _run(_bootstrap_iv(design=design, keep=keep, **keywords))
+    return _run(bootstrap_iv(design=design, keep=keep, **keywords))
 
 
 def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, np.ndarray]:
@@ -284,11 +181,17 @@ class _Intervals:
     """The output arrays of a call and the intervals computed into them, group by group or
     a batch of groups at a time (row by row the same numbers)."""
 
-    def __init__(self, s: _Settings, pairs):
+    def __init__(self, s: Settings, pairs):
         design, k = s.design, len(pairs)
         self.s, self.out = s, Outputs(design.n_groups, k)
-        for name in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error"):
+        for name in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error",
+                     "pvalue"):  # fmt: skip
             self.out.add(name)
+        if s.statistic is None:
+            if s.weights is None:
+                self.out.add("effect_size")
+            for name in ("wins", "ties", "losses"):
+                self.out.add(name, np.int64, 0)
         self.out.per_group("n_items", design.n_items(), np.int64)
         self.out.per_group("n_dropped", design.n_dropped(), np.int64)
         self.out.add("counts_path", bool, False)
@@ -303,16 +206,26 @@ class _Intervals:
         shape = (design.n_groups, k, s.n_resamples)
         self.replicates = np.empty(shape) if s.keep and joint else None
 
-    def finish(self, g, reps, est, a=None, tie=0.0) -> None:
-        """Intervals of group ``g`` (or of the groups ``g``) from replicates ``(..., k, B)``."""
+    def effects(self, g, scores, pairs) -> None:
+        """Group ``g``'s effect sizes and win/tie/loss counts (the default mean only)."""
+        if self.s.statistic is not None:
+            return
+        effects = paired_effects(scores, pairs)
+        if self.s.weights is not None:
+            del effects["effect_size"]
+        self.out.set(g, **effects)
+
+    def finish(self, g, reps, est, tie, a=None) -> None:
+        """Intervals of group ``g`` (or of the groups ``g``) from replicates ``(..., k, B)``;
+        ``tie`` bounds the rounding of each comparison's replicates (:func:`_tie_errors`)."""
         if self.replicates is not None:
             self.replicates[g] = reps
         if np.ndim(g) == 0:
-            g, reps, est = np.array([g]), reps[None], np.asarray(est)[None]
+            g, reps, est, tie = np.array([g]), reps[None], np.asarray(est)[None], tie[None]
             a = None if a is None else np.asarray(a)[None]
 
         def part(rows):
-            self._part(g[rows], reps[rows], est[rows], None if a is None else a[rows], tie)
+            self._part(g[rows], reps[rows], est[rows], None if a is None else a[rows], tie[rows])
 
         run_in_parts(len(g), self.s.workers, part)
 
@@ -320,7 +233,12 @@ class _Intervals:
         s, out = self.s, self.out
         out.set(g, standard_error=standard_error(reps), point=np.ptp(reps, axis=-1) == 0,
                 n_nan=np.isnan(reps).sum(axis=-1))  # fmt: skip
-        level = s.confidence_level
+        level, z0 = inference.two_sided_level(s.confidence_level, s.alternative), None
+        # replicates within rounding of where an end crosses 0 are taken to be there
+        if s.method == "basic":
+            reps = inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
+        else:
+            reps = inference.snap_ties(reps, 0.0, tie)
         if s.method == "bca":
             low, high, z0 = _core.bca_interval(reps, est, a, level, tie)
             out.set(g, acceleration=a, bias_correction=z0)
@@ -328,10 +246,14 @@ class _Intervals:
             low, high = _core.percentile_interval(reps, level)
         else:
             low, high = _core.basic_interval(reps, est, level)
-        out.set(g, ci_low=low, ci_high=high)
+        low, high = inference.one_sided(low, high, s.alternative)
+        ends = inference.crossing_levels(s.method, reps, est, bias_correction=z0, acceleration=a)
+        p = inference.pvalue(*ends, s.alternative)
+        p = inference.agree_with_interval(p, low, high, s.confidence_level)
+        out.set(g, ci_low=low, ci_high=high, pvalue=p)
 
 
-def _run(s: _Settings) -> BootstrapResult:
+def _run(s: Settings) -> BootstrapResult:
     """Every group of the design: batched where one kernel call serves many, else one by one."""
     design = s.design
     pairs = comparison_pairs(design.systems, s.baseline)
@@ -344,7 +266,7 @@ def _run(s: _Settings) -> BootstrapResult:
     return _result(s, pairs, intervals)
 
 
-def _run_batches(s: _Settings, pairs, fast: dict, intervals: _Intervals) -> None:
+def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals) -> None:
     """The groups of ``fast`` (their per-item differences), many per kernel call."""
     design = s.design
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
@@ -357,10 +279,12 @@ def _run_batches(s: _Settings, pairs, fast: dict, intervals: _Intervals) -> None
             means = _core.plain_mean(design.scores[design.group(g), :, 0])
             intervals.out.set(g, mean_a=means[a_idx], mean_b=means[b_idx],
                               difference=_core.plain_mean(fast[g]))  # fmt: skip
-        intervals.finish(np.array(batch), reps, intervals.out["difference"][batch])
+            intervals.effects(g, design.scores[design.group(g), :, 0], pairs)
+        ties = np.array([_tie_errors(s, g, pairs) for g in batch])
+        intervals.finish(np.array(batch), reps, intervals.out["difference"][batch], ties)
 
 
-def _run_group(s: _Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
+def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
     """Group ``g`` on its own: clusters, strata, ``statistic``, BCa or the counts path."""
     design, rows = s.design, s.design.group(g)
     group = _core.GroupData(
@@ -371,6 +295,7 @@ def _run_group(s: _Settings, pairs, g: int, intervals: _Intervals, findings) -> 
         precision=design.precision,
     )  # fmt: skip
     design_findings(findings, g, group, s.weights)
+    intervals.effects(g, design.scores[rows, :, 0], pairs)
     out = _core.group_replicates(
         group, group_key=design.stream_key(g), root=s.root, n_resamples=s.n_resamples,
         statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
@@ -380,11 +305,25 @@ def _run_group(s: _Settings, pairs, g: int, intervals: _Intervals, findings) -> 
                       difference=out["estimate"], counts_path=out["counts_path"])  # fmt: skip
     if design.cluster is not None:
         intervals.out.set(g, n_clusters=group.n_units)
-    intervals.finish(g, out["replicates"], out["estimate"], out.get("acceleration"),
-                     out.get("tie_error", 0.0))  # fmt: skip
+    sides = None if s.statistic is None else (out["stat_a"], out["stat_b"])
+    ties = _tie_errors(s, g, pairs, sides)
+    intervals.finish(g, out["replicates"], out["estimate"], ties, out.get("acceleration"))
 
 
-def _report(s: _Settings, out: Outputs, findings: Findings) -> None:
+def _tie_errors(s: Settings, g: int, pairs, statistics=None) -> np.ndarray:
+    """Per comparison, how far the rounding of the scores as given can move a replicate
+    (:func:`pairedstats.core.intervals.tie_error`): of the two systems' scores, or with
+    ``statistic`` of the two sides' statistics, taken to be known as a score is."""
+    design = s.design
+    if statistics is None:
+        scores = design.scores[design.group(g), :, 0]
+        sides = [scores[:, [a, b]] for a, b in pairs]
+    else:
+        sides = [np.array([[sa, sb]]) for sa, sb in zip(*statistics, strict=True)]
+    return np.array([tie_error(x, design.precision) for x in sides])
+
+
+def _report(s: Settings, out: Outputs, findings: Findings) -> None:
     """Warn once per kind of degenerate distribution found in the call."""
     point, n_nan = out["point"], out["n_nan"]
     findings.comparisons("point", point)
@@ -397,7 +336,7 @@ def _report(s: _Settings, out: Outputs, findings: Findings) -> None:
     findings.warn()
 
 
-def _result(s: _Settings, pairs, intervals: _Intervals) -> BootstrapResult:
+def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
     design, columns = s.design, dict(intervals.out.arrays)
     for name in ("point", "n_nan"):
         del columns[name]
@@ -405,9 +344,9 @@ def _result(s: _Settings, pairs, intervals: _Intervals) -> BootstrapResult:
     weights = None if s.weights is None else {
         design.strata_labels[c]: w for c, w in s.weights.items()}  # fmt: skip
     meta = _validation.metadata(
-        "bootstrap", interval=s.method, n_resamples=s.n_resamples,
-        confidence_level=s.confidence_level, seed_entropy=s.root, baseline=s.baseline,
-        resampling=s.resampling,
+        "bootstrap", interval=s.method, alternative=s.alternative,
+        n_resamples=s.n_resamples, confidence_level=s.confidence_level, seed_entropy=s.root,
+        baseline=s.baseline, resampling=s.resampling,
         statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
         weights=weights, cluster=design.cluster is not None, strata=design.strata is not None,
     )  # fmt: skip
@@ -502,7 +441,19 @@ SPEC = register(
                 "percentile), or bias-corrected and accelerated (jackknife acceleration over "
                 "the resampled units, weighted per stratum; a replicate within the precision "
                 "of the scores as given of the estimate is a tie).",
-                option=dict(type=str.lower, choices=_METHODS),
+                option=dict(type=str.lower, choices=METHODS),
+            ),
+            Keyword(
+                "alternative",
+                "two-sided",
+                '{"two-sided", "less", "greater"}, default "two-sided"',
+                'About b - a, with scipy\'s semantics: ``"greater"`` gives the interval '
+                '``(low, inf)`` and ``"less"`` ``(-inf, high)``, whose finite end is that of '
+                "the two-sided interval at level ``2 * confidence_level - 1``, and the "
+                "one-sided p-value (``pvalue``).",
+                option=dict(
+                    type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"
+                ),
             ),
             Keyword(
                 "resampling",
@@ -524,9 +475,10 @@ SPEC = register(
         run=_compute,
         returns="""
         BootstrapResult
-            Columns ``mean_a, mean_b, difference, ci_low, ci_high, standard_error, n_items``
-            (+ ``n_clusters``) per comparison and group, and ``bootstrap_distribution`` of
-            shape ``(n_groups, n_comparisons, n_resamples)``.""",
+            Columns ``mean_a, mean_b, difference, ci_low, ci_high, standard_error, pvalue,
+            n_items``, for the default mean ``effect_size, wins, ties, losses`` (+
+            ``n_clusters``, ``n_dropped``) per comparison and group, and
+            ``bootstrap_distribution`` of shape ``(n_groups, n_comparisons, n_resamples)``.""",
         warns="""
         PointDistributionWarning
             Every resample gives the same difference (e.g. all differences equal): the

@@ -16,6 +16,7 @@ from . import _validation
 from .core import ranksum as _core
 from .core._warn import warn
 from .core.design import TwoSampleDesign
+from .core.inference import ALTERNATIVES
 from .inputs import check_two_sample, two_sample_from_arrays
 from .registry import Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, PValueRule
@@ -23,7 +24,7 @@ from .runs import Outputs, comparison_labels
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
 
-_ALTERNATIVES = ("two-sided", "less", "greater")
+
 _METHODS = ("auto", "exact", "asymptotic")
 
 
@@ -129,7 +130,7 @@ class RanksumResult(PValueRule, ComparisonResult):
 
 def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction):
     """Validate the arguments of :func:`ranksum` (``a``, ``b``) or :func:`ranksum_design`."""
-    alternative = _validation.check_choice(alternative, "alternative", _ALTERNATIVES)
+    alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
     confidence_level = _validation.check_confidence_level(confidence_level)
     method = _validation.check_choice(method, "method", _METHODS)
     if not isinstance(correction, (bool, np.bool_)):
@@ -207,7 +208,7 @@ SPEC = register(
                 'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
                 "alternatives give one-sided intervals.",
                 option=dict(
-                    type=str.lower, choices=_ALTERNATIVES, help="about b - a (default two-sided)"
+                    type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"
                 ),
             ),
             Keyword(

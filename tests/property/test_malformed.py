@@ -416,13 +416,7 @@ def none_coordinate(data, dimension):
 
 # ------------------------------------------------------------------ the properties
 #: What each malformation does today, and the exception that shows it.
-TODAY = {
-    "bad-alternative": (
-        "the bootstrap has no `alternative` keyword (API.md lists it): a TypeError that "
-        "names no argument",
-        AssertionError,
-    ),
-}
+TODAY: dict = {}
 
 
 @pytest.mark.parametrize(

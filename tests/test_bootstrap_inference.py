@@ -1,0 +1,127 @@
+"""The bootstrap's p-values, one-sided intervals and effect sizes through the public API.
+
+References: scipy.stats.bootstrap given the same replicates (its ``bootstrap_result``), the
+contract ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0, and scipy's
+paired t statistic for ``d_z``.
+"""
+
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import pairedstats
+from pairedstats import bootstrap
+
+
+@pytest.fixture(scope="module")
+def paired():
+    gen = np.random.default_rng(2024)
+    base = gen.gamma(2.0, 0.5, 120)
+    a = base + gen.normal(0, 0.3, 120)
+    b = base + 0.15 + gen.normal(0, 0.3, 120) + 0.3 * gen.exponential(1.0, 120)
+    return np.column_stack([a, b])
+
+
+def _diff(a, b, axis=-1):
+    return np.mean(b, axis=axis) - np.mean(a, axis=axis)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("level", [0.9, 0.95])
+def test_interval_ends_equal_scipy_on_the_same_replicates(paired, method, alternative, level):
+    res = bootstrap(paired, n_resamples=4000, rng=1, method=method, alternative=alternative,
+                    confidence_level=level)  # fmt: skip
+    given = types.SimpleNamespace(bootstrap_distribution=res.bootstrap_distribution[0, 0])
+    ref = stats.bootstrap(
+        (paired[:, 0], paired[:, 1]), _diff, paired=True, vectorized=True, n_resamples=0,
+        bootstrap_result=given, method=method, alternative=alternative, confidence_level=level,
+    ).confidence_interval  # fmt: skip
+    np.testing.assert_allclose([res.ci_low[0, 0], res.ci_high[0, 0]], [ref.low, ref.high],
+                               rtol=0, atol=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_pvalues_decide_as_the_intervals(method):
+    gen = np.random.default_rng(4)
+    scores = gen.normal(size=(25, 5)) + np.array([0, 0.1, 0.3, 0.5, 0.8])
+    for alternative in ("two-sided", "less", "greater"):
+        for level in (0.8, 0.9, 0.95, 0.99):
+            res = bootstrap(scores, n_resamples=999, rng=2, method=method,
+                            alternative=alternative, confidence_level=level)  # fmt: skip
+            np.testing.assert_array_equal(res.pvalue < 1 - level, res.significant())
+            assert ((res.pvalue >= 0) & (res.pvalue <= 1)).all()
+
+
+def test_one_and_two_sided_pvalues_agree():
+    gen = np.random.default_rng(6)
+    scores = gen.normal(size=(40, 3)) + np.array([0, 0.2, 0.4])
+    kw = dict(n_resamples=2000, rng=5)
+    two = bootstrap(scores, **kw).pvalue
+    greater = bootstrap(scores, alternative="greater", **kw).pvalue
+    less = bootstrap(scores, alternative="less", **kw).pvalue
+    np.testing.assert_allclose(two, np.minimum(1, 2 * np.minimum(greater, less)), atol=1e-15)
+    assert greater + less == pytest.approx(np.ones_like(greater), abs=2 / 2000)
+
+
+def test_swapping_a_and_b_swaps_the_one_sided_results():
+    gen = np.random.default_rng(7)
+    scores = gen.normal(size=(30, 2)) + [0, 0.3]
+    kw = dict(n_resamples=999, rng=3, method="bca")
+    ab = bootstrap(scores, systems=["a", "b"], alternative="greater", **kw)
+    ba = bootstrap(scores[:, ::-1], systems=["b", "a"], alternative="less", **kw)
+    assert ab.pvalue[0, 0] == ba.pvalue[0, 0]
+    assert ab.ci_low[0, 0] == -ba.ci_high[0, 0] and ab.ci_high[0, 0] == -ba.ci_low[0, 0] == np.inf
+
+
+def test_pvalue_is_near_the_t_test_on_well_behaved_data():
+    # first principles: for normal differences at 400 items the bootstrap percentile p-value
+    # approximates the paired t-test's (differences of a few Monte Carlo errors)
+    gen = np.random.default_rng(9)
+    scores = gen.normal(size=(400, 2)) + [0, 0.12]
+    res = bootstrap(scores, n_resamples=20_000, rng=1)
+    t = stats.ttest_rel(scores[:, 1], scores[:, 0])
+    assert res.pvalue[0, 0] == pytest.approx(t.pvalue, abs=0.01)
+    one = bootstrap(scores, n_resamples=20_000, rng=1, alternative="greater")
+    assert one.pvalue[0, 0] == pytest.approx(t.pvalue / 2, abs=0.005)
+
+
+def test_effect_sizes_through_the_accessor():
+    runs = pairedstats.datasets.load_runs()
+    res = runs.paired.bootstrap(item="query", system="run", score="ndcg", baseline="bm25",
+                                n_resamples=300, rng=1)  # fmt: skip
+    wide = runs.pivot(index="query", columns="run", values="ndcg")
+    for row in res.itertuples():
+        d = wide[row.system_b] - wide[row.system_a]
+        t = stats.ttest_rel(wide[row.system_b], wide[row.system_a]).statistic
+        assert row.effect_size == pytest.approx(t / np.sqrt(len(d)), rel=1e-12)
+        assert (row.wins, row.ties, row.losses) == ((d > 0).sum(), (d == 0).sum(), (d < 0).sum())
+    assert res.attrs["alternative"] == "two-sided"
+
+
+def test_effect_sizes_where_they_do_not_apply():
+    gen = np.random.default_rng(2)
+    scores = gen.normal(size=(20, 2))
+    strata = np.repeat(["p", "q"], 10)
+    weighted = bootstrap(scores, strata=strata, weights={"p": 1, "q": 3}, n_resamples=99, rng=1)
+    assert weighted.effect_size is None and weighted.wins is not None
+    assert "effect_size" not in weighted.columns
+    custom = bootstrap(scores, statistic=np.median, n_resamples=99, rng=1)
+    assert all(getattr(custom, c) is None for c in ("effect_size", "wins", "ties", "losses"))
+    clustered = bootstrap(scores, cluster=np.repeat(np.arange(10), 2), n_resamples=99, rng=1)
+    d = scores[:, 1] - scores[:, 0]
+    assert clustered.effect_size[0, 0] == pytest.approx(d.mean() / d.std(ddof=1))
+
+
+def test_alternative_is_checked_and_read_case_insensitively(paired):
+    with pytest.raises(ValueError, match="`alternative` must be one of 'two-sided', 'less'"):
+        bootstrap(paired, alternative="bigger")
+    res = bootstrap(paired, alternative="Greater", n_resamples=99, rng=1)
+    assert res.metadata["alternative"] == "greater"
+    frame = pd.DataFrame(paired, columns=["a", "b"]).paired.bootstrap(
+        alternative="less", n_resamples=99, rng=1
+    )
+    assert np.isneginf(frame["ci_low"]).all()
