@@ -123,7 +123,7 @@ def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:
     if bad.any():
         raise ValueError(
             f"`pvalues` must lie in [0, 1] (NaN for a comparison outside the family); "
-            f"got {p[bad][0]!r} among {int(bad.sum())} such value(s)."
+            f"got {float(p[bad][0])} among {int(bad.sum())} such value(s)."
         )
     if method is None:
         return p
@@ -310,8 +310,9 @@ def max_t(
     t = np.where(point, np.where(_signed(est, alternative) > 0, np.inf, -np.inf), t)
     t = np.where(member, t, -np.inf)
 
-    top = dev.max(axis=-2)  # (..., B)
-    crit = np.where(spread.any(axis=-1), np.quantile(top, level, axis=-1), np.nan)
+    some = spread.any(axis=-1)
+    top = np.where(some[..., None], dev.max(axis=-2), 0.0)  # (..., B); 0: no max to take
+    crit = np.where(some, np.quantile(top, level, axis=-1), np.nan)
     with np.errstate(invalid="ignore"):
         half = np.where(point, 0.0, crit[..., None] * se)
     low = np.where(member, est - half, np.nan)
