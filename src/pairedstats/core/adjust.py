@@ -17,8 +17,21 @@ What each method controls:
   dependent p-values.
 * max-t (Westfall & Young 1993; Romano & Wolf 2005 for the step-down) controls the
   family-wise error rate asymptotically, using the joint bootstrap distribution of the
-  comparisons: it is no wider than Bonferroni and gains the more the comparisons are
+  comparisons: its critical value is about Bonferroni's for independent comparisons (the
+  union bound that Bonferroni pays is nearly tight then) and smaller the more they are
   correlated.
+
+References (the formulas of each function cite them by author and year):
+
+* Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+  *Scandinavian Journal of Statistics* 6(2), 65-70.
+* Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a practical
+  and powerful approach to multiple testing. *Journal of the Royal Statistical Society B*
+  57(1), 289-300.
+* Westfall, P. H. and Young, S. S. (1993). *Resampling-Based Multiple Testing: Examples and
+  Methods for p-Value Adjustment*. Wiley.
+* Romano, J. P. and Wolf, M. (2005). Exact and approximate stepdown methods for multiple
+  hypothesis testing. *Journal of the American Statistical Association* 100(469), 94-108.
 
 This module is part of the numpy core: it imports numpy only.
 """
