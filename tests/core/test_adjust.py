@@ -406,3 +406,11 @@ def test_bonferroni_level():
 def test_invalid_input_is_refused_with_a_message(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_empty_families():
+    assert adjust.adjust_pvalues(np.empty((2, 0)), "holm").shape == (2, 0)
+    res = adjust.max_t(np.empty((2, 0, 5)), np.empty((2, 0)), np.empty((2, 0)), 0.9)
+    assert np.isnan(res.critical_value).all()
+    assert res.critical_value.shape == (2,)
+    assert res.pvalue_adjusted.shape == res.low.shape == (2, 0)

@@ -324,7 +324,8 @@ def max_t(
     t = np.where(member, t, -np.inf)
 
     some = spread.any(axis=-1)
-    top = np.where(some[..., None], dev.max(axis=-2), 0.0)  # (..., B); 0: no max to take
+    # the max over the family in each resample, (..., B); 0 where there is none to take
+    top = np.where(some[..., None], dev.max(axis=-2, initial=-np.inf), 0.0)
     crit = np.where(some, np.quantile(top, level, axis=-1), np.nan)
     with np.errstate(invalid="ignore"):
         half = np.where(point, 0.0, crit[..., None] * se)
