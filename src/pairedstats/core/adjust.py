@@ -1,0 +1,353 @@
+"""Multiple-comparison adjustments over a family of comparisons: Holm, Bonferroni,
+Benjamini-Hochberg and the bootstrap max-t (single-step intervals, step-down p-values).
+
+A *family* is the comparisons of one group: every function works along the last axis of its
+p-values or estimates (the comparisons), with any leading axes for groups. A NaN p-value, or
+a NaN estimate or standard error, marks a comparison that is not part of its family: it does
+not count in the family's size, its adjusted values are NaN, and the other comparisons are
+adjusted as if it were absent.
+
+What each method controls:
+
+* ``"bonferroni"`` and ``"holm"`` (Holm 1979, step-down) control the family-wise error rate
+  (the probability of at least one false rejection) under any dependence; Holm rejects
+  everything Bonferroni rejects, and possibly more.
+* ``"fdr_bh"`` (Benjamini & Hochberg 1995, step-up) controls the false discovery rate (the
+  expected share of false rejections among the rejections) for independent or positively
+  dependent p-values.
+* max-t (Westfall & Young 1993; Romano & Wolf 2005 for the step-down) controls the
+  family-wise error rate asymptotically, using the joint bootstrap distribution of the
+  comparisons: its critical value is about Bonferroni's for independent comparisons (the
+  union bound that Bonferroni pays is nearly tight then) and smaller the more they are
+  correlated.
+
+References (the formulas of each function cite them by author and year):
+
+* Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+  *Scandinavian Journal of Statistics* 6(2), 65-70.
+* Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a practical
+  and powerful approach to multiple testing. *Journal of the Royal Statistical Society B*
+  57(1), 289-300.
+* Westfall, P. H. and Young, S. S. (1993). *Resampling-Based Multiple Testing: Examples and
+  Methods for p-Value Adjustment*. Wiley.
+* Romano, J. P. and Wolf, M. (2005). Exact and approximate stepdown methods for multiple
+  hypothesis testing. *Journal of the American Statistical Association* 100(469), 94-108.
+
+This module is part of the numpy core: it imports numpy only.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "ALTERNATIVES",
+    "PVALUE_METHODS",
+    "MaxT",
+    "adjust_pvalues",
+    "bonferroni_level",
+    "max_t",
+]
+
+PVALUE_METHODS = ("holm", "bonferroni", "fdr_bh")
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
+def _check_level(confidence_level) -> float:
+    if isinstance(confidence_level, bool | np.bool_) or not isinstance(
+        confidence_level, numbers.Real
+    ):
+        raise TypeError(
+            "`confidence_level` must be a number strictly between 0 and 1; "
+            f"got {confidence_level!r}."
+        )
+    level = float(confidence_level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"`confidence_level` must be strictly between 0 and 1; got {level}.")
+    return level
+
+
+def _check_alternative(alternative) -> str:
+    if alternative not in ALTERNATIVES:
+        raise ValueError(
+            f"`alternative` must be one of {', '.join(map(repr, ALTERNATIVES))}; "
+            f"got {alternative!r}."
+        )
+    return alternative
+
+
+def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:
+    """Adjusted p-values of each family (the last axis) by Holm, Bonferroni or BH.
+
+    Parameters
+    ----------
+    pvalues : array_like, shape (..., k)
+        Per-comparison p-values in [0, 1]; the last axis is the family, leading axes are
+        groups (each adjusted on its own). NaN marks a comparison outside the family: the
+        family's size ``m`` counts the non-NaN values only and the NaN stays NaN.
+    method : {"holm", "bonferroni", "fdr_bh"} or None
+        ``"bonferroni"``: ``min(1, m p)``. ``"holm"`` (Holm 1979): with the p-values sorted
+        ascending, ``(m - i + 1) p_(i)`` made non-decreasing by a running maximum, capped
+        at 1 (family-wise error rate, step-down). ``"fdr_bh"`` (Benjamini & Hochberg 1995):
+        ``(m / i) p_(i)`` made non-decreasing by a running minimum from the largest,
+        capped at 1 (false discovery rate, step-up; R's ``p.adjust(p, "BH")`` and
+        ``scipy.stats.false_discovery_control(p, method="bh")``). None returns a copy.
+
+    Returns
+    -------
+    ndarray of float, shape (..., k)
+        Each adjusted p-value is at least its p-value, at most 1, and the adjusted values
+        of a family are in the order of its p-values (tied p-values get equal ones).
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``method``, or a p-value outside [0, 1].
+
+    Examples
+    --------
+    >>> p = np.array([0.01, 0.04, 0.03, 0.005])
+    >>> adjust_pvalues(p, "bonferroni")
+    array([0.04, 0.16, 0.12, 0.02])
+    >>> adjust_pvalues(p, "holm")
+    array([0.03, 0.06, 0.06, 0.02])
+    >>> adjust_pvalues(p, "fdr_bh")
+    array([0.02, 0.04, 0.04, 0.02])
+
+    A NaN is outside the family (here the family has three members), row by row:
+
+    >>> adjust_pvalues([[0.01, np.nan, 0.02, 0.5], [0.2, 0.2, 0.2, 0.2]], "holm")
+    array([[0.03, nan, 0.04, 0.5 ],
+           [0.8 , 0.8 , 0.8 , 0.8 ]])
+    """
+    if method is not None and method not in PVALUE_METHODS:
+        hint = " (max-t needs the bootstrap replicates: use `max_t`)" if method == "max-t" else ""
+        raise ValueError(
+            f"`method` must be one of {', '.join(map(repr, PVALUE_METHODS))} or None; "
+            f"got {method!r}{hint}."
+        )
+    p = np.array(pvalues, dtype=np.float64)  # a copy
+    if p.ndim == 0:
+        raise ValueError("`pvalues` must have at least one axis (the family); got a scalar.")
+    bad = ~np.isnan(p) & ((p < 0.0) | (p > 1.0))
+    if bad.any():
+        raise ValueError(
+            f"`pvalues` must lie in [0, 1] (NaN for a comparison outside the family); "
+            f"got {float(p[bad][0])} among {int(bad.sum())} such value(s)."
+        )
+    if method is None:
+        return p
+    m = np.sum(~np.isnan(p), axis=-1, keepdims=True).astype(np.float64)
+    if method == "bonferroni":
+        return np.minimum(1.0, m * p)
+    order = np.argsort(p, axis=-1, kind="stable")  # NaN last
+    s = np.take_along_axis(p, order, axis=-1)
+    i = np.arange(1, p.shape[-1] + 1, dtype=np.float64)
+    if method == "holm":
+        step = np.fmax.accumulate((m - i + 1.0) * s, axis=-1)  # fmax: NaN tail ignored
+    else:
+        step = np.flip(np.fmin.accumulate(np.flip(m / i * s, -1), axis=-1), -1)
+    step = np.where(np.isnan(s), np.nan, np.minimum(1.0, step))
+    out = np.empty_like(p)
+    np.put_along_axis(out, order, step, axis=-1)
+    return out
+
+
+def bonferroni_level(confidence_level: float, k, alternative: str = "two-sided"):
+    """The per-comparison confidence level of Bonferroni's simultaneous intervals.
+
+    Intervals at level ``1 - (1 - confidence_level) / k`` each miss with probability at
+    most ``(1 - confidence_level) / k``, so all ``k`` hold together with probability at least
+    ``confidence_level`` (the union bound), whatever the dependence. The level is the same
+    for the three alternatives: it is passed to the interval functions as the level of the
+    interval asked for, and a one-sided interval at level ``L`` misses on its one side with
+    probability ``1 - L``.
+
+    Parameters
+    ----------
+    confidence_level : float
+        The simultaneous level, strictly between 0 and 1.
+    k : int or array_like of int
+        The family's size (its comparisons with a finite estimate), at least 1; an array
+        gives one level per group.
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    float or ndarray of float
+
+    Examples
+    --------
+    >>> bonferroni_level(0.95, 4)
+    0.9875
+    >>> bonferroni_level(0.9, [1, 2, 5], "greater")
+    array([0.9 , 0.95, 0.98])
+    """
+    level = _check_level(confidence_level)
+    _check_alternative(alternative)
+    size = np.asarray(k)
+    if size.dtype.kind not in "iu" or (size < 1).any():
+        raise ValueError(f"`k` must be a whole number of comparisons, at least 1; got {k!r}.")
+    out = 1.0 - (1.0 - level) / size.astype(np.float64)
+    return float(out) if out.ndim == 0 else out
+
+
+class MaxT(NamedTuple):
+    """The max-t adjustment of a family (:func:`max_t`); shapes for replicates (..., k, B).
+
+    Attributes
+    ----------
+    critical_value : ndarray, shape (...)
+        ``c``, the ``confidence_level`` quantile of the bootstrap max statistic.
+    low, high : ndarray, shape (..., k)
+        The simultaneous interval ``estimate -/+ c * standard_error``.
+    pvalue_adjusted : ndarray, shape (..., k)
+        Step-down adjusted p-values.
+    """
+
+    critical_value: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    pvalue_adjusted: np.ndarray
+
+
+def _max_t_iv(replicates, estimates, standard_errors, confidence_level, alternative):
+    reps = np.asarray(replicates, dtype=np.float64)
+    if reps.ndim < 2 or reps.shape[-1] < 1:
+        raise ValueError(
+            "`replicates` must have shape (..., k, B): the comparisons of a family on the "
+            f"second-to-last axis, at least one resample on the last; got shape {reps.shape}."
+        )
+    est = np.asarray(estimates, dtype=np.float64)
+    se = np.asarray(standard_errors, dtype=np.float64)
+    for name, value in (("estimates", est), ("standard_errors", se)):
+        if value.shape != reps.shape[:-1]:
+            raise ValueError(
+                f"`{name}` must have the shape of `replicates` without its last axis, "
+                f"{reps.shape[:-1]}; got {value.shape}."
+            )
+    if (se < 0).any():
+        raise ValueError("`standard_errors` must be non-negative (NaN for a non-member).")
+    return reps, est, se, _check_level(confidence_level), _check_alternative(alternative)
+
+
+def _signed(x, alternative):
+    """The deviation in the direction of ``alternative``: |x|, x or -x."""
+    if alternative == "two-sided":
+        return np.abs(x)
+    return x if alternative == "greater" else -x
+
+
+def max_t(
+    replicates, estimates, standard_errors, confidence_level: float, alternative="two-sided"
+) -> MaxT:
+    """Max-t simultaneous intervals and step-down adjusted p-values of each family.
+
+    The centred studentized deviations of resample ``r`` are
+    ``z_jr = (theta*_jr - theta_j) / se_j``; the max statistic is
+    ``T_r = max_j |z_jr|`` (``"greater"``: ``max_j z_jr``; ``"less"``: ``max_j -z_jr``),
+    its ``confidence_level`` quantile (numpy's linear rule) the critical value ``c``
+    (Westfall & Young 1993, single step). The simultaneous interval of comparison ``j`` is
+    ``theta_j -/+ c se_j`` (one-sided: the end on the side of the alternative is infinite:
+    ``"greater"`` gives ``[theta_j - c se_j, inf)``).
+
+    The adjusted p-values are step-down (Romano & Wolf 2005): with observed
+    ``t_j = |theta_j| / se_j`` (``"greater"``: ``theta_j / se_j``; ``"less"``:
+    ``-theta_j / se_j``) in decreasing order, the ``i``-th comparison's p-value is the share
+    of resamples whose max over the comparisons not yet rejected (the ``i``-th and those
+    after it) reaches ``t_(i)`` (``>=``: ties count), made non-decreasing by a running
+    maximum. They are never larger than the single-step ones, so a comparison may be
+    rejected at ``1 - confidence_level`` while its simultaneous interval holds 0.
+
+    Parameters
+    ----------
+    replicates : array_like, shape (..., k, B)
+        Joint bootstrap replicates: all ``k`` comparisons of a family from the same ``B``
+        resamples (resample ``r`` is column ``r`` of every comparison).
+    estimates : array_like, shape (..., k)
+    standard_errors : array_like, shape (..., k)
+        The bootstrap standard deviation of each comparison's replicates.
+    confidence_level : float
+        Simultaneous level of the intervals, strictly between 0 and 1.
+    alternative : {"two-sided", "less", "greater"}
+        About the estimate (the comparison's difference).
+
+    Returns
+    -------
+    MaxT
+        ``critical_value`` (...), ``low``, ``high``, ``pvalue_adjusted`` (..., k).
+
+    Notes
+    -----
+    A comparison whose estimate or standard error is NaN is not in the family: it is left
+    out of the max and its interval and p-value are NaN. A comparison with standard error 0
+    (its replicates are one point) is left out of the max too; its interval is the point
+    ``theta_j`` (one-sided: ``theta_j`` and an infinite end) and its p-value is 0 when its
+    estimate lies on the side of the alternative (``theta_j != 0`` two-sided,
+    ``theta_j > 0`` for ``"greater"``, ``theta_j < 0`` for ``"less"``), else 1. A family
+    with no comparison of positive standard error has ``critical_value`` NaN.
+
+    Examples
+    --------
+    Two comparisons from the same four resamples. Their studentized deviations
+    ``|z|`` are ``[0.5, 0.5, 0, 2]`` and ``[0.75, 0.25, 0.25, 0.75]``, so ``T`` is
+    ``[0.75, 0.5, 0.25, 2]`` and its median (linear rule) is 0.625:
+
+    >>> reps = np.array([[0.5, 1.5, 1.0, 3.0], [-1.0, 1.0, 0.0, 2.0]])
+    >>> res = max_t(reps, [1.0, 0.5], [1.0, 2.0], 0.5)
+    >>> float(res.critical_value)
+    0.625
+    >>> res.low, res.high
+    (array([ 0.375, -0.75 ]), array([1.625, 1.75 ]))
+
+    The first comparison (``t = 1``) is reached by one ``T`` of four; the second
+    (``t = 0.25``), alone once the first is rejected, by all four of its ``|z|``:
+
+    >>> res.pvalue_adjusted
+    array([0.25, 1.  ])
+    """
+    reps, est, se, level, alternative = _max_t_iv(
+        replicates, estimates, standard_errors, confidence_level, alternative
+    )
+    member = np.isfinite(est) & np.isfinite(se)
+    spread = member & (se > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (reps - est[..., None]) / se[..., None]
+        t = np.where(spread, _signed(est, alternative) / se, 0.0)
+    dev = np.where(spread[..., None], _signed(z, alternative), -np.inf)
+    # a point comparison: t is +inf on the side of the alternative (p = 0), else -inf (p = 1)
+    point = member & (se == 0)
+    t = np.where(point, np.where(_signed(est, alternative) > 0, np.inf, -np.inf), t)
+    t = np.where(member, t, -np.inf)
+
+    some = spread.any(axis=-1)
+    # the max over the family in each resample, (..., B); 0 where there is none to take
+    top = np.where(some[..., None], dev.max(axis=-2, initial=-np.inf), 0.0)
+    crit = np.where(some, np.quantile(top, level, axis=-1), np.nan)
+    with np.errstate(invalid="ignore"):
+        half = np.where(point, 0.0, crit[..., None] * se)
+    low = np.where(member, est - half, np.nan)
+    high = np.where(member, est + half, np.nan)
+    if alternative == "greater":
+        high = np.where(member, np.inf, np.nan)
+    elif alternative == "less":
+        low = np.where(member, -np.inf, np.nan)
+    pvalue = np.where(member, _step_down(dev, t), np.nan)
+    return MaxT(np.asarray(crit), low, high, pvalue)
+
+
+def _step_down(dev, t) -> np.ndarray:
+    """Step-down p-values: ``dev`` (..., k, B) deviations, ``t`` (..., k) observed."""
+    order = np.argsort(-t, axis=-1, kind="stable")  # largest t first
+    t_sorted = np.take_along_axis(t, order, axis=-1)
+    d_sorted = np.take_along_axis(dev, order[..., None], axis=-2)
+    # the max over the i-th comparison and those after it, for every resample
+    remaining = np.flip(np.maximum.accumulate(np.flip(d_sorted, -2), axis=-2), -2)
+    raw = np.mean(remaining >= t_sorted[..., None], axis=-1)
+    stepped = np.maximum.accumulate(raw, axis=-1)
+    out = np.empty_like(stepped)
+    np.put_along_axis(out, order, stepped, axis=-1)
+    return out
