@@ -125,3 +125,94 @@ def test_alternative_is_checked_and_read_case_insensitively(paired):
         alternative="less", n_resamples=99, rng=1
     )
     assert np.isneginf(frame["ci_low"]).all()
+
+
+# ------------------------------------------------------------------ adjust=
+@pytest.fixture(scope="module")
+def four():
+    gen = np.random.default_rng(11)
+    return gen.normal(size=(40, 4)) + np.array([0.0, 0.25, 0.1, 0.45])
+
+
+def test_adjusted_pvalues_over_each_family(four):
+    kw = dict(systems=list("abcd"), baseline="a", n_resamples=2000, rng=4)
+    plain = bootstrap(four, **kw)
+    bh = bootstrap(four, adjust="fdr_bh", **kw)
+    np.testing.assert_array_equal(bh.pvalue, plain.pvalue)
+    np.testing.assert_allclose(bh.pvalue_adjusted[0],
+                               stats.false_discovery_control(plain.pvalue[0]), rtol=1e-12)  # fmt: skip
+    holm = bootstrap(four, adjust="Holm", **kw)
+    p = plain.pvalue[0]
+    order = np.argsort(p)
+    # Holm by its definition: sorted p times (k - i), running maximum, capped at 1
+    steps = np.minimum(1, np.maximum.accumulate((3 - np.arange(3)) * p[order]))
+    np.testing.assert_allclose(holm.pvalue_adjusted[0][order], steps, rtol=1e-12)
+    assert holm.metadata["adjust"] == "holm"
+    assert holm.ci_low_adjusted is None
+    np.testing.assert_array_equal(holm.significant(), holm.pvalue_adjusted < 0.05)
+
+
+def test_bonferroni_intervals_are_the_method_at_the_bonferroni_level(four):
+    for method in ("percentile", "bca"):
+        kw = dict(systems=list("abcd"), n_resamples=2000, rng=4, method=method)
+        adjusted = bootstrap(four, adjust="bonferroni", **kw)
+        wide = bootstrap(four, confidence_level=1 - 0.05 / 6, **kw)
+        np.testing.assert_array_equal(adjusted.ci_low_adjusted, wide.ci_low)
+        np.testing.assert_array_equal(adjusted.ci_high_adjusted, wide.ci_high)
+        np.testing.assert_allclose(adjusted.pvalue_adjusted,
+                                   np.minimum(1, 6 * adjusted.pvalue), rtol=1e-12)  # fmt: skip
+
+
+def test_max_t_intervals_are_simultaneous_and_within_bonferroni(four):
+    kw = dict(systems=list("abcd"), n_resamples=4000, rng=4)
+    res = bootstrap(four, adjust="max-t", **kw)
+    reps, est = res.bootstrap_distribution[0], res.difference[0]
+    se = reps.std(axis=-1, ddof=1)
+    # first principles: the critical value is the 95% quantile of the max |z| over resamples
+    c = np.quantile(np.max(np.abs(reps - est[:, None]) / se[:, None], axis=0), 0.95)
+    np.testing.assert_allclose(res.ci_low_adjusted[0], est - c * se, rtol=1e-12)
+    np.testing.assert_allclose(res.ci_high_adjusted[0], est + c * se, rtol=1e-12)
+    z = np.quantile(np.abs(reps - est[:, None]) / se[:, None], 0.95, axis=-1)
+    assert (c >= z).all() and c <= stats.norm.ppf(1 - 0.025 / 6) * 1.1
+    # the step-down p-values reject at least what the single-step intervals exclude
+    excluded = (res.ci_low_adjusted > 0) | (res.ci_high_adjusted < 0)
+    assert (res.pvalue_adjusted[excluded] < 0.05).all()
+    one = bootstrap(four, adjust="max-t", alternative="greater", **kw)
+    assert np.isposinf(one.ci_high_adjusted).all()
+
+
+def test_adjust_families_are_the_groups():
+    gen = np.random.default_rng(3)
+    frame = pd.DataFrame({
+        "item": np.tile(np.arange(30), 6), "system": np.repeat(list("abcabc"), 30),
+        "task": np.repeat(["x", "y"], 90), "score": gen.normal(size=180),
+    })  # fmt: skip
+    kw = dict(item="item", system="system", score="score", n_resamples=999, rng=1,
+              adjust="max-t")  # fmt: skip
+    both = frame.paired.bootstrap(by="task", **kw)
+    alone = frame[frame.task == "y"].paired.bootstrap(by="task", **kw)
+    np.testing.assert_array_equal(both[both.task == "y"]["pvalue_adjusted"],
+                                  alone["pvalue_adjusted"])  # fmt: skip
+
+
+def test_adjust_is_checked():
+    scores = np.random.default_rng(0).normal(size=(20, 3))
+    with pytest.raises(ValueError, match="`adjust` must be one of 'holm', 'bonferroni'"):
+        bootstrap(scores, adjust="sidak")
+    with pytest.raises(ValueError, match="use resampling='index'"):
+        bootstrap(scores, adjust="max-t", resampling="counts")
+    one = bootstrap(scores[:, :2], adjust="max-t", resampling="counts", n_resamples=99, rng=1)
+    assert one.pvalue_adjusted.shape == (1, 1)
+
+
+def test_letters_from_an_adjusted_bootstrap():
+    runs = pairedstats.datasets.load_runs()
+    res = runs.paired.bootstrap(item="query", system="run", score="p10", n_resamples=2000,
+                                rng=1, adjust="holm", as_result=True)  # fmt: skip
+    table = pairedstats.display.letters(res)
+    assert set(table["system"]) == set(runs["run"])
+    flags = res.significant()[0]
+    for (a, b), flag in zip(zip(res.label_a, res.label_b), flags):
+        la = set(table.set_index("system").loc[a, "letters"])
+        lb = set(table.set_index("system").loc[b, "letters"])
+        assert bool(la & lb) == (not flag)

@@ -125,8 +125,11 @@ def test_errors():
     boot = runs.paired.bootstrap(
         item="query", system="run", score="ndcg", n_resamples=200, rng=1, as_result=True
     )
-    with pytest.raises(TypeError, match="letters need a result with 'pvalue'"):
+    with pytest.raises(TypeError, match="this BootstrapResult has unadjusted p-values"):
         letters(boot)
+    with pytest.raises(TypeError, match="letters need a result with 'mean_a'"):
+        letters(runs.paired.ranksum(score="ndcg", group="run", a="bm25", b="dense",
+                                    as_result=True))  # fmt: skip
     hsd = runs.paired.tukey_hsd(
         item="query", system="run", score="ndcg", n_resamples=200, rng=1, as_result=True
     )

@@ -34,6 +34,7 @@ VALUES = {
         "confidence_level": (0.9, {}),
         "method": ("bca", {}),
         "alternative": ("greater", {}),
+        "adjust": ("max-t", {}),
         "resampling": ("counts", {}),
         "rng": (7, {}),
         "workers": (1, {}),

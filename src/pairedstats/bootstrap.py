@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from . import _validation
-from .bootstrap_settings import METHODS, Settings, bootstrap_iv
+from .bootstrap_settings import ADJUSTMENTS, METHODS, Settings, bootstrap_iv
 from .bootstrap_warnings import (
     DegenerateBootstrapWarning,
     Findings,
@@ -24,12 +24,12 @@ from .bootstrap_warnings import (
     design_findings,
 )
 from .core import bootstrap as _core
-from .core import inference
 from .core.design import PairedDesign, comparison_pairs
 from .core.effects import paired_effects
 from .core.inference import ALTERNATIVES
-from .core.intervals import standard_error, tie_error
+from .core.intervals import tie_error
 from .core.parallel import run_in_parts
+from .core.summary import Rule, summarize
 from .inputs import design_from_array
 from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
 from .results import ComparisonResult, IntervalRule
@@ -72,6 +72,13 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0
         (:mod:`pairedstats.core.inference`). Its resolution is about ``1 / n_resamples``;
         0 means no resample crossed 0 (below about ``3 / n_resamples``).
+    pvalue_adjusted : ndarray or None
+        With ``adjust``, the p-values adjusted over the comparisons of the group (the
+        family): Holm's, Bonferroni's or Benjamini-Hochberg's of ``pvalue``, or max-t's
+        step-down p-values from the joint replicates (:mod:`pairedstats.core.adjust`).
+    ci_low_adjusted, ci_high_adjusted : ndarray or None
+        With ``adjust="max-t"`` or ``"bonferroni"``, simultaneous intervals: all the
+        group's comparisons are covered together at ``confidence_level``.
     n_items : ndarray of int
         Items in the group.
     effect_size : ndarray or None
@@ -111,6 +118,9 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     standard_error: np.ndarray
     pvalue: np.ndarray
     n_items: np.ndarray
+    pvalue_adjusted: np.ndarray | None = None
+    ci_low_adjusted: np.ndarray | None = None
+    ci_high_adjusted: np.ndarray | None = None
     effect_size: np.ndarray | None = None
     wins: np.ndarray | None = None
     ties: np.ndarray | None = None
@@ -130,6 +140,9 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         "ci_high",
         "standard_error",
         "pvalue",
+        "pvalue_adjusted",
+        "ci_low_adjusted",
+        "ci_high_adjusted",
         "n_items",
         "effect_size",
         "wins",
@@ -140,7 +153,29 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     )
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted")
+
+    def significant(self, alpha: float | None = None) -> np.ndarray:
+        """Which comparisons are significant at ``alpha = 1 - confidence_level``: the
+        interval excludes 0 (``pvalue < alpha``), or with ``adjust`` the adjusted p-value
+        is below ``alpha`` (the family-wise decision; Benjamini-Hochberg's, with
+        ``"fdr_bh"``, at that false discovery rate).
+
+        Parameters
+        ----------
+        alpha : float, optional
+            Must be ``1 - confidence_level`` when given; another value raises a
+            ``ValueError`` (re-run with that confidence level instead).
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (n_groups, n_comparisons)
+        """
+        flags = IntervalRule.significant(self, alpha)
+        if self.pvalue_adjusted is None:
+            return flags
+        return self.pvalue_adjusted < 1 - self.metadata["confidence_level"]
+
     summary_columns: ClassVar[tuple[str, ...]] = (
         "mean_a",
         "mean_b",
@@ -184,6 +219,7 @@ class _Intervals:
     def __init__(self, s: Settings, pairs):
         design, k = s.design, len(pairs)
         self.s, self.out = s, Outputs(design.n_groups, k)
+        self.rule = Rule(s.method, s.alternative, s.confidence_level, s.adjust)
         for name in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error",
                      "pvalue"):  # fmt: skip
             self.out.add(name)
@@ -202,6 +238,11 @@ class _Intervals:
         if s.method == "bca":
             self.out.add("bias_correction")
             self.out.add("acceleration")
+        if s.adjust is not None:
+            self.out.add("pvalue_adjusted")
+        if s.adjust in ("max-t", "bonferroni"):
+            self.out.add("ci_low_adjusted")
+            self.out.add("ci_high_adjusted")
         joint = s.resampling != "counts" or k == 1
         shape = (design.n_groups, k, s.n_resamples)
         self.replicates = np.empty(shape) if s.keep and joint else None
@@ -230,27 +271,7 @@ class _Intervals:
         run_in_parts(len(g), self.s.workers, part)
 
     def _part(self, g, reps, est, a, tie) -> None:
-        s, out = self.s, self.out
-        out.set(g, standard_error=standard_error(reps), point=np.ptp(reps, axis=-1) == 0,
-                n_nan=np.isnan(reps).sum(axis=-1))  # fmt: skip
-        level, z0 = inference.two_sided_level(s.confidence_level, s.alternative), None
-        # replicates within rounding of where an end crosses 0 are taken to be there
-        if s.method == "basic":
-            reps = inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
-        else:
-            reps = inference.snap_ties(reps, 0.0, tie)
-        if s.method == "bca":
-            low, high, z0 = _core.bca_interval(reps, est, a, level, tie)
-            out.set(g, acceleration=a, bias_correction=z0)
-        elif s.method == "percentile":
-            low, high = _core.percentile_interval(reps, level)
-        else:
-            low, high = _core.basic_interval(reps, est, level)
-        low, high = inference.one_sided(low, high, s.alternative)
-        ends = inference.crossing_levels(s.method, reps, est, bias_correction=z0, acceleration=a)
-        p = inference.pvalue(*ends, s.alternative)
-        p = inference.agree_with_interval(p, low, high, s.confidence_level)
-        out.set(g, ci_low=low, ci_high=high, pvalue=p)
+        self.out.set(g, **summarize(self.rule, reps, est, acceleration=a, tie=tie))
 
 
 def _run(s: Settings) -> BootstrapResult:
@@ -344,7 +365,7 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
     weights = None if s.weights is None else {
         design.strata_labels[c]: w for c, w in s.weights.items()}  # fmt: skip
     meta = _validation.metadata(
-        "bootstrap", interval=s.method, alternative=s.alternative,
+        "bootstrap", interval=s.method, alternative=s.alternative, adjust=s.adjust,
         n_resamples=s.n_resamples, confidence_level=s.confidence_level, seed_entropy=s.root,
         baseline=s.baseline, resampling=s.resampling,
         statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
@@ -454,6 +475,24 @@ SPEC = register(
                 option=dict(
                     type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"
                 ),
+            ),
+            Keyword(
+                "adjust",
+                None,
+                '{None, "holm", "bonferroni", "max-t", "fdr_bh"}, default None',
+                "Control over the comparisons of a group (the family), adding "
+                "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error "
+                "control of ``pvalue``, Benjamini-Hochberg's false discovery rate "
+                '(``"fdr_bh"``), or ``"max-t"``: the joint bootstrap distribution of the '
+                "comparisons' studentized deviations, whose maximum gives simultaneous "
+                "intervals (single step) and step-down p-values (Westfall and Young 1993; "
+                'Romano and Wolf 2005). ``"max-t"`` and ``"bonferroni"`` also add the '
+                "simultaneous intervals ``ci_low_adjusted, ci_high_adjusted`` (Bonferroni's: "
+                "the interval of ``method`` at level ``1 - (1 - confidence_level) / k``). "
+                "With ``adjust``, :meth:`BootstrapResult.significant` decides by "
+                "``pvalue_adjusted``. max-t's step-down p-values can reject where its "
+                "single-step interval still holds 0.",
+                option=dict(type=str.lower, choices=ADJUSTMENTS, help="family-wise adjustment"),
             ),
             Keyword(
                 "resampling",

@@ -19,10 +19,11 @@ from .core.design import PairedDesign
 from .core.inference import ALTERNATIVES
 from .inputs import check_design
 
-__all__ = ["METHODS", "RESAMPLING", "Settings", "bootstrap_iv"]
+__all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "bootstrap_iv"]
 
 METHODS = ("percentile", "basic", "bca")
 RESAMPLING = ("auto", "index", "counts")
+ADJUSTMENTS = ("holm", "bonferroni", "max-t", "fdr_bh")
 
 
 def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
@@ -65,7 +66,7 @@ def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
 
 def bootstrap_iv(
     *, design: PairedDesign, baseline, weights, statistic, n_resamples, confidence_level,
-    method, alternative, resampling, rng, workers, keep,
+    method, alternative, adjust, resampling, rng, workers, keep,
 ) -> Settings:  # fmt: skip
     """Validate every keyword into the call's settings."""
     design = check_design(design)
@@ -97,11 +98,13 @@ def bootstrap_iv(
             "'index'."
         )
     _check_nesting(design)
+    adjust = _check_adjust(adjust, design, baseline, resampling)
     return Settings(
         design=design, baseline=baseline, weights=weights, statistic=statistic,
         n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-        alternative=alternative, resampling=resampling, root=_validation.normalise_rng(rng),
-        workers=_validation.check_workers(workers), keep=bool(keep),
+        alternative=alternative, adjust=adjust, resampling=resampling,
+        root=_validation.normalise_rng(rng), workers=_validation.check_workers(workers),
+        keep=bool(keep),
     )  # fmt: skip
 
 
@@ -118,6 +121,7 @@ class Settings:
     confidence_level: float
     method: str
     alternative: str
+    adjust: str | None
     resampling: str
     root: int
     workers: int | None
@@ -158,3 +162,19 @@ def _check_nesting(design: PairedDesign) -> None:
                 "`cluster` must be nested in `strata`: cluster "
                 f"{design.cluster_labels[int(bad)]!r} has items in several strata."
             )
+
+
+def _check_adjust(adjust, design: PairedDesign, baseline, resampling: str) -> str | None:
+    """``adjust`` in lower case, or None; max-t needs the comparisons resampled jointly."""
+    if adjust is None:
+        return None
+    adjust = _validation.check_choice(adjust, "adjust", ADJUSTMENTS)
+    n_systems = len(design.systems)
+    k = n_systems - 1 if baseline is not None else n_systems * (n_systems - 1) // 2
+    if adjust == "max-t" and resampling == "counts" and k > 1:
+        raise ValueError(
+            "`adjust='max-t'` needs the joint distribution of the comparisons, which "
+            "`resampling='counts'` does not draw (it resamples each comparison on its own); "
+            "use resampling='index' (or 'auto'), or adjust='holm'."
+        )
+    return adjust

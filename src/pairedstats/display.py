@@ -175,7 +175,8 @@ def letters(result, alpha: float = 0.05):
     result : ComparisonResult
         A result over all pairs of systems with ``pvalue``, ``mean_a`` and ``mean_b``
         (:class:`pairedstats.TukeyHSDResult`, e.g. ``df.paired.tukey_hsd(...,
-        as_result=True)``).
+        as_result=True)``), or a bootstrap over all pairs with ``adjust`` (decided by its
+        adjusted p-values, at ``alpha = 1 - confidence_level``).
     alpha : float
         Significance level, in (0, 1).
 
@@ -207,6 +208,12 @@ def letters(result, alpha: float = 0.05):
                 f"`result`: letters need a result with {name!r} per pair "
                 f"(e.g. a TukeyHSDResult); got {type(result).__name__}"
             )
+    if getattr(result, "interval", None) and "pvalue_adjusted" not in columns:
+        raise TypeError(
+            "`result`: letters need decisions that hold over the family of all pairs; "
+            f"this {type(result).__name__} has unadjusted p-values. Re-run with "
+            "adjust='holm' (or 'max-t', 'bonferroni'), or use tukey_hsd"
+        )
     label_a, label_b = list(result.label_a), list(result.label_b)
     systems = list(dict.fromkeys(label_a + label_b))
     pairs = {frozenset(p) for p in zip(label_a, label_b)}

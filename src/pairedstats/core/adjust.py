@@ -43,6 +43,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .inference import ALTERNATIVES
+
 __all__ = [
     "ALTERNATIVES",
     "PVALUE_METHODS",
@@ -53,7 +55,6 @@ __all__ = [
 ]
 
 PVALUE_METHODS = ("holm", "bonferroni", "fdr_bh")
-ALTERNATIVES = ("two-sided", "less", "greater")
 
 
 def _check_level(confidence_level) -> float:

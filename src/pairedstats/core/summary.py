@@ -1,0 +1,107 @@
+"""From the replicates of a group's comparisons to what a bootstrap reports: the standard
+error, the interval of a method (one-sided as asked), its p-value, and over the family of
+the group's comparisons the adjusted p-values and simultaneous intervals.
+
+Functions of replicates (last axis), estimates and settings; numpy and the core only.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import adjust as _adjust
+from . import inference
+from .intervals import basic_interval, bca_interval, percentile_interval, standard_error
+
+__all__ = ["Rule", "interval", "summarize"]
+
+
+class Rule(NamedTuple):
+    """What a summary is asked for: the interval ``method``, ``alternative`` (about the
+    estimate), ``confidence_level`` and ``adjust`` (None or one of
+    :data:`pairedstats.core.adjust.PVALUE_METHODS`, ``"max-t"``)."""
+
+    method: str
+    alternative: str
+    confidence_level: float
+    adjust: str | None = None
+
+
+def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0):
+    """The interval of ``rule.method`` at ``confidence_level`` (one-sided as
+    ``rule.alternative`` asks) and BCa's ``z0`` (None for the other methods)."""
+    level, z0 = inference.two_sided_level(confidence_level, rule.alternative), None
+    if rule.method == "bca":
+        low, high, z0 = bca_interval(reps, est, acceleration, level, tie)
+    elif rule.method == "percentile":
+        low, high = percentile_interval(reps, level)
+    else:
+        low, high = basic_interval(reps, est, level)
+    return (*inference.one_sided(low, high, rule.alternative), z0)
+
+
+def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0) -> dict:
+    """Everything reported of the comparisons whose replicates are ``(..., k, B)``.
+
+    Parameters
+    ----------
+    rule : Rule
+    replicates : ndarray, shape (..., k, B)
+        The joint replicates of each group's ``k`` comparisons (the family of ``adjust``).
+    estimate : ndarray, shape (..., k)
+    acceleration : ndarray, shape (..., k), optional
+        BCa's ``a``.
+    tie : float or ndarray, shape (..., k)
+        How far rounding can move a replicate (:func:`pairedstats.core.intervals.tie_error`):
+        replicates within it of where an interval end crosses 0 are taken to be there
+        (:func:`pairedstats.core.inference.snap_ties`), so that the p-value and the side of
+        0 an end is on do not depend on rounding.
+
+    Returns
+    -------
+    dict of ndarray, shape (..., k)
+        ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue`` (``pvalue < 1 -
+        confidence_level`` exactly when the interval excludes 0), ``point`` (every replicate
+        the same), ``n_nan``; BCa's ``bias_correction`` and ``acceleration``; with
+        ``adjust``, ``pvalue_adjusted``, and with "max-t" or "bonferroni"
+        ``ci_low_adjusted`` and ``ci_high_adjusted``.
+
+    Examples
+    --------
+    >>> gen = np.random.default_rng(0)
+    >>> reps = gen.normal([[0.5], [0.1]], 0.2, size=(2, 1000))
+    >>> out = summarize(Rule("percentile", "two-sided", 0.95, "holm"), reps, [0.5, 0.1])
+    >>> bool(out["pvalue"][0] < 0.05), bool(out["pvalue_adjusted"][1] >= out["pvalue"][1])
+    (True, True)
+    """
+    reps, est = np.asarray(replicates, dtype=np.float64), np.asarray(estimate, dtype=np.float64)
+    tie = np.broadcast_to(np.asarray(tie, dtype=np.float64), est.shape)
+    se = standard_error(reps)
+    out = {"standard_error": se, "point": np.ptp(reps, axis=-1) == 0,
+           "n_nan": np.isnan(reps).sum(axis=-1)}  # fmt: skip
+    if rule.method == "basic":
+        reps = inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
+    else:
+        reps = inference.snap_ties(reps, 0.0, tie)
+    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie)
+    if rule.method == "bca":
+        out.update(acceleration=acceleration, bias_correction=z0)
+    ends = inference.crossing_levels(
+        rule.method, reps, est, bias_correction=z0, acceleration=acceleration
+    )
+    p = inference.pvalue(*ends, rule.alternative)
+    p = inference.agree_with_interval(p, low, high, rule.confidence_level)
+    out.update(ci_low=low, ci_high=high, pvalue=p)
+    if rule.adjust == "max-t":
+        joint = _adjust.max_t(reps, est, se, rule.confidence_level, rule.alternative)
+        out.update(pvalue_adjusted=joint.pvalue_adjusted, ci_low_adjusted=joint.low,
+                   ci_high_adjusted=joint.high)  # fmt: skip
+    elif rule.adjust is not None:
+        out["pvalue_adjusted"] = _adjust.adjust_pvalues(out["pvalue"], rule.adjust)
+    if rule.adjust == "bonferroni":
+        level = _adjust.bonferroni_level(rule.confidence_level, reps.shape[-2])
+        low, high, _ = interval(rule, reps, est, level, acceleration, tie)
+        out.update(ci_low_adjusted=low, ci_high_adjusted=high)
+    return out
