@@ -69,19 +69,20 @@ def test_one_and_two_sided_pvalues_agree():
 
 def test_swapping_a_and_b_swaps_the_one_sided_results():
     gen = np.random.default_rng(7)
-    scores = gen.normal(size=(30, 2)) + [0, 0.3]
+    scores = gen.normal(size=(30, 2)) + np.array([0, 0.3])
     kw = dict(n_resamples=999, rng=3, method="bca")
     ab = bootstrap(scores, systems=["a", "b"], alternative="greater", **kw)
     ba = bootstrap(scores[:, ::-1], systems=["b", "a"], alternative="less", **kw)
     assert ab.pvalue[0, 0] == ba.pvalue[0, 0]
-    assert ab.ci_low[0, 0] == -ba.ci_high[0, 0] and ab.ci_high[0, 0] == -ba.ci_low[0, 0] == np.inf
+    assert ab.ci_low[0, 0] == -ba.ci_high[0, 0]
+    assert ab.ci_high[0, 0] == -ba.ci_low[0, 0] == np.inf
 
 
 def test_pvalue_is_near_the_t_test_on_well_behaved_data():
     # first principles: for normal differences at 400 items the bootstrap percentile p-value
     # approximates the paired t-test's (differences of a few Monte Carlo errors)
     gen = np.random.default_rng(9)
-    scores = gen.normal(size=(400, 2)) + [0, 0.12]
+    scores = gen.normal(size=(400, 2)) + np.array([0, 0.12])
     res = bootstrap(scores, n_resamples=20_000, rng=1)
     t = stats.ttest_rel(scores[:, 1], scores[:, 0])
     assert res.pvalue[0, 0] == pytest.approx(t.pvalue, abs=0.01)
@@ -107,7 +108,8 @@ def test_effect_sizes_where_they_do_not_apply():
     scores = gen.normal(size=(20, 2))
     strata = np.repeat(["p", "q"], 10)
     weighted = bootstrap(scores, strata=strata, weights={"p": 1, "q": 3}, n_resamples=99, rng=1)
-    assert weighted.effect_size is None and weighted.wins is not None
+    assert weighted.effect_size is None
+    assert weighted.wins is not None
     assert "effect_size" not in weighted.columns
     custom = bootstrap(scores, statistic=np.median, n_resamples=99, rng=1)
     assert all(getattr(custom, c) is None for c in ("effect_size", "wins", "ties", "losses"))
@@ -139,8 +141,8 @@ def test_adjusted_pvalues_over_each_family(four):
     plain = bootstrap(four, **kw)
     bh = bootstrap(four, adjust="fdr_bh", **kw)
     np.testing.assert_array_equal(bh.pvalue, plain.pvalue)
-    np.testing.assert_allclose(bh.pvalue_adjusted[0],
-                               stats.false_discovery_control(plain.pvalue[0]), rtol=1e-12)  # fmt: skip
+    expected = stats.false_discovery_control(plain.pvalue[0])
+    np.testing.assert_allclose(bh.pvalue_adjusted[0], expected, rtol=1e-12)
     holm = bootstrap(four, adjust="Holm", **kw)
     p = plain.pvalue[0]
     order = np.argsort(p)
@@ -173,7 +175,8 @@ def test_max_t_intervals_are_simultaneous_and_within_bonferroni(four):
     np.testing.assert_allclose(res.ci_low_adjusted[0], est - c * se, rtol=1e-12)
     np.testing.assert_allclose(res.ci_high_adjusted[0], est + c * se, rtol=1e-12)
     z = np.quantile(np.abs(reps - est[:, None]) / se[:, None], 0.95, axis=-1)
-    assert (c >= z).all() and c <= stats.norm.ppf(1 - 0.025 / 6) * 1.1
+    assert (c >= z).all()
+    assert c <= stats.norm.ppf(1 - 0.025 / 6) * 1.1
     # the step-down p-values reject at least what the single-step intervals exclude
     excluded = (res.ci_low_adjusted > 0) | (res.ci_high_adjusted < 0)
     assert (res.pvalue_adjusted[excluded] < 0.05).all()

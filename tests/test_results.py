@@ -369,7 +369,9 @@ def method_results():
     scores = rng.normal(size=(30, 3)) + np.array([0.0, 0.4, 0.8])
     clusters = np.arange(30) // 3
     return {
-        "bootstrap": pairedstats.bootstrap(scores, cluster=clusters, n_resamples=300, rng=1),
+        "bootstrap": pairedstats.bootstrap(
+            scores, cluster=clusters, n_resamples=300, rng=1, adjust="max-t"
+        ),
         "tukey_hsd": pairedstats.tukey_hsd(scores, n_resamples=300, rng=2),
         "ranksum": pairedstats.ranksum(scores[:, 0], scores[:, 2]),
     }
@@ -407,7 +409,8 @@ def test_columns_are_the_documented_quantities_in_order(method_results):
     boot = method_results["bootstrap"]
     assert list(boot.columns) == [
         "mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error", "pvalue",
-        "n_items", "effect_size", "wins", "ties", "losses", "n_clusters", "n_dropped",
+        "pvalue_adjusted", "ci_low_adjusted", "ci_high_adjusted", "n_items", "effect_size",
+        "wins", "ties", "losses", "n_clusters", "n_dropped",
     ]  # fmt: skip
     frame = boot.to_dataframe()
     assert list(frame.columns) == ["system_a", "system_b", *boot.columns]
@@ -426,9 +429,13 @@ def test_columns_are_the_documented_quantities_in_order(method_results):
 
 def test_each_result_decides_by_its_own_rule(method_results):
     boot, hsd, rank = (method_results[m] for m in ("bootstrap", "tukey_hsd", "ranksum"))
-    low, high = np.asarray(boot.ci_low), np.asarray(boot.ci_high)
-    np.testing.assert_array_equal(boot.significant(), (low > 0) | (high < 0))
-    assert "95\\% interval excludes 0" in boot.to_latex()
+    np.testing.assert_array_equal(boot.significant(), boot.pvalue_adjusted < 0.05)
+    assert "adjusted $p < 0.05$ (max-t)" in boot.to_latex()
+    plain = dataclasses.replace(boot, pvalue_adjusted=None, metadata={
+        **boot.metadata, "adjust": None})  # fmt: skip
+    low, high = np.asarray(plain.ci_low), np.asarray(plain.ci_high)
+    np.testing.assert_array_equal(plain.significant(), (low > 0) | (high < 0))
+    assert "95\\% interval excludes 0" in plain.to_latex()
     for res in (hsd, rank):
         np.testing.assert_array_equal(res.significant(0.01), np.asarray(res.pvalue) < 0.01)
         assert "$p < 0.05$" in res.to_latex()

@@ -176,6 +176,14 @@ class BootstrapResult(IntervalRule, ComparisonResult):
             return flags
         return self.pvalue_adjusted < 1 - self.metadata["confidence_level"]
 
+    def significance_note(self, alpha: float | None = None) -> str:
+        """The rule as a LaTeX table note: ``95\\% interval excludes 0``, or with
+        ``adjust`` ``adjusted $p < 0.05$ (holm)``."""
+        if self.pvalue_adjusted is None:
+            return IntervalRule.significance_note(self, alpha)
+        level = 1 - self.metadata["confidence_level"]
+        return f"adjusted $p < {level:.6g}$ ({self.metadata['adjust']})"
+
     summary_columns: ClassVar[tuple[str, ...]] = (
         "mean_a",
         "mean_b",

@@ -10,7 +10,7 @@ from pairedstats.core.effects import paired_effects
 
 def test_dz_is_the_paired_t_statistic_over_root_n():
     gen = np.random.default_rng(1)
-    scores = gen.normal(size=(37, 3)) + [0.0, 0.4, -0.2]
+    scores = gen.normal(size=(37, 3)) + np.array([0.0, 0.4, -0.2])
     out = paired_effects(scores, [(0, 1), (0, 2), (2, 1)])
     for c, (a, b) in enumerate([(0, 1), (0, 2), (2, 1)]):
         t = stats.ttest_rel(scores[:, b], scores[:, a]).statistic
@@ -31,4 +31,5 @@ def test_degenerate_differences():
     shift = paired_effects(np.array([[1.0, 2.0], [2.0, 3.0]]), [(0, 1)])
     assert shift["effect_size"][0] == np.inf
     one = paired_effects(np.array([[1.0, 2.0]]), [(0, 1)])
-    assert np.isnan(one["effect_size"][0]) and one["wins"][0] == 1
+    assert np.isnan(one["effect_size"][0])
+    assert one["wins"][0] == 1

@@ -66,7 +66,7 @@ def test_share_at_or_below_rows_and_nan():
 @pytest.mark.parametrize("method", METHODS)
 def test_crossing_levels_against_bisection_on_the_intervals(method):
     gen = np.random.default_rng(5)
-    for trial in range(25):
+    for _ in range(25):
         reps = gen.normal(gen.normal(0, 1.5), 1, size=int(gen.integers(20, 300)))
         est = float(np.median(reps) + gen.normal(0, 0.1))
         a = float(gen.normal(0, 0.05))
@@ -148,7 +148,8 @@ def test_agree_with_interval_moves_only_rounding():
     p = inf.agree_with_interval(np.array([0.05, 0.05]), np.array([1e-17, -1]), np.array([1, 1]),
                                 0.95)  # fmt: skip
     alpha = 1 - 0.95
-    assert p[0] < alpha and p[0] == pytest.approx(alpha)  # excludes 0: just below alpha
+    assert p[0] < alpha  # excludes 0: just below alpha
+    assert p[0] == pytest.approx(alpha)
     assert p[1] == alpha  # 0.05 is below 1 - 0.95 in floats, but 0 is inside
     with pytest.raises(RuntimeError, match="disagrees with its interval"):
         inf.agree_with_interval(np.array([0.5]), np.array([0.1]), np.array([1.0]), 0.95)
