@@ -26,12 +26,20 @@ from .bootstrap_warnings import (
 from .core import bootstrap as _core
 from .core.design import PairedDesign, comparison_pairs
 from .core.effects import paired_effects
-from .core.inference import ALTERNATIVES
 from .core.intervals import tie_error
 from .core.parallel import run_in_parts
 from .core.summary import Rule, summarize
 from .inputs import design_from_array
-from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
+from .registry import (
+    RNG,
+    WORKERS,
+    Keyword,
+    MethodSpec,
+    alternative,
+    array_function,
+    design_function,
+    register,
+)
 from .results import ComparisonResult, IntervalRule
 from .runs import Outputs, comparison_labels
 
@@ -472,17 +480,11 @@ SPEC = register(
                 "of the scores as given of the estimate is a tie).",
                 option=dict(type=str.lower, choices=METHODS),
             ),
-            Keyword(
-                "alternative",
-                "two-sided",
-                '{"two-sided", "less", "greater"}, default "two-sided"',
+            alternative(
                 'About b - a, with scipy\'s semantics: ``"greater"`` gives the interval '
                 '``(low, inf)`` and ``"less"`` ``(-inf, high)``, whose finite end is that of '
                 "the two-sided interval at level ``2 * confidence_level - 1``, and the "
-                "one-sided p-value (``pvalue``).",
-                option=dict(
-                    type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"
-                ),
+                "one-sided p-value (``pvalue``)."
             ),
             Keyword(
                 "adjust",

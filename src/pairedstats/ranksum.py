@@ -18,7 +18,7 @@ from .core._warn import warn
 from .core.design import TwoSampleDesign
 from .core.inference import ALTERNATIVES
 from .inputs import check_two_sample, two_sample_from_arrays
-from .registry import Keyword, MethodSpec, array_function, design_function, register
+from .registry import Keyword, MethodSpec, alternative, array_function, design_function, register
 from .results import ComparisonResult, PValueRule
 from .runs import Outputs, comparison_labels
 
@@ -201,15 +201,9 @@ SPEC = register(
             "array": ("a", "b"),
         },
         keywords=(
-            Keyword(
-                "alternative",
-                "two-sided",
-                '{"two-sided", "less", "greater"}, default "two-sided"',
+            alternative(
                 'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
-                "alternatives give one-sided intervals.",
-                option=dict(
-                    type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"
-                ),
+                "alternatives give one-sided intervals."
             ),
             Keyword(
                 "confidence_level",

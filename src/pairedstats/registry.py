@@ -15,6 +15,8 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .core.inference import ALTERNATIVES
+
 __all__ = [
     "AS_RESULT",
     "INPUTS",
@@ -23,6 +25,7 @@ __all__ = [
     "WORKERS",
     "Keyword",
     "MethodSpec",
+    "alternative",
     "array_function",
     "design_function",
     "docstring",
@@ -339,6 +342,19 @@ WORKERS = Keyword(
     "int, optional",
     "Threads (default: the CPUs this process may use). The numbers do not depend on it.",
 )
+
+
+def alternative(doc: str) -> Keyword:
+    """The ``alternative`` keyword (about b - a), with the method's own description."""
+    return Keyword(
+        "alternative",
+        "two-sided",
+        '{"two-sided", "less", "greater"}, default "two-sided"',
+        doc,
+        option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"),
+    )
+
+
 AS_RESULT = Keyword(
     "as_result",
     False,
