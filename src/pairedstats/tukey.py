@@ -371,9 +371,12 @@ SPEC = register(
         In each trial the scores are shuffled across systems independently within every item
         and the range (largest minus smallest) of the system means is recorded. A pair's
         p-value is the fraction of trials whose range is at least the pair's observed
-        ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so 0 means below
-        ``1 / n_resamples``. The range statistic accounts for testing all pairs. With two
-        systems it is Fisher's paired randomization (sign-flip) test.
+        ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so a 0 means
+        the exact p-value is probably below about ``3 / n_resamples`` (``pvalue_high``). The
+        range statistic accounts for testing all pairs. With two systems it is Fisher's
+        paired randomization (sign-flip) test. The null hypothesis is that the systems are
+        interchangeable within items, not that their means are equal: systems of equal means
+        and unequal spreads are rejected more often than ``alpha``.
 
         Ties are exact, whatever the scale, offset and dtype of the scores. Each item's
         scores are shifted so that the smallest is 0; such a difference errs by at most
