@@ -659,3 +659,9 @@ def test_baseline_through_the_accessors_and_the_command_line(capsys, tmp_path):
     printed = pd.read_csv(io.StringIO(capsys.readouterr().out))
     assert printed["system_b"].tolist() == tidy["system_b"].tolist()
     _same_numbers(printed, tidy, "cli")
+
+
+def test_letters_refuse_a_baseline_result(scores):
+    res = tukey_hsd(scores, baseline=0, n_resamples=300, rng=1)
+    with pytest.raises(ValueError, match=r"letters need every pair of systems once \(all pairs"):
+        pairedstats.display.letters(res)
