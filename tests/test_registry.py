@@ -40,6 +40,7 @@ VALUES = {
         "workers": (1, {}),
     },
     "tukey_hsd": {
+        "baseline": ("s1", {}),
         "n_resamples": (300, {}),
         "rng": (7, {}),
         "method": ("monte-carlo", {"items": 6}),  # auto: exact on 6 items

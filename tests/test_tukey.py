@@ -1,5 +1,6 @@
 """Functional API of the randomized Tukey HSD: results, missing data, runs, monitors, errors."""
 
+import io
 import itertools
 import json
 import sys
@@ -9,10 +10,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pairedstats import DroppedDataWarning
+import pairedstats
+from pairedstats import DroppedDataWarning, cli
 from pairedstats.core.design import PairedDesign
 from pairedstats.core.montecarlo import MonteCarloPValue
 from pairedstats.tukey import Checkpoint, tukey_hsd, tukey_hsd_design, tukey_hsd_run
@@ -450,3 +453,215 @@ def test_design_iv(sakai):
     )  # fmt: skip
     with pytest.raises(ValueError, match=r"`design\.scores` must be finite; got 6 NaN"):
         tukey_hsd_design(bad)
+
+
+# ------------------------------------------------------------------- baseline=
+def many_vs_one_by_hand(x, base, relative_tolerance=0):
+    """The definition, in exact rationals: every arrangement of every item's scores (item 0
+    too), each equally likely; a pair (base, b) counts an arrangement when the largest
+    |mean_j - mean_base| over the other systems j reaches its observed |mean_b - mean_base|
+    (minus a relative tolerance, for scores on no grid)."""
+    n, k = x.shape
+    rows = [[Fraction(float(v)) for v in row] for row in x]
+    means = [sum(row[j] for row in rows) / n for j in range(k)]
+    others = [j for j in range(k) if j != base]
+    observed = [abs(means[b] - means[base]) for b in others]
+    slack = Fraction(relative_tolerance) * max(abs(v) for row in rows for v in row)
+    hits, total = [0] * len(others), 0
+    for arrangement in itertools.product(itertools.permutations(range(k)), repeat=n):
+        m = [sum(rows[i][p[j]] for i, p in enumerate(arrangement)) / n for j in range(k)]
+        largest = max(abs(m[j] - m[base]) for j in others)
+        hits = [h + (largest >= o - slack) for h, o in zip(hits, observed, strict=True)]
+        total += 1
+    return [Fraction(h, total) for h in hits]
+
+
+BY_HAND = {
+    # integer scores with ties within items (a grid: the dynamic programme)
+    "tied integers": np.array([[1, 1, 2], [0, 3, 3], [2, 0, 1], [2, 2, 2]], dtype=float),
+    # quarters, five items
+    "tied quarters": np.array(
+        [[0.25, 0.5, 0.5], [0.0, 0.75, 0.25], [0.5, 0.5, 0.0], [1.0, 0.25, 0.75], [0.0, 0.0, 0.5]]
+    ),
+    # scores on no grid (tolerance mode: enumeration)
+    "continuous": np.random.default_rng(31).random((4, 3)),
+}
+
+
+@pytest.mark.parametrize("name", BY_HAND)
+def test_baseline_exact_equals_every_arrangement_by_hand(name):
+    x = BY_HAND[name]
+    names = ["c", "a", "b"]  # not in label order: the trials follow the sorted labels
+    for base in range(3):
+        expected = many_vs_one_by_hand(x, base, 1e-9 if name == "continuous" else 0)
+        res = tukey_hsd(x, systems=names, baseline=names[base], method="exact")
+        assert res.label_a == (names[base],) * 2
+        assert res.label_b == tuple(s for s in names if s != names[base])
+        assert (res.pvalue_method == "exact").all()
+        np.testing.assert_allclose(res.pvalue[0], [float(p) for p in expected], rtol=1e-12)
+        if name == "tied integers":  # ties reached: an observed difference is attained
+            assert any(p < 1 for p in expected)
+
+
+def test_baseline_monte_carlo_within_its_interval_of_the_exact_value(sakai):
+    # Sakai's 20 topics x 3 systems: exact by the dynamic programme over all 6**20
+    # arrangements; 20,000 trials land within their 95% intervals and 4 standard errors
+    exact = tukey_hsd(sakai, systems=["X", "Y", "Z"], baseline="Z")
+    assert (exact.pvalue_method == "exact").all()
+    mc = tukey_hsd(sakai, systems=["X", "Y", "Z"], baseline="Z", method="monte-carlo",
+                   rng=7, n_resamples=20_000)  # fmt: skip
+    p = exact.pvalue[0]
+    assert np.all(mc.pvalue_low[0] < p)
+    assert np.all(p < mc.pvalue_high[0])
+    assert np.all(np.abs(mc.pvalue[0] - p) <= 4 * np.sqrt(p * (1 - p) / 20_000))
+    assert (mc.n_resamples == 20_000).all()
+    for row, q in enumerate(mc.monte_carlo_pvalues()):
+        assert (mc.pvalue_low[0, row], mc.pvalue_high[0, row]) == q.hdi()
+    # against Z, the all-pairs p-values of (X, Z) and (Y, Z) are 0.1066 and 0.8916
+    all_pairs = tukey_hsd(sakai).pvalue[0]
+    assert np.all(p <= all_pairs[[1, 2]])
+    assert p[0] < all_pairs[1]
+
+
+@pytest.mark.parametrize("method", ["exact", "monte-carlo"])
+@pytest.mark.parametrize("kind", ["grid", "continuous"])
+def test_two_systems_baseline_is_the_all_pairs_test(method, kind):
+    rng = np.random.default_rng(8)
+    n = 12 if method == "exact" else 40
+    x = rng.normal(size=(n, 2)) + np.array([0.0, 0.3])
+    if kind == "grid":
+        x = np.round(x, 1)
+    kw = {"systems": ["u", "v"], "method": method, "rng": 4, "n_resamples": 3000}
+    pairs = tukey_hsd(x, **kw).to_dataframe()
+    first = tukey_hsd(x, baseline="u", **kw).to_dataframe()
+    pd.testing.assert_frame_equal(first, pairs)  # every column, every bit
+    second = tukey_hsd(x, baseline="v", **kw).to_dataframe()  # the pair read v -> u
+    assert second["difference"].tolist() == (-pairs["difference"]).tolist()
+    columns = ["pvalue", "pvalue_low", "pvalue_high", "n_resamples", "exceeding"]
+    pd.testing.assert_frame_equal(second[columns], pairs[columns])
+    assert first.attrs["baseline"] == "u"
+    assert pairs.attrs["baseline"] is None
+
+
+@pytest.mark.parametrize("method", ["exact", "monte-carlo"])
+def test_baseline_pvalues_are_at_most_the_all_pairs_ones(method):
+    # the same arrangements or trials: the range over all k systems is never below the
+    # largest distance from the baseline, so no pair's p-value grows against a baseline
+    rng = np.random.default_rng(12)
+    n = 6 if method == "exact" else 30
+    x = np.round(rng.random((n, 4)) + np.array([0.0, 0.1, 0.2, 0.4]), 1)
+    names = ["w", "x", "y", "z"]
+    kw = {"systems": names, "method": method, "rng": 9, "n_resamples": 4000}
+    pairs = tukey_hsd(x, **kw).to_dataframe().set_index(["system_a", "system_b"])
+    slack = 1e-12 if method == "exact" else 0.0
+    strictly = 0
+    for base in names:
+        res = tukey_hsd(x, baseline=base, **kw).to_dataframe()
+        assert res["system_a"].tolist() == [base] * 3
+        assert res["system_b"].tolist() == [s for s in names if s != base]
+        for b, p, exceeding in res[["system_b", "pvalue", "exceeding"]].itertuples(index=False):
+            row = pairs.loc[(min(base, b), max(base, b))]
+            assert p <= row["pvalue"] * (1 + slack)  # exact: probabilities summed in floats
+            strictly += p < row["pvalue"] * (1 - slack)
+            if method == "monte-carlo":
+                assert exceeding <= row["exceeding"]
+    assert strictly > 0
+
+
+def test_baseline_steps_equal_one_call(scores):
+    base = tukey_hsd(scores, baseline=2, rng=11, n_resamples=3000)
+    assert base.label_a == (2, 2, 2)
+    assert base.label_b == (0, 1, 3)
+    run = tukey_hsd_run(scores, baseline=2, rng=11, n_resamples=3000, workers=2)
+    for n in (1, 255, 300, 13, 700):
+        run.step(n)
+    partial = run.pvalues()
+    assert [p.trials for p in partial] == [1269] * 3
+    short = tukey_hsd(scores, baseline=2, rng=11, n_resamples=1269)
+    assert tuple(MonteCarloPValue(int(c), 1269) for c in short.exceeding[0]) == partial
+    seen = []
+    watched = tukey_hsd(scores, baseline=2, rng=11, n_resamples=3000, monitor=seen.append,
+                        every=1000, workers=1)  # fmt: skip
+    assert [c.trials for c in seen] == [1000, 2000, 3000]
+    for res in (run.result(), watched):
+        np.testing.assert_array_equal(res.exceeding, base.exceeding)
+        np.testing.assert_array_equal(res.pvalue_high, base.pvalue_high)
+    assert base.metadata["baseline"] == 2
+
+
+def test_unknown_baseline_names_the_systems(sakai):
+    with pytest.raises(
+        ValueError, match=r"`baseline` must be one of the systems \['X', 'Y', 'Z'\]; got 'W'"
+    ):
+        tukey_hsd(sakai, systems=["X", "Y", "Z"], baseline="W")
+    with pytest.raises(ValueError, match=r"`baseline` must be one of the systems \[0, 1, 2\]"):
+        tukey_hsd_run(sakai, baseline="0")
+
+
+BASELINE_NUMBERS = ["mean_a", "mean_b", "difference", "pvalue", "pvalue_low", "pvalue_high",
+                    "n_resamples", "exceeding"]  # fmt: skip
+OTHERS = ["hybrid", "dense", "bm25+rm3"]  # the other runs, in the wide tables' order
+
+
+def _same_numbers(got, expected, err_msg=""):
+    for name in BASELINE_NUMBERS:
+        np.testing.assert_array_equal(
+            np.asarray(got[name]), np.asarray(expected[name]), err_msg=f"{err_msg} {name}"
+        )
+
+
+def test_baseline_through_the_accessors_and_the_command_line(capsys, tmp_path):
+    runs = pairedstats.datasets.load_runs()
+    kw = {"baseline": "bm25", "n_resamples": 500, "rng": 3}
+    tidy = runs.paired.tukey_hsd(item="query", system="run", score="ndcg", by="collection", **kw)
+    assert tidy.attrs["baseline"] == "bm25"
+    assert tidy["system_a"].eq("bm25").all()
+    assert tidy["system_b"].tolist() == ["bm25+rm3", "dense", "hybrid"] * 2
+    # per collection: the tidy group alone, and a wide table with the runs in another order
+    # (the same p-values; b in the table's order)
+    wides = {}
+    for c in ("robust04", "msmarco"):
+        expected = tidy[tidy.collection == c].set_index("system_b")
+        part = runs[runs.collection == c]
+        alone = part.paired.tukey_hsd(item="query", system="run", score="ndcg", by="collection",
+                                      **kw)  # fmt: skip
+        _same_numbers(alone, expected.loc[alone["system_b"]], c)
+        wides[c] = part.pivot(index="query", columns="run", values="ndcg")[[*OTHERS, "bm25"]]
+        wide = wides[c].reset_index(drop=True).assign(collection=c)
+        got = wide.paired.tukey_hsd(by="collection", **kw)
+        assert got["system_b"].tolist() == OTHERS
+        _same_numbers(got, expected.loc[OTHERS], c)
+    # an xarray sweep over the collections (items by position): each slice is its by= group
+    values = np.stack([w.to_numpy() for w in wides.values()])
+    ds = xr.Dataset(
+        {"ndcg": (("collection", "item", "system"), values)},
+        coords={"collection": list(wides), "system": [*OTHERS, "bm25"]},
+    )
+    out = ds.paired.tukey_hsd(**kw)
+    assert out["pvalue"].dims == ("collection", "comparison")
+    assert out.attrs["baseline"] == "bm25"
+    assert out["system_b"].values.tolist() == OTHERS
+    for c in wides:
+        expected = tidy[tidy.collection == c].set_index("system_b").loc[OTHERS]
+        _same_numbers({n: out[n].sel(collection=c).values for n in BASELINE_NUMBERS}, expected)
+    np.testing.assert_array_equal(
+        ds["ndcg"].paired.tukey_hsd(**kw)["pvalue"].values, out["pvalue"].values
+    )
+    with pytest.raises(ValueError, match=r"`baseline` must be one of the systems \['hybrid'"):
+        ds.paired.tukey_hsd(baseline="bm26")
+    # the command line: --baseline
+    path = tmp_path / "runs.csv"
+    runs.to_csv(path, index=False)
+    argv = ["tukey-hsd", str(path), "--item", "query", "--system", "run", "--score", "ndcg",
+            "--by", "collection", "--baseline", "bm25", "--n-resamples", "500", "--rng", "3",
+            "--format", "csv"]  # fmt: skip
+    assert cli.main(argv) == 0
+    printed = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert printed["system_b"].tolist() == tidy["system_b"].tolist()
+    _same_numbers(printed, tidy, "cli")
+
+
+def test_letters_refuse_a_baseline_result(scores):
+    res = tukey_hsd(scores, baseline=0, n_resamples=300, rng=1)
+    with pytest.raises(ValueError, match=r"letters need every pair of systems once \(all pairs"):
+        pairedstats.display.letters(res)

@@ -2,15 +2,14 @@
 
 Functional API on arrays (:func:`tukey_hsd`), on designs (:func:`tukey_hsd_design`, which
 the accessors call), and a run that can be stepped and watched (:func:`tukey_hsd_run`).
-The maths is in :mod:`pairedstats.core.tukey`.
+All pairs (the range statistic) or, with ``baseline=``, the comparisons with one system
+(the many-vs-one statistic). The maths is in :mod:`pairedstats.core.tukey`; the result
+type in :mod:`pairedstats.tukey_result`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
@@ -27,118 +26,16 @@ from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
 from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
-from .results import ComparisonResult, PValueRule
 from .runs import Outputs, comparison_labels
+from .tukey_result import Checkpoint, TukeyHSDResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
            "tukey_hsd_run"]  # fmt: skip
 
 
-@dataclass(frozen=True, kw_only=True)
-class TukeyHSDResult(PValueRule, ComparisonResult):
-    """Result of the randomized Tukey HSD test.
-
-    Every array has shape ``(n_groups, n_comparisons)``, read-only. A comparison is
-    significant when ``pvalue < alpha`` (:meth:`significant`).
-
-    Attributes
-    ----------
-    mean_a, mean_b : ndarray
-        Mean score of each side over the items.
-    difference : ndarray
-        ``mean_b - mean_a``. The p-value uses ``|difference|``.
-    pvalue : ndarray
-        Fraction of trials (or, exactly, of all within-item arrangements) whose range of
-        system means is at least ``|difference|``. No +1: 0 means below ``1 / n_resamples``.
-    pvalue_low, pvalue_high : ndarray
-        95% highest-density interval of the exact p-value given the trials (uniform Beta
-        prior, :meth:`MonteCarloPValue.hdi`); both equal ``pvalue`` when it is exact.
-    n_resamples : ndarray of int
-        Trials drawn (0 for an exact p-value).
-    exceeding : ndarray of float
-        Trials whose range reached ``|difference|`` (NaN for an exact p-value).
-    n_items : ndarray of int
-        Items (blocks) in the group.
-    pvalue_method : ndarray of str
-        ``"exact"`` or ``"monte-carlo"``.
-    tie_quantum : ndarray of float
-        The grid step of the group's scores when ties are counted in exact integer sums
-        (e.g. 0.05, in the units of the scores; 0 when every item's scores are all equal);
-        NaN when the scores are on no grid and a tolerance is used instead.
-    n_dropped : ndarray of int
-        Items of the group dropped by ``missing="complete"``.
-    """
-
-    mean_a: np.ndarray
-    mean_b: np.ndarray
-    difference: np.ndarray
-    pvalue: np.ndarray
-    pvalue_low: np.ndarray
-    pvalue_high: np.ndarray
-    n_resamples: np.ndarray
-    exceeding: np.ndarray
-    n_items: np.ndarray
-    pvalue_method: np.ndarray
-    tie_quantum: np.ndarray
-    n_dropped: np.ndarray
-
-    _columns: ClassVar[tuple[str, ...]] = (
-        "mean_a",
-        "mean_b",
-        "difference",
-        "pvalue",
-        "pvalue_low",
-        "pvalue_high",
-        "n_resamples",
-        "exceeding",
-        "n_items",
-        "pvalue_method",
-        "tie_quantum",
-        "n_dropped",
-    )
-    estimate: ClassVar[str] = "difference"
-    trials_column: ClassVar[str] = "n_resamples"
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_low", "pvalue_high")
-    summary_columns: ClassVar[tuple[str, ...]] = ("mean_a", "mean_b", "difference", "pvalue")
-    title: ClassVar[str] = "Randomized Tukey HSD"
-    printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy")
-
-    def monte_carlo_pvalues(self) -> tuple[MonteCarloPValue | None, ...]:
-        """One :class:`MonteCarloPValue` per row of :meth:`to_dataframe` (None if exact)."""
-        out = []
-        for count, trials in zip(
-            self.exceeding.ravel().tolist(), self.n_resamples.ravel().tolist(), strict=True
-        ):
-            out.append(None if math.isnan(count) else MonteCarloPValue(int(count), trials))
-        return tuple(out)
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """What a monitor is shown: a copy of the state of a run.
-
-    Attributes
-    ----------
-    trials : int
-        Trials done so far.
-    planned : int
-        Trials the run will do in all.
-    pvalues : tuple
-        One :class:`MonteCarloPValue` per row of the result (group-major, pairs in order);
-        None for the rows of groups computed exactly.
-    done : bool
-        Whether this is the last checkpoint.
-    """
-
-    trials: int
-    planned: int
-    pvalues: tuple
-    done: bool
-
-
 # -------------------------------------------------------------------- validation
 def _tukey_hsd_iv(
-    scores, arg, n_resamples, rng, exact, missing, monitor, every, progress, workers
+    scores, arg, n_resamples, rng, exact, missing, monitor, every, progress, workers, baseline
 ):
     """Check every keyword; return the design and the normalised settings.
 
@@ -161,8 +58,13 @@ def _tukey_hsd_iv(
                 "`progress=True` needs tqdm; install it with `pip install pairedstats[progress]`."
             ) from None
     design = _one_column(check_design(scores), arg)
+    if baseline is not None and baseline not in design.systems:
+        raise ValueError(
+            f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
+        )
     root = normalise_rng(rng)
-    return design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root
+    return (design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root,
+            baseline)  # fmt: skip
 
 
 def _one_column(design: PairedDesign, arg: str) -> PairedDesign:
@@ -232,12 +134,12 @@ class TukeyHSDRun:
     2000
     """
 
-    def __init__(self, design, n_resamples, exact, root, workers, missing):
+    def __init__(self, design, n_resamples, exact, root, workers, missing, baseline=None):
         self._design = design
         self._root = root
         self._workers = core.default_workers(workers)
-        self._setting = {"method": _REQUESTED[exact], "missing": missing}
-        self._pairs = comparison_pairs(design.systems)
+        self._setting = {"method": _REQUESTED[exact], "missing": missing, "baseline": baseline}
+        self._pairs = comparison_pairs(design.systems, baseline)
         # the trials shuffle system positions: the columns are counted in the canonical
         # order of the system labels, so that the order of `systems=` (or of the columns)
         # changes no p-value; the pairs keep the caller's order and orientation
@@ -245,6 +147,8 @@ class TukeyHSDRun:
         position = np.empty_like(order)
         position[order] = np.arange(order.size)
         counted_pairs = [(position[a], position[b]) for a, b in self._pairs]
+        # with a baseline, the family is its comparisons: the many-vs-one statistic
+        base = None if baseline is None else int(position[self._pairs[0][0]])
         x = design.scores[:, :, 0]
         self._groups = []
         self._exact = []
@@ -252,7 +156,7 @@ class TukeyHSDRun:
         monte_carlo, labels = [], []
         for g in range(design.n_groups):
             prepared = core.prepare_group(
-                x[design.group(g)][:, order], counted_pairs, design.precision
+                x[design.group(g)][:, order], counted_pairs, design.precision, base
             )
             self._groups.append(prepared)
             p = None
@@ -397,7 +301,8 @@ class TukeyHSDRun:
         meta = metadata(
             "tukey_hsd", n_resamples=self.planned, seed_entropy=self._root,
             method_requested=self._setting["method"], missing=self._setting["missing"],
-            score_precision=design.precision, confidence_level=0.95,
+            baseline=self._setting["baseline"], score_precision=design.precision,
+            confidence_level=0.95,
         )  # fmt: skip
         return TukeyHSDResult(
             **comparison_labels(design, self._pairs), metadata=meta,
@@ -410,6 +315,7 @@ def tukey_hsd_run(
     scores,
     *,
     systems=None,
+    baseline=None,
     n_resamples: int = 10_000,
     rng=None,
     method: str = "auto",
@@ -425,21 +331,22 @@ def tukey_hsd_run(
         design, arg = scores, "design"
     else:
         design, arg = _read(scores, systems=systems, missing=missing), "scores"
-    design, n_resamples, exact, missing, _, _, _, workers, root = _tukey_hsd_iv(
-        design, arg, n_resamples, rng, method, missing, None, None, False, workers
+    design, n_resamples, exact, missing, _, _, _, workers, root, baseline = _tukey_hsd_iv(
+        design, arg, n_resamples, rng, method, missing, None, None, False, workers, baseline
     )
-    return TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
+    return TukeyHSDRun(design, n_resamples, exact, root, workers, missing, baseline)
 
 
 def _compute(
-    design: PairedDesign, keep: bool, *, n_resamples, rng, method, monitor, every, progress,
-    workers,
+    design: PairedDesign, keep: bool, *, baseline, n_resamples, rng, method, monitor, every,
+    progress, workers,
 ) -> TukeyHSDResult:  # fmt: skip
     """Validate the keywords and test every group of ``design`` (the spec's ``run``)."""
-    design, n_resamples, exact, missing, monitor, every, progress, workers, root = _tukey_hsd_iv(
-        design, "design", n_resamples, rng, method, "raise", monitor, every, progress, workers
-    )
-    run = TukeyHSDRun(design, n_resamples, exact, root, workers, missing)
+    design, n_resamples, exact, missing, monitor, every, progress, workers, root, baseline = (
+        _tukey_hsd_iv(design, "design", n_resamples, rng, method, "raise", monitor, every,
+                      progress, workers, baseline)
+    )  # fmt: skip
+    run = TukeyHSDRun(design, n_resamples, exact, root, workers, missing, baseline)
     return run.run(monitor=monitor, every=every, progress=progress)
 
 
@@ -458,14 +365,18 @@ SPEC = register(
     MethodSpec(
         name="tukey_hsd",
         command="tukey-hsd",
-        summary="Randomized Tukey HSD test of all pairs of systems scored on the same items.",
+        summary="Randomized Tukey HSD test of the systems scored on the same items: all pairs, "
+        "or each system against a baseline.",
         description="""
         In each trial the scores are shuffled across systems independently within every item
         and the range (largest minus smallest) of the system means is recorded. A pair's
         p-value is the fraction of trials whose range is at least the pair's observed
-        ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so 0 means below
-        ``1 / n_resamples``. The range statistic accounts for testing all pairs. With two
-        systems it is Fisher's paired randomization (sign-flip) test.
+        ``|mean_b - mean_a|`` (Carterette 2012; Sakai 2018); no +1 is added, so a 0 means
+        the exact p-value is probably below about ``3 / n_resamples`` (``pvalue_high``). The
+        range statistic accounts for testing all pairs. With two systems it is Fisher's
+        paired randomization (sign-flip) test. The null hypothesis is that the systems are
+        interchangeable within items, not that their means are equal: systems of equal means
+        and unequal spreads are rejected more often than ``alpha``.
 
         Ties are exact, whatever the scale, offset and dtype of the scores. Each item's
         scores are shifted so that the smallest is 0; such a difference errs by at most
@@ -478,7 +389,16 @@ SPEC = register(
         float sums, and a range counts when it is at least the observed difference minus
         the bound on the error of the sums, ``4 * n_items * (error + 2**-53 * L)``, ``L``
         the largest possible system sum. The trials follow the systems' labels in their
-        sorted order, so any order of the same systems gives the same p-values.""",
+        sorted order, so any order of the same systems gives the same p-values.
+
+        With ``baseline=X`` the family is the comparisons ``(X, b)`` of every other system
+        ``b`` with ``X``, and each trial records the largest ``|mean_j - mean_X|`` over the
+        systems ``j`` other than ``X`` instead of the range: the randomization analogue of
+        Dunnett's many-to-one test. The trials are those of the all-pairs test (same
+        ``rng``, same draws), whose range is never below that statistic: against a baseline
+        a pair's p-value is at most its all-pairs p-value, and with two systems the two
+        tests are the same. The tie rule, the exact path and the Monte Carlo columns are
+        those of all pairs.""",
         road="paired",
         inputs={
             "frame": ("item", "system", "score", "systems", "by", "missing"),
@@ -486,6 +406,16 @@ SPEC = register(
             "array": ("scores", "systems", "missing"),
         },
         keywords=(
+            Keyword(
+                "baseline",
+                None,
+                "label, optional",
+                "Compare every other system with this one (a = baseline), the comparisons "
+                "with it forming the family (many-vs-one statistic); default: all pairs, a "
+                "before b in system order (range statistic).",
+                option=dict(metavar="NAME", help="compare every system with this one"),
+                labels="system",
+            ),
             Keyword(
                 "n_resamples",
                 10_000,
@@ -535,7 +465,9 @@ SPEC = register(
         run=_compute,
         returns="""
         TukeyHSDResult
-            One row per pair ``(a, b)``, a before b in system order, per group.
+            One row per pair ``(a, b)``, a before b in system order, per group (with
+            ``baseline``: one row per other system ``b``, in system order, ``a`` the
+            baseline).
             ``to_dataframe()`` gives the columns ``system_a, system_b, mean_a, mean_b,
             difference, pvalue, pvalue_low, pvalue_high, n_resamples, exceeding, n_items,
             pvalue_method, tie_quantum, n_dropped``.""",
@@ -554,7 +486,17 @@ SPEC = register(
             >>> res = tukey_hsd(np.column_stack([x, y]), rng=1, method="monte-carlo",
             ...                 n_resamples=20_000)
             >>> print(f"{res.pvalue[0, 0]:.3f}")
-            0.065""",
+            0.065
+
+            Against a baseline, only its comparisons form the family; with a third system
+            Z (Y plus 0.1 on every item), Y's comparisons with X and Z:
+
+            >>> z = np.column_stack([x, y, np.add(y, 0.1)])
+            >>> res = tukey_hsd(z, systems=["X", "Y", "Z"], baseline="Y")
+            >>> res.label_a, res.label_b, res.pvalue.round(4).tolist()
+            (('Y', 'Y'), ('X', 'Z'), [[0.0458, 0.0037]])
+            >>> tukey_hsd(z, systems=["X", "Y", "Z"]).pvalue.round(4).tolist()  # X-Y, X-Z, Y-Z
+            [[0.0642, 0.771, 0.0054]]""",
             "design": """
             >>> import numpy as np
             >>> from pairedstats import tukey_hsd_design
@@ -568,7 +510,11 @@ SPEC = register(
             >>> res = df.paired.tukey_hsd(item="query", system="run", score="ndcg",
             ...                           n_resamples=2000, rng=1)
             >>> len(res)  # 4 runs: 6 pairs
-            6""",
+            6
+            >>> res = df.paired.tukey_hsd(item="query", system="run", score="ndcg",
+            ...                           baseline="bm25", n_resamples=2000, rng=1)
+            >>> res[["system_a", "system_b"]].to_numpy().tolist()  # bm25 against the others
+            [['bm25', 'bm25+rm3'], ['bm25', 'dense'], ['bm25', 'hybrid']]""",
             "dataset": """
             >>> import numpy as np, xarray as xr
             >>> import pairedstats

@@ -7,7 +7,9 @@ Nothing here is used by the package. The kernels (``pairedstats.core.kernels`` d
 * unit indices (bootstrap) and bounded integers (Tukey trials) are decoded from
   ``BitGenerator.random_raw`` with vectorised numpy arithmetic (Lemire's multiply-shift
   rejection, written out again);
-* replicate sums are added in draw order, Tukey trial sums in item order, as the kernels do.
+* replicate sums are added in draw order, Tukey trial sums in item order, as the kernels do;
+* a Tukey trial's statistic is the range of its sums, or with a baseline column ``base`` the
+  largest ``|sum_j - sum_base|`` over the other columns (written out as such here).
 """
 
 from __future__ import annotations
@@ -148,7 +150,7 @@ def trial_draws(n: int, k: int, root: int, words, block: int, m: int) -> np.ndar
     return out
 
 
-def table_ranges(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
+def table_sums(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
     n, k = values.shape
     fact = math.factorial(k)
     digits = table_params(n, k)[0]
@@ -160,10 +162,10 @@ def table_ranges(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
     sums = np.zeros((m, k), dtype=values.dtype)
     for i in range(n):  # items in order, as the compiled kernel adds them
         sums += table[rows[:, i]]
-    return sums.max(axis=1) - sums.min(axis=1)
+    return sums
 
 
-def shuffle_ranges(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
+def shuffle_sums(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
     m = draws.shape[0]
     n, k = values.shape
     layout = shuffle_params(k)
@@ -184,7 +186,16 @@ def shuffle_ranges(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
     sums = np.zeros((m, k), dtype=values.dtype)
     for i in range(n):
         sums += values[i][perm[:, i, :]]
-    return sums.max(axis=1) - sums.min(axis=1)
+    return sums
+
+
+def trial_statistic(sums: np.ndarray, base) -> np.ndarray:
+    """Per trial (row): the range of the sums, or their largest absolute difference from
+    column ``base`` over the other columns."""
+    if base is None:
+        return sums.max(axis=1) - sums.min(axis=1)
+    others = np.delete(sums, base, axis=1)
+    return np.abs(others - sums[:, [base]]).max(axis=1)
 
 
 class MonteCarloCounter:
@@ -207,11 +218,9 @@ class MonteCarloCounter:
             first = block * size
             a, z = max(lo, first), min(hi, first + size)
             draws = trial_draws(n, k, self.root, self.words, block, z - first)[a - first :]
-            if self.layout == "table":
-                ranges = table_ranges(g.values, draws)
-            else:
-                ranges = shuffle_ranges(g.values, draws)
-            counts += (ranges[:, None] >= g.thresholds[None, :]).sum(axis=0)
+            sums = (table_sums if self.layout == "table" else shuffle_sums)(g.values, draws)
+            statistic = trial_statistic(sums, g.base)
+            counts += (statistic[:, None] >= g.thresholds[None, :]).sum(axis=0)
         return counts
 
 

@@ -39,13 +39,19 @@ def test_stream_sums_equal_draw_order_sums_of_the_reference_indices():
     np.testing.assert_array_equal(alone[0], out[2])
 
 
-def _mixed_groups(k, sizes, seed=7):
+def _mixed_groups(k, sizes, seed=7, bases=None):
+    """Grid and tolerance groups; ``bases[i]``: group i's baseline column (or None)."""
     rng = np.random.default_rng(seed)
-    pairs = list(itertools.combinations(range(k), 2))
+    bases = bases or [None] * len(sizes)
     groups = []
-    for i, n in enumerate(sizes):
+    for i, (n, base) in enumerate(zip(sizes, bases, strict=True)):
         x = rng.random((n, k))
-        groups.append(ct.prepare_group(np.round(x, 2) if i % 2 else x, pairs))
+        pairs = (
+            list(itertools.combinations(range(k), 2))
+            if base is None
+            else [(base, j) for j in range(k) if j != base]
+        )
+        groups.append(ct.prepare_group(np.round(x, 2) if i % 2 else x, pairs, base=base))
     return groups
 
 
@@ -65,6 +71,32 @@ def test_tukey_batch_equals_the_reference_counter(k):
     steps = sorted({min(x, n) for x in [0, 5, 1000, 1023, 1024, 1025, 8191, 8192, 8193, n]})
     parts = sum(batch.count(a, z, 2) for a, z in itertools.pairwise(steps))
     np.testing.assert_array_equal(parts, got)
+
+
+@pytest.mark.parametrize("k", [2, 3, 6, 7, 13])
+def test_many_vs_one_batch_equals_the_reference_counter(k):
+    # the many-vs-one statistic (the reference writes out the largest |sum_j - sum_base|),
+    # each group of the batch against a baseline column of its own
+    sizes = [1, 13, 40, 7] if k < 7 else [1, 6, 30, 4]
+    bases = [k - 1, 0, 1, 0]
+    groups = _mixed_groups(k, sizes, seed=3, bases=bases)
+    assert {g.statistic for g in groups} == {"many-vs-one"}
+    labels = [("tukey_hsd", (i,)) for i in range(len(groups))]
+    n = 3000
+    got = ct.MonteCarloBatch(groups, 17, labels).count(0, n, workers=2)
+    for g, (group, lab) in enumerate(zip(groups, labels, strict=True)):
+        np.testing.assert_array_equal(got[g], ref.MonteCarloCounter(group, 17, lab).count(0, n))
+    # the same trials as the range, which is never below the statistic: for the same pair,
+    # never more trials than with the range (equal with two systems)
+    ranges = _mixed_groups(k, sizes, seed=3)
+    all_pairs = ct.MonteCarloBatch(ranges, 17, labels).count(0, n, workers=1)
+    for g, base in enumerate(bases):
+        where = {tuple(p): j for j, p in enumerate(ranges[g].pairs.tolist())}
+        same = [where[(min(base, b), max(base, b))] for b in range(k) if b != base]
+        np.testing.assert_array_equal(groups[g].thresholds, ranges[g].thresholds[same])
+        assert (got[g] <= all_pairs[g, same]).all()
+        if k == 2:
+            np.testing.assert_array_equal(got[g], all_pairs[g, same])
 
 
 def test_tukey_batch_mixes_table_and_shuffle_groups():
@@ -104,6 +136,7 @@ def test_tukey_batch_is_one_kernel_call_per_worker(monkeypatch):
 
 
 BOUNDSCHECK = """
+import itertools
 import numpy as np
 from pairedstats.core import bootstrap as cb, tukey as ct
 from tests.core import reference_engine as ref
@@ -114,11 +147,11 @@ out = cb.stream_sums(labels, vals, 300, 8, workers=1)
 for s in range(3):
     idx = ref.resample_indices(8, labels[s], vals[s].shape[0], 300)
     assert (out[s] == ref.draw_order_sums(vals[s], idx).T).all()
-for k, n in [(3, 9), (7, 5), (13, 3)]:
+for (k, n), base in itertools.product([(3, 9), (7, 5), (13, 3)], [None, 1]):
     x = np.round(gen.random((n, k)), 1)
-    g = ct.prepare_group(x, [(0, 1), (1, 2)])
+    g = ct.prepare_group(x, [(1, 0), (1, 2)], base=base)
     got = ct.MonteCarloBatch([g], 4, [("t",)]).count(0, 700, 1)[0]
-    assert (got == ref.MonteCarloCounter(g, 4, ("t",)).count(0, 700)).all(), (k, n)
+    assert (got == ref.MonteCarloCounter(g, 4, ("t",)).count(0, 700)).all(), (k, n, base)
 print("ok")
 """
 

@@ -347,3 +347,86 @@ def test_balanced_tasks_cover_the_trials_once_with_equal_work():
             assert sorted(trials[g]) == list(range(lo, hi))
         if hi > lo:
             assert max(work) - min(work) <= 200 * (1 + len(parts))
+
+
+# ---------------------------------------------------- many-vs-one (a baseline)
+def many_vs_one_brute_force(x, base, tol=0.0):
+    """Every arrangement of every item (item 0 too), in numpy: the fraction in which the
+    largest |sum_j - sum_base| over j != base reaches each pair (base, j)'s observed one."""
+    n, k = x.shape
+    perms = np.array(list(itertools.permutations(range(k))))
+    choice = np.array(list(itertools.product(range(len(perms)), repeat=n)))  # (m, n)
+    arranged = x[np.arange(n)[None, :, None], perms[choice]]  # (m, n, k)
+    sums = arranged.sum(axis=1)
+    others = [j for j in range(k) if j != base]
+    largest = np.abs(sums[:, others] - sums[:, [base]]).max(axis=1)
+    observed = np.abs(x.sum(axis=0)[others] - x.sum(axis=0)[base])
+    return (largest[:, None] >= observed[None, :] - tol).mean(axis=0)
+
+
+@pytest.mark.parametrize("design", ["integers", "quarters", "continuous"])
+def test_many_vs_one_exact_against_brute_force(design):
+    # 4 items x 4 systems (24**4 arrangements); ties within items on the grids
+    rng = np.random.default_rng(40)
+    x = {
+        "integers": rng.integers(0, 3, (4, 4)).astype(float),
+        "quarters": rng.integers(0, 5, (4, 4)) / 4,
+        "continuous": rng.random((4, 4)),
+    }[design]
+    tol = 1e-9 * np.abs(x).max() if design == "continuous" else 0.0
+    for base in range(4):
+        pairs = [(base, j) for j in range(4) if j != base]
+        g = core.prepare_group(x, pairs, base=base)
+        assert core._exact_plan(g) == ("enumerate" if design == "continuous" else "dp")
+        expected = many_vs_one_brute_force(x, base, tol)
+        # 55,296 float probabilities summed into each tail: agreement to about 1e-12
+        np.testing.assert_allclose(core.exact_pvalues(g), expected, rtol=1e-10)
+        # the other path on the same group: enumeration with the baseline's starts
+        stat, probs = core._exact_enumerate(g.values, base)
+        reached = [probs[stat >= t].sum() for t in g.thresholds]
+        np.testing.assert_allclose(reached, expected, rtol=1e-10)
+
+
+def test_many_vs_one_dp_equals_enumeration():
+    x = np.round(np.random.default_rng(9).random((6, 4)) * 10) / 10
+    for base in range(4):
+        g = core.prepare_group(x, [(base, j) for j in range(4) if j != base], base=base)
+        r1, p1 = core._exact_dp(g.values, base)
+        r2, p2 = core._exact_enumerate(g.values, base)
+        for t in np.unique(r2):
+            assert p1[r1 >= t].sum() == pytest.approx(p2[r2 >= t].sum(), rel=1e-12)
+
+
+def test_baseline_starts_weigh_each_score_at_the_baseline():
+    starts, probs = core._baseline_starts(np.array([5, 1, 5, 2]), 2)
+    assert starts[:, 2].tolist() == [1, 2, 5]
+    assert probs.tolist() == [0.25, 0.25, 0.5]
+    assert [sorted(row) for row in starts.tolist()] == [[1, 2, 5, 5]] * 3
+
+
+def test_many_vs_one_monte_carlo_agrees_with_exact_sakai(sakai):
+    x, _ = sakai
+    g = core.prepare_group(x, [(1, 0), (1, 2)], base=1)
+    exact = core.exact_pvalues(g)
+    n = 40_000
+    p = core.count_trials(g, 2024, ["tukey_hsd", ()], 0, n) / n
+    se = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(p - exact) <= 4 * se)
+    # the same trials with the range: at least as many reach each threshold
+    ranges = core.prepare_group(x, [(0, 1), (1, 2)])
+    np.testing.assert_array_equal(ranges.thresholds, g.thresholds)
+    assert np.all(core.count_trials(ranges, 2024, ["tukey_hsd", ()], 0, n) / n >= p)
+
+
+def test_many_vs_one_two_systems_is_the_range():
+    x = np.round(np.random.default_rng(1).random((9, 2)), 1)
+    both = [core.prepare_group(x, [(0, 1)], base=b) for b in (None, 0)]
+    assert [g.statistic for g in both] == ["range", "many-vs-one"]
+    assert core.exact_pvalues(both[0]).tolist() == core.exact_pvalues(both[1]).tolist()
+    counts = [core.count_trials(g, 5, ["t"], 0, 3000) for g in both]
+    np.testing.assert_array_equal(counts[0], counts[1])
+
+
+def test_prepare_group_refuses_a_base_outside_the_columns():
+    with pytest.raises(ValueError, match="`base` must be a column of the 2 systems; got 2"):
+        core.prepare_group(np.zeros((3, 2)), [(0, 1)], base=2)

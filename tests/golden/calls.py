@@ -2,7 +2,8 @@
 
 Every method, every path that draws or decides differently (bootstrap index, counts,
 clusters, strata with weights, ``statistic=``, percentile, basic, BCa; Tukey HSD exact and
-Monte Carlo, on a grid and continuous, few and many systems; rank-sum exact
+Monte Carlo, on a grid and continuous, few and many systems, all pairs and against a
+baseline; rank-sum exact
 and asymptotic; an xarray sweep and ``by=`` groups). A change of any of these numbers is a
 decision: re-run ``python tests/golden/calls.py --write`` and say why in the changelog.
 """
@@ -115,6 +116,16 @@ def calls() -> dict:
         columns=[f"m{j}" for j in range(8)],
     ).rename_axis("item")
     out["tukey-eight-systems"] = lambda: many.paired.tukey_hsd(n_resamples=N, rng=10)
+    out["tukey-baseline-by"] = lambda: runs.paired.tukey_hsd(
+        **tidy, score="p10", by="collection", baseline="dense", n_resamples=N, rng=13
+    )
+    out["tukey-baseline-exact"] = lambda: first8.paired.tukey_hsd(
+        **tidy, score="p10", by="collection", baseline="bm25", method="exact"
+    )
+    first4 = runs[runs["query"].isin(runs["query"].unique()[:4])]  # enumerated
+    out["tukey-baseline-enumerated"] = lambda: first4.paired.tukey_hsd(
+        **tidy, score="ndcg", baseline="hybrid", method="exact"
+    )
     ratings = pairedstats.datasets.load_ratings()
     rank = dict(score="deviation", group="changed", a="unchanged", b="changed")
     out["ranksum-auto"] = lambda: ratings.paired.ranksum(**rank)

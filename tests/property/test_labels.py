@@ -10,7 +10,7 @@ import xarray as xr
 from hypothesis import given
 from hypothesis import strategies as st
 
-from .checks import assert_identical, assert_names, outcome, result
+from .checks import assert_identical, assert_names, label_order, outcome, result
 from .strategies import (
     METHODS,
     ONE_TYPE,
@@ -63,6 +63,28 @@ def test_renaming_systems_changes_only_the_label_columns(name, data):
         result(design.wide(), case.method, **keywords), ["system_a", "system_b"], mapping
     )
     assert_identical(result(renamed.wide(), case.method, **keywords), expected)
+
+
+@pytest.mark.parametrize("name", ["tukey-exact", "tukey-monte-carlo"])
+@given(data=st.data())
+def test_tukey_baseline_numbers_follow_the_labels_not_their_names_or_order(name, data):
+    # against a baseline: renaming the systems (in order) and shuffling the rows of a tidy
+    # table (which reorders the systems too) change the labels and the order of the rows,
+    # and no number
+    case = PAIRED[name]
+    design = data.draw(case.data(kinds=ONE_TYPE))
+    settings = data.draw(case.settings)
+    baseline = data.draw(st.sampled_from(design.systems), label="baseline")
+    mapping = data.draw(order_preserving_map(design.systems), label="systems")
+    renamed = design.replace(systems=[mapping[s] for s in design.systems])
+    rows = data.draw(st.permutations(range(len(design.items) * len(design.systems))))
+    keywords = {**TIDY, **design.keywords, **settings}
+    before = result(design.tidy(), case.method, baseline=baseline, **keywords)
+    assert before["system_a"].tolist() == [baseline] * (len(design.systems) - 1)
+    after = result(renamed.tidy(rows), case.method, baseline=mapping[baseline], **keywords)
+    labels = ["system_a", "system_b"]
+    expected = label_order(_relabelled(before, labels, mapping), labels)
+    assert_identical(label_order(after, labels), expected)
 
 
 @given(data=st.data(), settings=RANKSUM.settings)

@@ -1,10 +1,13 @@
 """Array core of the randomized Tukey HSD test (Carterette 2012; Sakai 2018).
 
 Scores are an ``(n_items, k)`` array: one score of each of ``k`` systems on every item.
-A *trial* shuffles the scores across systems independently within every item and records
-the range (largest minus smallest) of the system sums. A pair's p-value is the fraction of
-trials whose range reaches the pair's observed ``|sum_b - sum_a|`` (the same as comparing
-means, all systems having ``n_items`` scores); no +1 is added.
+A *trial* shuffles the scores across systems independently within every item and records a
+statistic of the system sums: the **range** (largest minus smallest; all pairs are the
+family) or, against a baseline system ``base``, the **many-vs-one** statistic
+``max_j |sum_j - sum_base|`` (the pairs ``(base, j)`` are the family: the randomization
+analogue of Dunnett's test). A pair's p-value is the fraction of trials whose statistic
+reaches the pair's observed ``|sum_b - sum_a|`` (the same as comparing means, all systems
+having ``n_items`` scores); no +1 is added. Both statistics are read from the same trials.
 
 Ties are counted in exact arithmetic. Each item is shifted so that its smallest score is 0
 (this changes neither the observed differences nor any range); a difference ``d`` then errs by
@@ -22,7 +25,9 @@ at most ``error = ERROR_ULPS * u * max|x|`` (``u`` the unit roundoff of the scor
 Exact p-values (every within-item arrangement weighted equally) come from dynamic programming
 over the vector of system sums on a grid (the sums add up to a constant, so the state has
 ``k - 1`` coordinates; for ``k = 2`` this is the convolution of the 2**n sign flips), or from
-enumerating the arrangements when they are few. Monte Carlo trials are counted by
+enumerating the arrangements when they are few (item 0 held fixed for the range, which is
+symmetric in the systems; for the many-vs-one statistic, symmetric in the other systems
+only, item 0 takes each of its distinct scores at the baseline). Monte Carlo trials are counted by
 :mod:`pairedstats.core.tukey_mc` (re-exported here: :class:`MonteCarloBatch`,
 :func:`count_trials`).
 
@@ -255,6 +260,9 @@ class TukeyGroup:
         Grid step (None in tolerance mode; 0 when every item's scores are all equal).
     tolerance : float
         Absolute tolerance in working units (0 on a grid; :func:`tie_tolerance`).
+    base : int or None
+        The baseline's column for the many-vs-one statistic ``max_j |sum_j - sum_base|``;
+        None for the range of the sums (:attr:`statistic`).
     """
 
     values: np.ndarray
@@ -263,6 +271,12 @@ class TukeyGroup:
     thresholds: np.ndarray
     quantum: float | None
     tolerance: float
+    base: int | None = None
+
+    @property
+    def statistic(self) -> str:
+        """``"range"`` (all pairs) or ``"many-vs-one"`` (against the column ``base``)."""
+        return "range" if self.base is None else "many-vs-one"
 
     @property
     def n_items(self) -> int:
@@ -273,21 +287,30 @@ class TukeyGroup:
         return self.values.shape[1]
 
 
-def prepare_group(x: np.ndarray, pairs, precision: float = 2.0**-53) -> TukeyGroup:
+def prepare_group(
+    x: np.ndarray, pairs, precision: float = 2.0**-53, base: int | None = None
+) -> TukeyGroup:
     """Prepare the finite scores ``x`` (n_items, k) of one group for the given pairs.
 
     ``precision`` is the unit roundoff of the scores as they were given
     (:attr:`pairedstats.core.design.PairedDesign.precision`): it sets the error model of the
-    tie rule (:func:`quantize`, :func:`tie_tolerance`).
+    tie rule (:func:`quantize`, :func:`tie_tolerance`). ``base``: the baseline's column,
+    whose comparisons ``(base, j)`` form the family (the many-vs-one statistic); None: the
+    range, all pairs. The tie rule is the same for both: the statistic is a difference of
+    two sums either way.
 
     Examples
     --------
     >>> g = prepare_group(np.array([[0.1, 0.3], [0.2, 0.0]]), [(0, 1)])
     >>> g.values.tolist(), g.observed.tolist(), g.quantum
     ([[0, 1], [1, 0]], [0], 0.2)
+    >>> prepare_group(np.array([[0.1, 0.3, 0.2]]), [(1, 0), (1, 2)], base=1).statistic
+    'many-vs-one'
     """
     x = np.asarray(x, dtype=np.float64)
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+    if base is not None and not 0 <= base < x.shape[1]:
+        raise ValueError(f"`base` must be a column of the {x.shape[1]} systems; got {base}.")
     d = _differences(x)
     error = difference_error(x, precision)
     ints, quantum = _grid(d, error)
@@ -302,6 +325,7 @@ def prepare_group(x: np.ndarray, pairs, precision: float = 2.0**-53) -> TukeyGro
         thresholds=observed.copy() if ints is not None else observed - tolerance,
         quantum=quantum,
         tolerance=tolerance,
+        base=None if base is None else int(base),
     )
 
 
@@ -339,6 +363,12 @@ def _distinct_arrangements(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, counts / perms.shape[0]
 
 
+def _exact_base(group: TukeyGroup) -> int | None:
+    """The baseline column of the exact computation: None for the range, and for two
+    systems, whose many-vs-one statistic is the range."""
+    return group.base if group.k > 2 else None
+
+
 def _exact_plan(group: TukeyGroup) -> str | None:
     """Which exact computation fits: "dp", "enumerate" or None."""
     n, k = group.values.shape
@@ -350,8 +380,9 @@ def _exact_plan(group: TukeyGroup) -> str | None:
         cells = (total + 1) ** (k - 1)
         if cells <= EXACT_CELLS and n * fact * cells <= EXACT_WORK:
             return "dp"
-    # arrangements with item 0 fixed; distinct ones counted, capped early
-    count = 1
+    # arrangements with item 0 fixed (the range) or at the baseline (many-vs-one: one start
+    # per distinct score of item 0); distinct ones counted, capped early
+    count = 1 if _exact_base(group) is None else np.unique(group.values[0]).size
     for i in range(1, n):
         count *= _n_distinct(group.values[i])
         if count > EXACT_ARRANGEMENTS:
@@ -370,6 +401,8 @@ def _n_distinct(row) -> int:
 def exact_pvalues(group: TukeyGroup) -> np.ndarray | None:
     """Exact permutation p-values of the pairs, or None when too large to compute.
 
+    A pair's p-value is the probability that the group's statistic (the range of the system
+    sums, or the many-vs-one distance from the baseline's sum) reaches the pair's threshold.
     Every within-item arrangement has probability ``1 / k!``. Probabilities are summed in
     float64 (relative error about 1e-15); ties are exact on a grid and within the tolerance
     otherwise.
@@ -385,10 +418,11 @@ def exact_pvalues(group: TukeyGroup) -> np.ndarray | None:
     plan = _exact_plan(group)
     if plan is None:
         return None
+    base = _exact_base(group)
     if plan == "dp":
-        ranges, probs = _exact_dp(group.values)
+        ranges, probs = _exact_dp(group.values, base)
     else:
-        ranges, probs = _exact_enumerate(group.values)
+        ranges, probs = _exact_enumerate(group.values, base)
     order = np.argsort(ranges, kind="stable")
     ranges, probs = ranges[order], probs[order]
     tail = np.cumsum(probs[::-1])[::-1]  # tail[j] = P(range >= ranges[j])
@@ -399,8 +433,18 @@ def exact_pvalues(group: TukeyGroup) -> np.ndarray | None:
     return np.minimum(out, 1.0)
 
 
-def _exact_dp(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distribution of the range by dynamic programming over the first k-1 system sums."""
+def _statistic(sums: np.ndarray, base: int | None, axis: int) -> np.ndarray:
+    """The trial statistic of system sums along ``axis``: their range (``base`` None), or
+    their largest distance from the sum of system ``base`` (many-vs-one)."""
+    hi, lo = sums.max(axis=axis), sums.min(axis=axis)
+    if base is None:
+        return hi - lo
+    at = np.take(sums, base, axis=axis)
+    return np.maximum(hi - at, at - lo)
+
+
+def _exact_dp(values: np.ndarray, base: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Distribution of the statistic by dynamic programming over the first k-1 system sums."""
     n, k = values.shape
     total_max = int(values.max(axis=1).sum())
     size = total_max + 1
@@ -426,18 +470,46 @@ def _exact_dp(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     coords = [g[mask] for g in grids]
     last = total - np.sum(coords, axis=0) if dims > 1 else total - coords[0]
     stacked = np.stack([*coords, last], axis=0)
-    ranges = stacked.max(axis=0) - stacked.min(axis=0)
-    return ranges.astype(np.int64), region[mask]
+    return _statistic(stacked, base, 0).astype(np.int64), region[mask]
 
 
-def _exact_enumerate(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distribution of the range by enumerating arrangements (item 0 held fixed)."""
+def _exact_enumerate(values: np.ndarray, base: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Distribution of the statistic by enumerating arrangements.
+
+    The range is symmetric in the systems, and the system sums of items 1.. are
+    exchangeable: item 0 is held fixed. The many-vs-one statistic is symmetric in the
+    systems other than ``base`` only: item 0 starts once per distinct score at the baseline,
+    with the probability of that score there (:func:`_baseline_starts`).
+    """
     n, k = values.shape
-    sums = values[0][None, :].copy()
-    probs = np.ones(1)
+    if base is None:
+        sums, probs = values[0][None, :].copy(), np.ones(1)
+    else:
+        sums, probs = _baseline_starts(values[0], base)
     for i in range(1, n):
         arranged, weights = _distinct_arrangements(values[i])
         sums = (sums[:, None, :] + arranged[None, :, :]).reshape(-1, k)
         probs = (probs[:, None] * weights[None, :]).ravel()
-    ranges = sums.max(axis=1) - sums.min(axis=1)
-    return ranges, probs
+    return _statistic(sums, base, 1), probs
+
+
+def _baseline_starts(row: np.ndarray, base: int) -> tuple[np.ndarray, np.ndarray]:
+    """One arrangement of ``row`` per distinct score at column ``base`` (the other scores
+    in their order), and the probability ``count / k`` of that score there.
+
+    Examples
+    --------
+    >>> starts, probs = _baseline_starts(np.array([2, 0, 2]), 1)
+    >>> starts.tolist(), probs.tolist()
+    ([[2, 0, 2], [0, 2, 2]], [0.3333333333333333, 0.6666666666666666])
+    """
+    k = row.shape[0]
+    distinct, counts = np.unique(row, return_counts=True)
+    others = np.arange(k) != base
+    starts = np.empty((distinct.size, k), dtype=row.dtype)
+    for s, v in enumerate(distinct.tolist()):
+        rest = row.tolist()
+        rest.remove(v)
+        starts[s, base] = v
+        starts[s, others] = rest
+    return starts, counts / k

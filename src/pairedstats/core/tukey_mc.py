@@ -1,8 +1,10 @@
 """Monte Carlo counting of the randomized Tukey HSD: the trials' layout and the batch runner.
 
 A *trial* arranges the scores of every item at random (each of the ``k!`` within-item
-arrangements equally likely) and records the range of the system sums; a pair counts the
-trials whose range reaches its threshold (:class:`pairedstats.core.tukey.TukeyGroup`).
+arrangements equally likely) and records a statistic of the system sums: their range (all
+pairs) or their largest distance from a baseline's sum (many-vs-one); a pair counts the
+trials whose statistic reaches its threshold (:class:`pairedstats.core.tukey.TukeyGroup`).
+Both statistics come from the same trials: the draws do not depend on the statistic.
 
 Draws (part of the stream layout, :data:`pairedstats.core.draws.STREAM_VERSION`): trials are
 cut into blocks of :func:`trials_per_block` trials, each block with its own generator of the
@@ -156,7 +158,7 @@ def draws_per_trial(n: int, k: int) -> int:
 
 
 class MonteCarloBatch:
-    """Counts of trials reaching each pair's difference, for many groups at once.
+    """Counts of trials whose statistic reaches each pair's difference, many groups at once.
 
     Group ``g`` draws its trials from the stream of ``root`` and ``labels[g]``, so its counts
     do not depend on the other groups, on the split of the trials into calls or on the
@@ -267,12 +269,13 @@ def _kernel_args(kind: str, root: int, rows) -> tuple:
         item_bounds=offsets([grp.n_items for grp in groups]),
         thresholds=np.stack([grp.thresholds for grp in groups]),
         block_sizes=np.array([row[3] for row in rows], dtype=np.int64),
+        bases=np.array([-1 if grp.base is None else grp.base for grp in groups], dtype=np.int64),
     )
     return streams, data, layout
 
 
 def count_trials(group, root: int, labels, lo: int, hi: int, *, workers=None) -> np.ndarray:
-    """Per pair, the number of trials ``lo <= r < hi`` whose range reaches the threshold.
+    """Per pair, the number of trials ``lo <= r < hi`` whose statistic reaches the threshold.
 
     Examples
     --------

@@ -59,13 +59,16 @@ class Units(NamedTuple):
 
 class Groups(NamedTuple):
     """Tukey groups: group ``g``'s items are ``values[item_bounds[g]:item_bounds[g + 1]]``
-    (working scores, int64 on a grid or float64), a range counts for pair ``j`` when it is
-    ``>= thresholds[g, j]``, and its trials are cut into blocks of ``block_sizes[g]``."""
+    (working scores, int64 on a grid or float64), a trial's statistic counts for pair ``j``
+    when it is ``>= thresholds[g, j]``, and its trials are cut into blocks of
+    ``block_sizes[g]``. The statistic is the range of the system sums when ``bases[g]`` is
+    -1, else their largest distance from the sum of system ``bases[g]`` (many-vs-one)."""
 
     values: np.ndarray
     item_bounds: np.ndarray  # int64
     thresholds: np.ndarray  # (n_groups, n_pairs)
     block_sizes: np.ndarray  # int64
+    bases: np.ndarray  # int64, per group: the baseline's column, or -1 (the range)
 
 
 class TableLayout(NamedTuple):

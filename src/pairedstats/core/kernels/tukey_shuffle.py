@@ -6,7 +6,7 @@ import numba
 import numpy as np
 
 from ..draws import jit as draws
-from .tukey_table import count_ranges
+from .tukey_table import count_statistics
 
 _njit = numba.njit(cache=True, nogil=True)
 _inline = numba.njit(cache=True, nogil=True, inline="always")
@@ -86,4 +86,4 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
                     _arrange(perm, buf, i, t, layout)
                     for j in range(k):
                         row[j] += groups.values[i0 + i, perm[j]]
-                count_ranges(sums, 1, k, groups.thresholds[g], out[task])
+                count_statistics(sums, 1, k, groups.bases[g], groups.thresholds[g], out[task])

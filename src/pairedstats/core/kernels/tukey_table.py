@@ -109,15 +109,24 @@ def _trial_sums(sums, table, buf, mb, n, digits, fact, magic, shift):  # pragma:
 
 
 @_njit
-def count_ranges(sums, mb, k, thresholds, out):  # pragma: no cover
-    """``out[j] +=`` the trials ``t < mb`` whose range of ``sums[t, :k]`` reaches
-    ``thresholds[j]``."""
+def count_statistics(sums, mb, k, base, thresholds, out):  # pragma: no cover
+    """``out[j] +=`` the trials ``t < mb`` whose statistic of ``sums[t, :k]`` reaches
+    ``thresholds[j]``.
+
+    The statistic is the range of the sums (``base < 0``: all pairs), or their largest
+    distance from the sum of the system ``base`` (many-vs-one: ``max_j |s_j - s_base|``),
+    computed as ``max(hi - s_base, s_base - lo)`` from the range's ``hi`` and ``lo``: a
+    rounded subtraction is monotone, so this is the largest of the rounded distances.
+    """
     for t in range(mb):
         hi, lo = sums[t, 0], sums[t, 0]
         for j in range(1, k):
             hi = max(hi, sums[t, j])
             lo = min(lo, sums[t, j])
-        r = hi - lo
+        if base < 0:
+            r = hi - lo
+        else:
+            r = max(hi - sums[t, base], sums[t, base] - lo)
         for j in range(thresholds.shape[0]):
             if r >= thresholds[j]:
                 out[j] += 1
@@ -140,9 +149,10 @@ def table_counts(streams, groups, layout, tasks, out):  # pragma: no cover
     one block of ``groups.block_sizes[g]`` trials; :class:`Streams`, :class:`Groups`,
     :class:`TableLayout`): a trial takes ``ceil(n / digits)`` draws in ``[0, high)`` from the
     block's stream, each the arrangement numbers of ``digits`` items, adds its items'
-    arranged rows in item order and counts for pair ``j`` when its range reaches the group's
-    threshold: ``out[t, j]``. The work runs item by item over ``_TRIALS`` trials at a time so
-    that the item's arrangements stay in the first-level cache.
+    arranged rows in item order and counts for pair ``j`` when its statistic (the range, or
+    the many-vs-one distance from ``groups.bases[g]``: :func:`count_statistics`) reaches the
+    group's threshold: ``out[t, j]``. The work runs item by item over ``_TRIALS`` trials at
+    a time so that the item's arrangements stay in the first-level cache.
     """
     fact, k = layout.perms.shape
     most = _largest_group(groups, tasks)  # one table and one draw buffer for all tasks
@@ -170,4 +180,4 @@ def table_counts(streams, groups, layout, tasks, out):  # pragma: no cover
             mb = min(_TRIALS, z - r0)
             draws.fill_rows(state, high, threshold, buf, n_draws, mb, _TRIALS, 1, 0)
             _trial_sums(sums, table, buf, mb, n, digits, fact, layout.magic[g], layout.shift[g])
-            count_ranges(sums, mb, k, groups.thresholds[g], out[task])
+            count_statistics(sums, mb, k, groups.bases[g], groups.thresholds[g], out[task])
