@@ -250,6 +250,33 @@ def test_jackknife_se_is_the_leave_one_draw_out_loop(design):
                                                   rel=1e-12)  # fmt: skip
 
 
+def test_jackknife_se_of_the_sample_is_the_influence_values_formula():
+    # the BCa road's leave-one-out influence values L (jackknife_influence): the jackknife
+    # variance is sum_h sum_j L_hj**2 / (n_h (n_h - 1))
+    scores = _f1_scores(30, 8)
+    strata = np.repeat([0, 1, 2], [12, 16, 2])  # with clusters of 2, the last: one unit
+    for kw in (
+        {},
+        {"strata": strata, "strata_labels": (0, 1, 2)},
+        {"strata": strata, "strata_labels": (0, 1, 2), "cluster": np.arange(30) // 2},
+    ):
+        group = _group(scores, **kw)
+        L = cb.statistic_influence(group, _pooled_f1)[0]
+        sizes = np.repeat(group.strata_sizes, group.strata_sizes).astype(float)
+        multi = sizes > 1
+        v = (L[multi] ** 2 / (sizes[multi] * (sizes[multi] - 1))).sum()
+        se = sj.statistic_estimate_se(group, _pooled_f1)
+        assert se[0] == pytest.approx(np.sqrt(v), rel=1e-12)
+
+
+def test_one_unit_gives_standard_errors_zero():
+    scores = np.array([[[0.2], [0.7]]])
+    for statistic in (None, lambda x, axis: x.mean(axis=axis)):
+        out = _reps(_group(scores), 20, statistic=statistic, studentized=True)
+        assert (out["replicate_se"] == 0).all()
+        assert out["estimate_se"][0] == 0
+
+
 def test_jackknife_of_the_mean_is_the_mean_paths_se():
     # the jackknife variance of a mean is s**2 / n exactly: the two roads agree resample by
     # resample (the same draws)
@@ -360,19 +387,21 @@ def _coverage(x, mu, root, B=999):
 
 
 def test_coverage_of_heavy_tailed_means_is_closer_to_the_level():
-    # 15 items of t_3 differences, 400 data sets x 999 resamples. With 4,000 data sets the
-    # coverages are 0.927 (studentized) and 0.913 (percentile), +-0.004: the studentized
-    # interval is closer to 0.95, not at it (t_3 has no fourth moment)
-    x = np.random.default_rng(2024).standard_t(3, size=(400, 15))
+    # 15 items of t_3 differences, 2,000 data sets x 999 resamples. Measured on 10,000 data
+    # sets: 0.922 (studentized) and 0.912 (percentile), +-0.003; a numpy-only bootstrap-t
+    # (numpy's generator and std) gives the same within noise. t_3 has no fourth moment, which the
+    # studentized interval's n**-1 accuracy needs: it is closer to 0.95, not at it.
+    x = np.random.default_rng(2024).standard_t(3, size=(2000, 15))
     stud, pct = _coverage(x, 0.0, root=1)
-    se = np.sqrt(0.95 * 0.05 / 400)
-    assert abs(stud - 0.95) <= 3 * se
-    assert stud > pct
+    assert stud > pct  # the same data sets: a paired comparison
+    assert abs(stud - 0.95) < abs(pct - 0.95)
+    assert stud >= 0.95 - 0.04
 
 
 def test_coverage_of_skewed_means_gains_on_the_percentile_interval():
-    # 15 items of exponential differences, 2,000 data sets: about 0.94 against 0.89 (the
-    # percentile interval's error is of order n**-1/2 in each tail, the studentized's n**-1)
+    # 15 items of exponential differences, 2,000 data sets x 999 resamples. Measured on
+    # 10,000 data sets: 0.946 against 0.894 (in each tail, the coverage error is of order
+    # n**-1/2 for the percentile interval and n**-1 for the studentized; Hall 1988)
     x = np.random.default_rng(7).exponential(size=(2000, 15))
     stud, pct = _coverage(x, 1.0, root=2)
     se = np.sqrt(0.95 * 0.05 / 2000)
