@@ -96,8 +96,8 @@ def test_many_groups_give_each_group_its_own_numbers():
         out = cb.group_replicates(_group(scores, [(0, 1), (0, 2)]), group_key=key, root=3,
                                   n_resamples=600, studentized=True)  # fmt: skip
         np.testing.assert_array_equal(out["replicates"], reps[g])
-        np.testing.assert_allclose(out["replicate_se"], se[g], rtol=1e-14, atol=0)
-        np.testing.assert_allclose(out["estimate_se"], est_se[g], rtol=1e-14)
+        np.testing.assert_array_equal(out["replicate_se"], se[g])
+        np.testing.assert_array_equal(out["estimate_se"], est_se[g])
     # constant differences: a point, with standard errors 0
     assert (se[2] == 0).all()
     assert (est_se[2] == 0).all()
@@ -334,6 +334,23 @@ def test_negated_replicates_and_estimate_mirror_the_interval_exactly():
         np.testing.assert_array_equal(mlow, -high)
         np.testing.assert_array_equal(mhigh, -low)
     assert low[4] == high[4] == est[4]  # estimate_se 0: the point
+
+
+@pytest.mark.parametrize("statistic", [None, "f1"])
+def test_swapping_a_and_b_mirrors_the_whole_road_exactly(statistic):
+    scores = _f1_scores(30, 5) if statistic else np.random.default_rng(5).normal(size=(30, 2))
+    kw = dict(strata=np.repeat([0, 1], [12, 18]), strata_labels=("s", "t"),
+              cluster=np.arange(30) // 3)  # fmt: skip
+    f = _pooled_f1 if statistic else None
+    ab = _reps(_group(scores, [(0, 1)], **kw), 300, statistic=f, studentized=True)
+    ba = _reps(_group(scores, [(1, 0)], **kw), 300, statistic=f, studentized=True)
+    np.testing.assert_array_equal(ba["replicates"], -ab["replicates"])
+    np.testing.assert_array_equal(ba["replicate_se"], ab["replicate_se"])
+    np.testing.assert_array_equal(ba["estimate_se"], ab["estimate_se"])
+    args = ("replicates", "estimate", "estimate_se", "replicate_se")
+    low, high = st.studentized_interval(*(ab[a] for a in args), 0.95)
+    mlow, mhigh = st.studentized_interval(*(ba[a] for a in args), 0.95)
+    np.testing.assert_array_equal((mlow, mhigh), (-high, -low))
 
 
 def test_zero_standard_errors_of_resamples():

@@ -9,15 +9,21 @@ over the distinct units drawn, unit ``u`` (drawn ``c_u`` times) left out once wi
 
     se*^2 = (n - 1) / n * sum_u c_u (theta_(-u) - mean)^2,   mean = sum_u c_u theta_(-u) / n
 
-within each stratum, added over the strata (a stratum of one unit adds 0). Units are items,
-or clusters with ``cluster``. The estimate's own standard error is the ordinary
-(stratified) jackknife: the same computation on the resample that draws every unit once.
+within each stratum, added over the strata (a stratum of one unit adds 0): the jackknife
+estimate of variance (Efron & Tibshirani 1993, chapter 11), within strata as in Davison &
+Hinkley (1997, section 3.7). Units are items, or clusters with ``cluster``; the statistic is
+computed on the items of the whole resample. The estimate's own standard error is the
+ordinary (stratified) jackknife: the same computation on the resample that draws every unit
+once.
 
 Cost: a resample of ``n`` units holds ``n (1 - (1 - 1/n)**n)``, about ``0.632 n``, distinct
 units, so the statistic is evaluated about ``0.632 n`` times per resample and system, on
-``n - 1`` units each (batched into few calls when the statistic is vectorized). The draws
-are those of :func:`pairedstats.core.bootstrap_statistic.statistic_replicates`, drawn again
-(cheap next to the evaluations).
+``n - 1`` units each (batched into few calls when the statistic is vectorized): the time
+grows as ``n**2 B``. Measured on a 2-core machine for pooled F1 of two systems, 200 items
+and 2,000 resamples (about 507,000 evaluations): 1.4 s vectorized, 5.4 s called once per
+resample (the replicates themselves: 5 ms and 23 ms). The draws are those of
+:func:`pairedstats.core.bootstrap_statistic.statistic_replicates`, drawn again (cheap next to
+the evaluations).
 """
 
 from __future__ import annotations

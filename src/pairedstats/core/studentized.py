@@ -14,9 +14,8 @@ Standard errors provided here (numpy only):
   clusters, and with clusters of size one the variance of a mean of items), from the sums of
   a few per-unit moment columns (:func:`moment_columns`), which the bootstrap kernel sums over
   the same drawn units as the replicates;
-* :func:`jackknife_variance`: the (stratified) jackknife variance from leave-one-out values,
-  the standard error of a general ``statistic``
-  (:mod:`pairedstats.core.statistic_jackknife`).
+* the jackknife of each resample, the standard error of a general ``statistic``, is in
+  :mod:`pairedstats.core.statistic_jackknife`.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
-    "jackknife_variance",
     "moment_columns",
     "moment_variance",
     "ratio_variance",
@@ -151,44 +149,6 @@ def moment_variance(sums, n_units, k: int, sum_n=None) -> np.ndarray:
         return ratio_variance(st, st2, n_units)
     sn = np.asarray(sum_n, dtype=np.float64)[..., None]
     return ratio_variance(st, st2, n_units, acc[..., 2 * k : 3 * k], sn, acc[..., 3 * k :])
-
-
-def jackknife_variance(leave_out, strata_sizes=None) -> np.ndarray:
-    """The (stratified) jackknife variance from leave-one-unit-out values (last axis).
-
-    ``v = sum_h (n_h - 1) / n_h * sum_j (theta_(-hj) - mean_h)**2`` (Efron & Tibshirani 1993,
-    eq. 11.5, within each stratum ``h`` and added over the strata; Davison & Hinkley 1997,
-    section 3.7). A stratum of one unit contributes 0. The values of a stratum are centred at
-    its first value before they are averaged, so equal values give exactly 0.
-
-    Parameters
-    ----------
-    leave_out : array_like, shape (..., n_units)
-        ``theta`` with unit ``j`` left out, the units of a stratum contiguous.
-    strata_sizes : sequence of int, optional
-        Units of each stratum in order (one stratum if None).
-
-    Examples
-    --------
-    The jackknife variance of a mean is ``s**2 / n``:
-
-    >>> x = np.array([1.0, 2.0, 4.0, 7.0])
-    >>> loo = (x.sum() - x) / 3
-    >>> bool(np.isclose(jackknife_variance(loo), x.var(ddof=1) / 4, rtol=1e-14))
-    True
-    """
-    values = np.asarray(leave_out, dtype=np.float64)
-    sizes = [values.shape[-1]] if strata_sizes is None else list(strata_sizes)
-    out = np.zeros(values.shape[:-1])
-    lo = 0
-    for size in sizes:
-        hi = lo + size
-        if size > 1:
-            part = values[..., lo:hi] - values[..., lo : lo + 1]
-            dev = part - part.mean(axis=-1, keepdims=True)
-            out += (size - 1) / size * (dev * dev).sum(axis=-1)
-        lo = hi
-    return out
 
 
 def studentized_replicates(replicates, estimate, replicate_se) -> np.ndarray:
