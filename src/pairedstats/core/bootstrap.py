@@ -6,6 +6,12 @@ layer. The intervals are in :mod:`pairedstats.core.intervals`, the resampling un
 (the names the layer above uses are re-exported here). numpy only; the kernel
 (:mod:`pairedstats.core.kernels.bootstrap`) imports numba, lazily.
 
+The studentized interval (:mod:`pairedstats.core.studentized`) needs a standard error of
+every replicate, from its own resample (``studentized=True``): for the mean, the kernel sums
+per-unit moment columns beside the differences over the same drawn units (the replicates
+are the same bits); for a general statistic, each resample's jackknife
+(:mod:`pairedstats.core.statistic_jackknife`).
+
 Resampling streams
 ------------------
 The draws of a group (a stratum of a group, with ``strata``) come from the streams named
