@@ -59,12 +59,16 @@ def _leave_out_items(group, kept_units: np.ndarray, length: int) -> np.ndarray:
 def _grouped_variance(diff, gid, count, n_of_group) -> np.ndarray:
     """Jackknife variance (k, G) of the values ``diff`` (k, M) grouped by ``gid``, weighted.
 
-    Each group is centred at one of its values first (equal values give exactly 0), then at
-    its weighted mean ``sum c x / n``.
+    ``gid`` is non-decreasing (rows ordered by resample, then unit, units by stratum). Each
+    group is centred at its first value first (equal values give exactly 0), then at its
+    weighted mean ``sum c x / n``.
     """
     k, n_groups = diff.shape[0], n_of_group.size
+    if gid.size == 0:  # every stratum of one unit
+        return np.zeros((k, n_groups))
+    starts = np.flatnonzero(np.concatenate([[True], gid[1:] != gid[:-1]]))
     first = np.zeros((k, n_groups))
-    first[:, gid] = diff  # any of the group's values (repeated indices: one of them)
+    first[:, gid[starts]] = diff[:, starts]
     dev = diff - first[:, gid]
     out = np.zeros((k, n_groups))
     for c in range(k):
