@@ -6,6 +6,12 @@ layer. The intervals are in :mod:`pairedstats.core.intervals`, the resampling un
 (the names the layer above uses are re-exported here). numpy only; the kernel
 (:mod:`pairedstats.core.kernels.bootstrap`) imports numba, lazily.
 
+The studentized interval (:mod:`pairedstats.core.studentized`) needs a standard error of
+every replicate, from its own resample (``studentized=True``): for the mean, the kernel sums
+per-unit moment columns beside the differences over the same drawn units (the replicates
+are the same bits); for a general statistic, each resample's jackknife
+(:mod:`pairedstats.core.statistic_jackknife`).
+
 Resampling streams
 ------------------
 The draws of a group (a stratum of a group, with ``strata``) come from the streams named
@@ -78,6 +84,13 @@ from .intervals import (
 )
 from .kernels import Streams, Units, offsets
 from .parallel import default_workers, run_parts
+from .statistic_jackknife import statistic_estimate_se, statistic_replicate_se
+from .studentized import (
+    moment_columns,
+    moment_variance,
+    studentized_interval,
+    studentized_replicates,
+)
 
 __all__ = [
     "LABEL",
@@ -97,6 +110,8 @@ __all__ = [
     "plain_mean",
     "resample_indices",
     "standard_error",
+    "studentized_interval",
+    "studentized_replicates",
     "tie_error",
 ]
 
@@ -147,8 +162,15 @@ def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resam
     return num, den
 
 
-def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, workers):
-    """Replicates (B, k) of stratum ``h``'s ratio (item mean) of each column of ``sums``."""
+def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, workers,
+                    moments=None):  # fmt: skip
+    """Replicates (B, k) of stratum ``h``'s ratio (item mean) of each column of ``sums``.
+
+    With ``moments`` (the stratum's units' :func:`moment_columns`, index path only), also
+    their sums (B, q) over the same draws and the drawn sizes ``sum N`` (B,) (None for
+    items): ``(ratio, moment sums, sizes)``. The extra columns change no replicate: the
+    kernel sums every column over one set of drawn units.
+    """
     lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
     s, m, n = sums[lo:hi], group.unit_sizes[lo:hi], hi - lo
     skey, stratified = group.stratum_keys[h], group.stratified
@@ -160,28 +182,74 @@ def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, wo
             ratio[:, c] = sign * (num / den)
         return ratio
     vals = np.column_stack([s, m]) if group.clustered else s
+    if moments is not None:
+        vals = np.column_stack([vals, moments])
     labels = stream_labels(group_key, skey, stratified)
     acc = stream_sums([labels], [vals], n_resamples, root, workers)[0].T
+    k = s.shape[1]
     if group.clustered:
-        return acc[:, :-1] / acc[:, -1:]
-    return acc / float(n)
+        ratio = acc[:, :k] / acc[:, k : k + 1]
+    else:
+        ratio = acc[:, :k] / float(n)
+    if moments is None:
+        return ratio
+    if group.clustered:
+        return ratio, acc[:, k + 1 :], acc[:, k]
+    return ratio, acc[:, k:], None
 
 
-def _mean_replicates(group, group_key, root, n_resamples, resampling, workers):
+def _centred_unit_sums(group, d):
+    """Unit sums (n_units, k) of ``d`` minus its stratum's item mean, item by item.
+
+    Each column is reduced as one contiguous row (:func:`_column_sums`), so that a
+    comparison's numbers do not depend on the other comparisons of the call.
+    """
+    centre = np.zeros((len(group.stratum_keys), d.shape[1]))
+    for h in range(len(group.stratum_keys)):
+        rows = d[group.item_stratum == h]
+        centre[h] = _column_sums(rows) / rows.shape[0]
+    return group.unit_sums(d - centre[group.item_stratum])
+
+
+def _column_sums(values: np.ndarray) -> np.ndarray:
+    """Sums of the columns of ``values`` (n, q), each added as one contiguous row."""
+    return np.ascontiguousarray(values.T).sum(axis=-1)
+
+
+def _mean_replicates(group, group_key, root, n_resamples, resampling, workers,
+                     studentized=False):  # fmt: skip
     d = group.differences()
     sums = group.unit_sums(d)
-    total = np.zeros((n_resamples, d.shape[1]))
+    k = d.shape[1]
+    total = np.zeros((n_resamples, k))
+    var, est_var = np.zeros((n_resamples, k)), np.zeros(k)
+    centred = _centred_unit_sums(group, d) if studentized else None
     for h in range(len(group.stratum_keys)):
-        total += group.weights[h] * _stratum_ratios(
-            group, h, sums, group_key, root, n_resamples, resampling, workers
-        )
+        w = group.weights[h]
+        if not studentized:
+            total += w * _stratum_ratios(
+                group, h, sums, group_key, root, n_resamples, resampling, workers
+            )
+            continue
+        lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
+        sizes = group.unit_sizes[lo:hi] if group.clustered else None
+        moments = moment_columns(centred[lo:hi], sizes)
+        ratio, acc, drawn = _stratum_ratios(group, h, sums, group_key, root, n_resamples,
+                                            resampling, workers, moments)  # fmt: skip
+        total += w * ratio
+        var += w * w * moment_variance(acc, hi - lo, k, drawn)
+        est_var += w * w * moment_variance(_column_sums(moments), hi - lo, k,
+                                           None if sizes is None else sizes.sum())  # fmt: skip
     # degenerate: every stratum's differences constant -> the estimate exactly
     estimate = group.stratified_mean(d)
-    constant = np.ones(d.shape[1], dtype=bool)
+    constant = np.ones(k, dtype=bool)
     for h in range(len(group.stratum_keys)):
         constant &= np.ptp(d[group.item_stratum == h], axis=0) == 0
     total[:, constant] = estimate[constant]
-    return total.T, estimate, sums
+    if not studentized:
+        return total.T, estimate, sums, None
+    var[:, constant], est_var[constant] = 0.0, 0.0
+    return total.T, estimate, sums, (np.sqrt(var.T), np.sqrt(est_var))
 
 
 #: Groups per kernel call of :func:`mean_replicates_batches` (bounds its work arrays).
@@ -189,20 +257,28 @@ GROUP_BATCH = 64
 
 
 def mean_replicates_batches(
-    differences: dict, group_keys: dict, *, root: int, n_resamples: int, workers=None
+    differences: dict,
+    group_keys: dict,
+    *,
+    root: int,
+    n_resamples: int,
+    workers=None,
+    studentized: bool = False,
 ):
     """:func:`mean_replicates_many` over many groups, :data:`GROUP_BATCH` per kernel call.
 
     ``differences`` and ``group_keys`` map each group to its per-item differences and its
     stream key. Yields ``(groups, replicates)``, ``replicates`` of shape
     ``(len(groups), k, n_resamples)``; a group's replicates do not depend on its batch.
+    With ``studentized``, ``replicates`` is the tuple ``(replicates, replicate_se,
+    estimate_se)`` of :func:`mean_replicates_many`.
     """
     order = list(differences)
     for start in range(0, len(order), GROUP_BATCH):
         batch = order[start : start + GROUP_BATCH]
         yield batch, mean_replicates_many(
             [differences[g] for g in batch], [group_keys[g] for g in batch], root=root,
-            n_resamples=n_resamples, workers=workers,
+            n_resamples=n_resamples, workers=workers, studentized=studentized,
         )  # fmt: skip
 
 
@@ -213,12 +289,20 @@ def mean_replicates_many(
     root: int,
     n_resamples: int,
     workers: int | None = None,
-) -> np.ndarray:
+    studentized: bool = False,
+):
     """Index-path replicates of many unclustered, unstratified groups in one kernel call.
 
     ``differences[g]`` (n_g, k) are group ``g``'s per-item differences. Returns (G, k, B),
     equal to what :func:`group_replicates` gives each group on its own (``resampling=
     "index"``): the streams are keyed by each group's key, never by its position.
+
+    With ``studentized``, returns ``(replicates, replicate_se, estimate_se)``: also the
+    standard error ``sd(ddof=1) / sqrt(n)`` of each resample's mean (G, k, B), from the same
+    draws (the kernel sums the moment columns of :func:`~pairedstats.core.studentized.\
+moment_columns` beside the differences; the replicates are the same bits), and the
+    estimate's (G, k); equal to :func:`group_replicates`' ``replicate_se`` and
+    ``estimate_se``. The kernel then sums three columns per comparison instead of one.
 
     Examples
     --------
@@ -228,16 +312,35 @@ def mean_replicates_many(
     >>> alone = mean_replicates_many(d[1:], ["y"], root=1, n_resamples=500)
     >>> both.shape, bool((both[1] == alone[0]).all())
     ((2, 2, 500), True)
+    >>> reps, se, est_se = mean_replicates_many(d, ["x", "y"], root=1, n_resamples=500,
+    ...                                         studentized=True)
+    >>> bool((reps == both).all()), se.shape, est_se.shape
+    (True, (2, 2, 500), (2, 2))
     """
     labels = [(LABEL, key) for key in group_keys]
-    out = stream_sums(labels, list(differences), n_resamples, root, workers)
+    if studentized:
+        moments = [moment_columns(d - _column_sums(d) / d.shape[0]) for d in differences]
+        values = [np.column_stack([d, m]) for d, m in zip(differences, moments, strict=True)]
+    else:
+        values = list(differences)
+    out = stream_sums(labels, values, n_resamples, root, workers)
     sizes = np.array([d.shape[0] for d in differences])
-    out /= sizes.astype(np.float64)[:, None, None]
+    if studentized:
+        k = differences[0].shape[1]
+        var = moment_variance(np.moveaxis(out[:, k:], 1, -1), sizes[:, None, None], k)
+        est_var = np.stack([moment_variance(_column_sums(m), m.shape[0], k) for m in moments])
+        out = out[:, :k] / sizes.astype(np.float64)[:, None, None]  # bits of `/=` below
+    else:
+        out /= sizes.astype(np.float64)[:, None, None]
     for g, d in enumerate(differences):
         constant = np.ptp(d, axis=0) == 0
         if constant.any():
             out[g, constant] = plain_mean(d)[constant, None]
-    return out
+            if studentized:
+                var[g, :, constant], est_var[g, constant] = 0.0, 0.0
+    if not studentized:
+        return out
+    return out, np.moveaxis(np.sqrt(var), -1, 1), np.sqrt(est_var)
 
 
 def group_replicates(
@@ -249,6 +352,7 @@ def group_replicates(
     statistic: Callable | None = None,
     resampling: str = "index",
     influence: bool = False,
+    studentized: bool = False,
     workers: int | None = None,
     batch_rows: int | None = None,
 ) -> dict:
@@ -267,21 +371,50 @@ def group_replicates(
         the acceleration (:func:`acceleration` with the group's units per stratum) and the
         tie tolerance (:func:`tie_error` of each comparison's two systems; with
         ``statistic``, of the two sides' statistics, taken to be known as a score is).
+    studentized : bool
+        Also compute what the studentized (bootstrap-t) interval needs
+        (:func:`pairedstats.core.studentized.studentized_interval`): a standard error of
+        each replicate, from the same resample, and of the estimate. For the mean, the
+        linearization standard error of the (stratified) ratio estimator
+        (:func:`~pairedstats.core.studentized.ratio_variance`; ``sd / sqrt(n)`` for items),
+        summed by the kernel over the same draws (the replicates are the same bits as
+        without it). For ``statistic``, the jackknife of each resample
+        (:mod:`pairedstats.core.statistic_jackknife`: about ``0.632 n`` evaluations of the
+        statistic per resample and system). Needs the shared unit indices: refused with
+        ``resampling="counts"``.
 
     Returns
     -------
     dict
         ``replicates`` (k, B), ``estimate`` (k,), ``stat_a``, ``stat_b`` (k,),
         ``counts_path`` (k,) bool, and if asked ``influence`` (k, n_units),
-        ``acceleration`` (k,) and ``tie_error`` (k,).
+        ``acceleration`` (k,) and ``tie_error`` (k,), ``replicate_se`` (k, B) and
+        ``estimate_se`` (k,).
+
+    Examples
+    --------
+    >>> scores = np.random.default_rng(0).normal(size=(20, 2, 1))
+    >>> out = group_replicates(GroupData(scores, [(0, 1)]), group_key="g", root=1,
+    ...                        n_resamples=300, studentized=True)
+    >>> out["replicate_se"].shape, out["estimate_se"].shape
+    ((1, 300), (1,))
+    >>> d = scores[:, 1, 0] - scores[:, 0, 0]
+    >>> bool(np.isclose(out["estimate_se"][0], d.std(ddof=1) / np.sqrt(20), rtol=1e-13))
+    True
     """
+    if studentized and resampling == "counts":
+        raise ValueError(
+            "the studentized interval needs each resample's standard error, from the unit "
+            "indices shared by every comparison; resampling='counts' draws counts of "
+            "distinct values instead. Use resampling='index' (or 'auto')."
+        )
     a_idx = [p[0] for p in group.pairs]
     b_idx = [p[1] for p in group.pairs]
     counts = statistic is None and resampling == "counts"
     out: dict = {"counts_path": np.full(len(group.pairs), counts)}
     if statistic is None:
-        reps, estimate, sums = _mean_replicates(
-            group, group_key, root, n_resamples, resampling, workers
+        reps, estimate, sums, se = _mean_replicates(
+            group, group_key, root, n_resamples, resampling, workers, studentized
         )
         means = group.stratified_mean(group.scores[:, :, 0])
         stat_a, stat_b = means[a_idx], means[b_idx]
@@ -291,18 +424,31 @@ def group_replicates(
         stat_b = np.array([values[b] for b in b_idx])
         estimate = stat_b - stat_a
         reps = statistic_replicates(group, statistic, group_key, root, n_resamples, batch_rows)
+        se = None
+        if studentized:
+            se = (
+                statistic_replicate_se(group, statistic, group_key, root, n_resamples,
+                                       batch_rows),
+                statistic_estimate_se(group, statistic),
+            )  # fmt: skip
     out.update(stat_a=stat_a, stat_b=stat_b, estimate=estimate, replicates=reps)
+    if se is not None:
+        out["replicate_se"], out["estimate_se"] = se
     if influence:
-        L = (
-            mean_influence(group, sums)
-            if statistic is None
-            else statistic_influence(group, statistic)
-        )
-        out["influence"] = L
-        out["acceleration"] = acceleration(L, group.strata_sizes)
-        if statistic is None:
-            sides = [group.scores[:, [a, b], 0] for a, b in group.pairs]
-        else:
-            sides = [np.array([[sa, sb]]) for sa, sb in zip(stat_a, stat_b, strict=True)]
-        out["tie_error"] = np.array([tie_error(x, group.precision) for x in sides])
+        out.update(_bca_inputs(group, statistic, sums if statistic is None else None,
+                               stat_a, stat_b))  # fmt: skip
     return out
+
+
+def _bca_inputs(group, statistic, sums, stat_a, stat_b) -> dict:
+    """BCa's influence values, acceleration and tie tolerance (:func:`group_replicates`)."""
+    L = mean_influence(group, sums) if statistic is None else statistic_influence(group, statistic)
+    if statistic is None:
+        sides = [group.scores[:, [a, b], 0] for a, b in group.pairs]
+    else:
+        sides = [np.array([[sa, sb]]) for sa, sb in zip(stat_a, stat_b, strict=True)]
+    return {
+        "influence": L,
+        "acceleration": acceleration(L, group.strata_sizes),
+        "tie_error": np.array([tie_error(x, group.precision) for x in sides]),
+    }
