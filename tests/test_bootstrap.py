@@ -73,7 +73,8 @@ class TestBootstrapIV:
         ):
             bootstrap(x, confidence_level=1.5)
         with pytest.raises(
-            ValueError, match="`method` must be one of 'percentile', 'basic', 'bca'; got 'bc'"
+            ValueError,
+            match="`method` must be one of 'percentile', 'basic', 'bca', 'studentized'; got 'bc'",
         ):
             bootstrap(x, method="bc")
         with pytest.raises(

@@ -219,3 +219,70 @@ def test_letters_from_an_adjusted_bootstrap():
         la = set(table.set_index("system").loc[a, "letters"])
         lb = set(table.set_index("system").loc[b, "letters"])
         assert bool(la & lb) == (not flag)
+
+
+# ------------------------------------------------------------------ method="studentized"
+def _numpy_bootstrap_t(d, n_resamples, level, gen):
+    """An independent bootstrap-t of the mean of ``d``: numpy draws, se = sd / sqrt(n)."""
+    n = d.size
+    idx = gen.integers(0, n, size=(n_resamples, n))
+    x = d[idx]
+    t = (x.mean(axis=1) - d.mean()) / (x.std(axis=1, ddof=1) / np.sqrt(n))
+    se = d.std(ddof=1) / np.sqrt(n)
+    a = (1 - level) / 2
+    return d.mean() - se * np.quantile(t, 1 - a), d.mean() - se * np.quantile(t, a)
+
+
+def test_studentized_agrees_with_an_independent_bootstrap_t(paired):
+    d = paired[:, 1] - paired[:, 0]
+    res = bootstrap(paired, n_resamples=40_000, rng=2, method="studentized")
+    low, high = _numpy_bootstrap_t(d, 40_000, 0.95, np.random.default_rng(5))
+    se = res.standard_error[0, 0]
+    # two Monte Carlo estimates of a t quantile: a few hundredths of a standard error apart
+    assert res.ci_low[0, 0] == pytest.approx(low, abs=0.1 * se)
+    assert res.ci_high[0, 0] == pytest.approx(high, abs=0.1 * se)
+
+
+def test_studentized_statistic_equals_the_mean_path():
+    # the jackknife standard error of a mean of items is the analytic one, sd / sqrt(n):
+    # same interval, same p-value
+    gen = np.random.default_rng(12)
+    scores = gen.normal(size=(25, 3)) + np.array([0, 0.4, 0.2])
+
+    def mean(x, axis=-1):
+        return np.mean(x, axis=axis)
+
+    plain = bootstrap(scores, n_resamples=999, rng=1, method="studentized")
+    custom = bootstrap(scores, n_resamples=999, rng=1, method="studentized", statistic=mean)
+    for name in ("ci_low", "ci_high", "pvalue"):
+        np.testing.assert_allclose(getattr(custom, name), getattr(plain, name),
+                                   rtol=1e-9, atol=1e-12)  # fmt: skip
+    # with strata the statistic is the pooled mean of the resample's items, whose jackknife
+    # leaves an item out of the pool (its stratum's weight moves by 1 / n): close, not equal
+    strata = np.arange(25) % 3
+    plain = bootstrap(scores, n_resamples=999, rng=1, method="studentized", strata=strata)
+    custom = bootstrap(scores, n_resamples=999, rng=1, method="studentized", strata=strata,
+                       statistic=mean)  # fmt: skip
+    np.testing.assert_allclose(custom.ci_low, plain.ci_low, rtol=0.02)
+
+
+def test_studentized_pvalues_and_adjustments(four):
+    for alternative in ("two-sided", "greater", "less"):
+        res = bootstrap(
+            four, systems=list("abcd"), n_resamples=999, rng=3, method="studentized",
+            alternative=alternative, adjust="bonferroni",
+        )  # fmt: skip
+        excludes = (res.ci_low > 0) | (res.ci_high < 0)
+        np.testing.assert_array_equal(res.pvalue < 0.05, excludes)
+        wide = bootstrap(four, systems=list("abcd"), n_resamples=999, rng=3,
+                         method="studentized", alternative=alternative,
+                         confidence_level=1 - 0.05 / 6)  # fmt: skip
+        np.testing.assert_array_equal(res.ci_low_adjusted, wide.ci_low)
+    clustered = bootstrap(four, cluster=np.arange(40) // 4, n_resamples=499, rng=1,
+                          method="studentized")  # fmt: skip
+    assert np.isfinite(clustered.ci_low).all()
+
+
+def test_studentized_refuses_the_counts_path(paired):
+    with pytest.raises(ValueError, match="use resampling='index'"):
+        bootstrap(paired, method="studentized", resampling="counts")

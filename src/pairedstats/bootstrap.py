@@ -272,22 +272,23 @@ class _Intervals:
             del effects["effect_size"]
         self.out.set(g, **effects)
 
-    def finish(self, g, reps, est, tie, a=None) -> None:
+    def finish(self, g, reps, est, tie, a=None, se=None) -> None:
         """Intervals of group ``g`` (or of the groups ``g``) from replicates ``(..., k, B)``;
-        ``tie`` bounds the rounding of each comparison's replicates (:func:`_tie_errors`)."""
+        ``tie`` bounds the rounding of each comparison's replicates (:func:`_tie_errors`),
+        ``a`` is BCa's acceleration, ``se`` the studentized ``(replicate_se, estimate_se)``."""
         if self.replicates is not None:
             self.replicates[g] = reps
-        if np.ndim(g) == 0:
-            g, reps, est, tie = np.array([g]), reps[None], np.asarray(est)[None], tie[None]
-            a = None if a is None else np.asarray(a)[None]
+        scalar = np.ndim(g) == 0
+        g, parts = np.atleast_1d(g), [reps, est, tie, a, *(se or (None, None))]
+        parts = [None if x is None else (np.asarray(x)[None] if scalar else x) for x in parts]
 
         def part(rows):
-            self._part(g[rows], reps[rows], est[rows], None if a is None else a[rows], tie[rows])
+            reps, est, tie, a, rse, ese = (None if x is None else x[rows] for x in parts)
+            studentized = None if rse is None else (rse, ese)
+            self.out.set(g[rows], **summarize(self.rule, reps, est, acceleration=a, tie=tie,
+                                              se=studentized))  # fmt: skip
 
         run_in_parts(len(g), self.s.workers, part)
-
-    def _part(self, g, reps, est, a, tie) -> None:
-        self.out.set(g, **summarize(self.rule, reps, est, acceleration=a, tie=tie))
 
 
 def _run(s: Settings) -> BootstrapResult:
@@ -308,17 +309,20 @@ def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals) -> None:
     design = s.design
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
     keys = {g: design.stream_key(g) for g in fast}
+    studentized = s.method == "studentized"
     batches = _core.mean_replicates_batches(
-        fast, keys, root=s.root, n_resamples=s.n_resamples, workers=s.workers
-    )
+        fast, keys, root=s.root, n_resamples=s.n_resamples, workers=s.workers,
+        studentized=studentized,
+    )  # fmt: skip
     for batch, reps in batches:
+        reps, se = (reps[0], reps[1:]) if studentized else (reps, None)
         for g in batch:
             means = _core.plain_mean(design.scores[design.group(g), :, 0])
             intervals.out.set(g, mean_a=means[a_idx], mean_b=means[b_idx],
                               difference=_core.plain_mean(fast[g]))  # fmt: skip
             intervals.effects(g, design.scores[design.group(g), :, 0], pairs)
         ties = np.array([_tie_errors(s, g, pairs) for g in batch])
-        intervals.finish(np.array(batch), reps, intervals.out["difference"][batch], ties)
+        intervals.finish(np.array(batch), reps, intervals.out["difference"][batch], ties, se=se)
 
 
 def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
@@ -336,7 +340,7 @@ def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> N
     out = _core.group_replicates(
         group, group_key=design.stream_key(g), root=s.root, n_resamples=s.n_resamples,
         statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
-        workers=s.workers,
+        studentized=s.method == "studentized", workers=s.workers,
     )  # fmt: skip
     intervals.out.set(g, mean_a=out["stat_a"], mean_b=out["stat_b"],
                       difference=out["estimate"], counts_path=out["counts_path"])  # fmt: skip
@@ -344,7 +348,8 @@ def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> N
         intervals.out.set(g, n_clusters=group.n_units)
     sides = None if s.statistic is None else (out["stat_a"], out["stat_b"])
     ties = _tie_errors(s, g, pairs, sides)
-    intervals.finish(g, out["replicates"], out["estimate"], ties, out.get("acceleration"))
+    se = (out["replicate_se"], out["estimate_se"]) if "replicate_se" in out else None
+    intervals.finish(g, out["replicates"], out["estimate"], ties, out.get("acceleration"), se)
 
 
 def _tie_errors(s: Settings, g: int, pairs, statistics=None) -> np.ndarray:
@@ -473,11 +478,15 @@ SPEC = register(
             Keyword(
                 "method",
                 "percentile",
-                '{"percentile", "basic", "bca"}, default "percentile"',
+                '{"percentile", "basic", "bca", "studentized"}, default "percentile"',
                 "Percentile interval (numpy's linear quantile rule), basic (reverse "
-                "percentile), or bias-corrected and accelerated (jackknife acceleration over "
+                "percentile), bias-corrected and accelerated (jackknife acceleration over "
                 "the resampled units, weighted per stratum; a replicate within the precision "
-                "of the scores as given of the estimate is a tie).",
+                "of the scores as given of the estimate is a tie), or studentized "
+                "(bootstrap-t: the quantiles of ``(replicate - estimate) / its standard "
+                "error``, each resample's standard error analytic for the mean, the ratio of "
+                "clusters and strata, a jackknife of the resample with ``statistic``, which "
+                "costs about ``0.63 * n_units`` evaluations of it per resample).",
                 option=dict(type=str.lower, choices=METHODS),
             ),
             alternative(

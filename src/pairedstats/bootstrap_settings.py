@@ -21,7 +21,7 @@ from .inputs import check_design
 
 __all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "bootstrap_iv"]
 
-METHODS = ("percentile", "basic", "bca")
+METHODS = ("percentile", "basic", "bca", "studentized")
 RESAMPLING = ("auto", "index", "counts")
 ADJUSTMENTS = ("holm", "bonferroni", "max-t", "fdr_bh")
 
@@ -92,6 +92,11 @@ def bootstrap_iv(
     method = _validation.check_choice(method, "method", METHODS)
     alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
     resampling = _validation.check_choice(resampling, "resampling", RESAMPLING)
+    if resampling == "counts" and method == "studentized":
+        raise ValueError(
+            "`method='studentized'` needs each resample's standard error, which "
+            "`resampling='counts'` does not compute; use resampling='index' (or 'auto')."
+        )
     if resampling == "counts" and statistic is not None:
         raise ValueError(
             "`resampling='counts'` works for the mean only; with `statistic` use 'auto' or "

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pairedstats.core import inference as inf
 from pairedstats.core import intervals as iv
+from pairedstats.core.studentized import studentized_interval, studentized_replicates
 
 METHODS = ("percentile", "basic", "bca")
 
@@ -153,3 +154,29 @@ def test_agree_with_interval_moves_only_rounding():
     assert p[1] == alpha  # 0.05 is below 1 - 0.95 in floats, but 0 is inside
     with pytest.raises(RuntimeError, match="disagrees with its interval"):
         inf.agree_with_interval(np.array([0.5]), np.array([0.1]), np.array([1.0]), 0.95)
+
+
+@given(
+    reps=_reps,
+    ses=st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), min_size=40, max_size=40),
+    est=st.floats(-2, 2, allow_subnormal=False),
+    est_se=st.sampled_from([0.0, 0.3, 1.0]),
+    level=st.floats(0.01, 0.999),
+    alternative=st.sampled_from(inf.ALTERNATIVES),
+)
+@example(reps=[0.0, 1.0, 2.0], ses=[0.0] * 40, est=1.0, est_se=1.0, level=0.5,
+         alternative="two-sided")  # fmt: skip
+def test_studentized_pvalue_below_alpha_exactly_when_the_interval_excludes_zero(
+    reps, ses, est, est_se, level, alternative
+):
+    # infinite t* (resamples with se* = 0) and a point estimate (se = 0) included
+    reps = np.array(reps)
+    rse = np.array(ses[: reps.size])
+    two_sided = inf.two_sided_level(level, alternative)
+    low, high = studentized_interval(reps, est, est_se, rse, two_sided)
+    low, high = inf.one_sided(low, high, alternative)
+    t = studentized_replicates(reps, est, rse)
+    ends = inf.crossing_levels("studentized", reps, est, t_replicates=t, estimate_se=est_se)
+    p = inf.pvalue(*ends, alternative)
+    assert 0 <= p <= 1
+    assert bool(p < 1 - level) == bool(low > 0 or high < 0)

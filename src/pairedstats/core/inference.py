@@ -70,8 +70,8 @@ def snap_ties(replicates, value, tie_error) -> np.ndarray:
     0, say, with tied scores) can be computed an ulp off it, and which side it falls on
     would move a p-value by ``2 / B`` and an interval end across 0. A replicate is taken to
     be ``value`` when it lies within ``max(1e-12 * scale, tie_error)`` of it, ``scale`` the
-    larger of ``|value|`` and the replicates' mean absolute value (the rule of BCa's ties,
-    :func:`pairedstats.core.intervals.bias_correction`).
+    larger of ``|value|`` and the finite replicates' mean absolute value (the rule of BCa's
+    ties, :func:`pairedstats.core.intervals.bias_correction`).
 
     Parameters
     ----------
@@ -85,8 +85,10 @@ def snap_ties(replicates, value, tie_error) -> np.ndarray:
     """
     reps = np.asarray(replicates, dtype=np.float64)
     v = np.broadcast_to(np.asarray(value, dtype=np.float64), reps.shape[:-1])[..., None]
-    with np.errstate(invalid="ignore"):
-        scale = np.maximum(np.abs(v), np.abs(reps).mean(axis=-1, keepdims=True))
+    finite = np.isfinite(reps)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        size = np.where(finite, np.abs(reps), 0.0).sum(axis=-1, keepdims=True)
+        scale = np.maximum(np.abs(v), size / np.maximum(finite.sum(axis=-1, keepdims=True), 1))
     tol = np.maximum(1e-12 * scale, np.asarray(tie_error, dtype=np.float64)[..., None])
     return np.where(np.abs(reps - v) <= tol, v, reps)
 
@@ -122,7 +124,12 @@ def share_at_or_below(x, value) -> np.ndarray:
     hi = np.where(below, np.inf, x).min(axis=-1)
     n = x.shape[-1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        h = (count - 1) + (v[..., 0] - lo) / (hi - lo)
+        # between an infinite and a finite value the quantile is the infinite one
+        # (the limit of the linear rule): at or below up to the next value if that is -inf
+        step = np.where(
+            lo == -np.inf, 1.0, np.where(hi == np.inf, 0.0, (v[..., 0] - lo) / (hi - lo))
+        )
+        h = (count - 1) + step
         p = h / (n - 1) if n > 1 else np.zeros_like(h)
     p = np.where(count == 0, 0.0, np.where(count == n, 1.0, p))
     return np.where(np.isnan(x).any(axis=-1) | np.isnan(v[..., 0]), np.nan, p)
@@ -205,8 +212,12 @@ def crossing_levels(
         t = np.asarray(t_replicates, dtype=np.float64)
         se = np.asarray(estimate_se, dtype=np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = est / se
-        return 2.0 * share_at_or_below(-t, -ratio), 2.0 * share_at_or_below(t, ratio)
+            ratio = est / np.where(se == 0, 1.0, se)
+        low, high = 2.0 * share_at_or_below(-t, -ratio), 2.0 * share_at_or_below(t, ratio)
+        # se == 0: the interval is the point estimate at every level
+        point = se == 0
+        low = np.where(point, np.where(est > 0, 0.0, 2.0), low)
+        return low, np.where(point, np.where(est < 0, 0.0, 2.0), high)
     raise ValueError(f"no p-value for method {method!r}")
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "ratio_variance",
     "studentized_interval",
     "studentized_replicates",
+    "t_interval",
 ]
 
 _EPS = np.finfo(np.float64).eps
@@ -247,6 +248,11 @@ def studentized_interval(
     True
     """
     t = studentized_replicates(replicates, estimate, replicate_se)
+    return t_interval(t, estimate, estimate_se, confidence_level)
+
+
+def t_interval(t, estimate, estimate_se, confidence_level: float):
+    """:func:`studentized_interval` from the bootstrap-t replicates ``t`` themselves."""
     p = (1.0 - confidence_level) / 2.0  # as the other intervals compute it
     q_low = _lower_quantile(t, p)
     q_high = -_lower_quantile(-t, p)

@@ -14,6 +14,7 @@ import numpy as np
 from . import adjust as _adjust
 from . import inference
 from .intervals import basic_interval, bca_interval, percentile_interval, standard_error
+from .studentized import studentized_replicates, t_interval
 
 __all__ = ["Rule", "interval", "summarize"]
 
@@ -29,12 +30,15 @@ class Rule(NamedTuple):
     adjust: str | None = None
 
 
-def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0):
+def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0, se=None):
     """The interval of ``rule.method`` at ``confidence_level`` (one-sided as
-    ``rule.alternative`` asks) and BCa's ``z0`` (None for the other methods)."""
+    ``rule.alternative`` asks) and BCa's ``z0`` (None for the other methods); ``se`` is the
+    studentized interval's ``(t replicates, estimate_se)``."""
     level, z0 = inference.two_sided_level(confidence_level, rule.alternative), None
     if rule.method == "bca":
         low, high, z0 = bca_interval(reps, est, acceleration, level, tie)
+    elif rule.method == "studentized":
+        low, high = t_interval(se[0], est, se[1], level)
     elif rule.method == "percentile":
         low, high = percentile_interval(reps, level)
     else:
@@ -42,7 +46,7 @@ def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0
     return (*inference.one_sided(low, high, rule.alternative), z0)
 
 
-def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0) -> dict:
+def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, se=None) -> dict:
     """Everything reported of the comparisons whose replicates are ``(..., k, B)``.
 
     Parameters
@@ -57,7 +61,11 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0) -
         How far rounding can move a replicate (:func:`pairedstats.core.intervals.tie_error`):
         replicates within it of where an interval end crosses 0 are taken to be there
         (:func:`pairedstats.core.inference.snap_ties`), so that the p-value and the side of
-        0 an end is on do not depend on rounding.
+        0 an end is on do not depend on rounding (the studentized interval's replicates
+        are taken as they are).
+    se : tuple of ndarray, for ``method="studentized"``
+        ``(replicate_se, estimate_se)``, shapes (..., k, B) and (..., k): the standard error
+        of each replicate from its own resample, and of the estimate.
 
     Returns
     -------
@@ -78,30 +86,43 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0) -
     """
     reps, est = np.asarray(replicates, dtype=np.float64), np.asarray(estimate, dtype=np.float64)
     tie = np.broadcast_to(np.asarray(tie, dtype=np.float64), est.shape)
-    se = standard_error(reps)
-    out = {"standard_error": se, "point": np.ptp(reps, axis=-1) == 0,
+    sd = standard_error(reps)
+    out = {"standard_error": sd, "point": np.ptp(reps, axis=-1) == 0,
            "n_nan": np.isnan(reps).sum(axis=-1)}  # fmt: skip
     if rule.method == "basic":
         reps = inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
-    else:
+    elif rule.method != "studentized":
         reps = inference.snap_ties(reps, 0.0, tie)
-    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie)
+    else:
+        se = _t_replicates(reps, est, tie, *se)
+    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, se)
     if rule.method == "bca":
         out.update(acceleration=acceleration, bias_correction=z0)
     ends = inference.crossing_levels(
-        rule.method, reps, est, bias_correction=z0, acceleration=acceleration
-    )
+        rule.method, reps, est, bias_correction=z0, acceleration=acceleration,
+        t_replicates=None if se is None else se[0], estimate_se=None if se is None else se[1],
+    )  # fmt: skip
     p = inference.pvalue(*ends, rule.alternative)
     p = inference.agree_with_interval(p, low, high, rule.confidence_level)
     out.update(ci_low=low, ci_high=high, pvalue=p)
     if rule.adjust == "max-t":
-        joint = _adjust.max_t(reps, est, se, rule.confidence_level, rule.alternative)
+        joint = _adjust.max_t(reps, est, sd, rule.confidence_level, rule.alternative)
         out.update(pvalue_adjusted=joint.pvalue_adjusted, ci_low_adjusted=joint.low,
                    ci_high_adjusted=joint.high)  # fmt: skip
     elif rule.adjust is not None:
         out["pvalue_adjusted"] = _adjust.adjust_pvalues(out["pvalue"], rule.adjust)
     if rule.adjust == "bonferroni":
         level = _adjust.bonferroni_level(rule.confidence_level, reps.shape[-2])
-        low, high, _ = interval(rule, reps, est, level, acceleration, tie)
+        low, high, _ = interval(rule, reps, est, level, acceleration, tie, se)
         out.update(ci_low_adjusted=low, ci_high_adjusted=high)
     return out
+
+
+def _t_replicates(reps, est, tie, replicate_se, estimate_se):
+    """The bootstrap-t replicates, those within rounding of ``estimate / estimate_se`` (where
+    an end of the interval crosses 0) set to it, and ``estimate_se``."""
+    t = studentized_replicates(reps, est, replicate_se)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(estimate_se > 0, estimate_se, np.inf)
+        t = inference.snap_ties(t, est / scale, 2.0 * tie / scale)
+    return t, estimate_se
