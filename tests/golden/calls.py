@@ -1,7 +1,8 @@
 """The fixed calls whose numbers are pinned in ``values.json``.
 
 Every method, every path that draws or decides differently (bootstrap index, counts,
-clusters, strata with weights, ``statistic=``, percentile, basic, BCa; Tukey HSD exact and
+clusters, strata with weights, ``statistic=``, percentile, basic, BCa, studentized, one-sided
+and adjusted; Tukey HSD exact and
 Monte Carlo, on a grid and continuous, few and many systems, all pairs and against a
 baseline; rank-sum exact
 and asymptotic; an xarray sweep and ``by=`` groups). A change of any of these numbers is a
@@ -99,6 +100,22 @@ def calls() -> dict:
     out["bootstrap-statistic"] = lambda: syn.paired.bootstrap(
         item="item", system="system", score=["tp", "fp", "fn"], statistic=_pooled_f1,
         method="bca", n_resamples=N, rng=5,
+    )  # fmt: skip
+    out["bootstrap-studentized-greater-maxt-by"] = lambda: runs.paired.bootstrap(
+        **tidy, score="ndcg", baseline="bm25", by="collection", method="studentized",
+        alternative="greater", adjust="max-t", n_resamples=N, rng=14,
+    )  # fmt: skip
+    out["bootstrap-studentized-cluster-strata"] = lambda: syn.paired.bootstrap(
+        **s, cluster="cluster", strata="stratum", method="studentized", adjust="bonferroni",
+        n_resamples=N, rng=15,
+    )  # fmt: skip
+    out["bootstrap-studentized-statistic"] = lambda: syn.paired.bootstrap(
+        item="item", system="system", score=["tp", "fp", "fn"], statistic=_pooled_f1,
+        method="studentized", n_resamples=N, rng=16,
+    )  # fmt: skip
+    out["bootstrap-bca-holm-less"] = lambda: syn.paired.bootstrap(
+        **s, cluster="cluster", method="bca", alternative="less", adjust="holm",
+        n_resamples=N, rng=17,
     )  # fmt: skip
     out["tukey-grid-by"] = lambda: runs.paired.tukey_hsd(
         **tidy, score="p10", by="collection", n_resamples=N, rng=6
