@@ -384,13 +384,23 @@ def groups(
 
 
 # --------------------------------------------------------------------------- settings
-_INTERVALS = ("percentile", "basic", "bca")
+_INTERVALS = ("percentile", "basic", "bca", "studentized")
+_ALTERNATIVES = ("two-sided", "less", "greater")
+#: Every family-wise adjustment, and none.
+ADJUSTMENTS = (None, "holm", "bonferroni", "max-t", "fdr_bh")
 
 
-def bootstrap_settings(methods=_INTERVALS, resampling=("auto",)):
+def bootstrap_settings(methods=_INTERVALS, resampling=("auto",), adjust=(None,)):
+    """Settings of the bootstrap; the counts path draws no joint replicates and no standard
+    error per resample, so it goes without the studentized interval and max-t."""
+    if "counts" in resampling:
+        methods = tuple(m for m in methods if m != "studentized")
+        adjust = tuple(a for a in adjust if a != "max-t")
     return st.fixed_dictionaries(
         {
             "method": st.sampled_from(methods),
+            "alternative": st.sampled_from(_ALTERNATIVES),
+            "adjust": st.sampled_from(adjust),
             "resampling": st.sampled_from(resampling),
             "confidence_level": st.sampled_from([0.9, 0.95]),
             "n_resamples": st.sampled_from([200, 600]),
@@ -438,14 +448,18 @@ class Case:
 METHODS = ("bootstrap", "tukey_hsd")
 #: The paired methods, each on the designs it accepts.
 PAIRED = {
-    "bootstrap": Case("bootstrap", paired, {}, bootstrap_settings()),
-    "bootstrap-cluster": Case("bootstrap", paired, {"clustered": True}, bootstrap_settings()),
-    "bootstrap-strata": Case("bootstrap", paired, {"stratified": True}, bootstrap_settings()),
+    "bootstrap": Case("bootstrap", paired, {}, bootstrap_settings(adjust=ADJUSTMENTS)),
+    "bootstrap-cluster": Case(
+        "bootstrap", paired, {"clustered": True}, bootstrap_settings(adjust=ADJUSTMENTS)
+    ),
+    "bootstrap-strata": Case(
+        "bootstrap", paired, {"stratified": True}, bootstrap_settings(adjust=ADJUSTMENTS)
+    ),
     "bootstrap-cluster-strata": Case(
         "bootstrap",
         paired,
         {"items": (4, 10), "clustered": True, "stratified": True},
-        bootstrap_settings(),
+        bootstrap_settings(adjust=ADJUSTMENTS),
     ),
     "tukey-exact": Case("tukey_hsd", paired_for_exact, {}, tukey_settings(True)),
     "tukey-monte-carlo": Case("tukey_hsd", paired, {}, tukey_settings(False)),

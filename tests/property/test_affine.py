@@ -18,6 +18,7 @@ from .strategies import PAIRED, RANKSUM, SCALES, SHIFTS, Paired, column_names, w
 CASES = {
     "bootstrap": with_resampling("auto", ("percentile", "basic")),
     "bootstrap-bca": with_resampling("auto", ("bca",)),
+    "bootstrap-studentized": with_resampling("auto", ("studentized",)),
     "tukey-exact": PAIRED["tukey-exact"],
     "tukey-monte-carlo": PAIRED["tukey-monte-carlo"],
     "ranksum": RANKSUM,
