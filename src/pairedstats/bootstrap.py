@@ -35,8 +35,9 @@ from .registry import (
     WORKERS,
     Keyword,
     MethodSpec,
-    alternative,
+    alternative_keyword,
     array_function,
+    baseline_keyword,
     design_function,
     register,
 )
@@ -421,14 +422,9 @@ SPEC = register(
             "array": ("scores", "systems", "cluster", "strata", "missing"),
         },
         keywords=(
-            Keyword(
-                "baseline",
-                None,
-                "label, optional",
+            baseline_keyword(
                 "Compare every other system with this one (a = baseline); default: all "
-                "pairs, a before b in system order.",
-                option=dict(metavar="NAME", help="compare every system with this one"),
-                labels="system",
+                "pairs, a before b in system order."
             ),
             Keyword(
                 "weights",
@@ -489,7 +485,7 @@ SPEC = register(
                 "costs about ``0.63 * n_units`` evaluations of it per resample).",
                 option=dict(type=str.lower, choices=METHODS),
             ),
-            alternative(
+            alternative_keyword(
                 'About b - a, with scipy\'s semantics: ``"greater"`` gives the interval '
                 '``(low, inf)`` and ``"less"`` ``(-inf, high)``, whose finite end is that of '
                 "the two-sided interval at level ``2 * confidence_level - 1``, and the "

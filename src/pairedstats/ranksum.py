@@ -18,7 +18,14 @@ from .core._warn import warn
 from .core.design import TwoSampleDesign
 from .core.inference import ALTERNATIVES
 from .inputs import check_two_sample, two_sample_from_arrays
-from .registry import Keyword, MethodSpec, alternative, array_function, design_function, register
+from .registry import (
+    Keyword,
+    MethodSpec,
+    alternative_keyword,
+    array_function,
+    design_function,
+    register,
+)
 from .results import ComparisonResult, PValueRule
 from .runs import Outputs, comparison_labels
 
@@ -120,12 +127,7 @@ class RanksumResult(PValueRule, ComparisonResult):
     summary_columns: ClassVar[tuple[str, ...]] = ("n_a", "n_b", "shift", "ci_low", "ci_high",
                                                   "pvalue")  # fmt: skip
     title: ClassVar[str] = "Wilcoxon rank-sum test, Hodges-Lehmann shift of b - a"
-    printed_metadata: ClassVar[tuple[str, ...]] = (
-        "alternative",
-        "confidence_level",
-        "method_requested",
-        "correction",
-    )
+    printed_metadata = ("alternative", "confidence_level", "method_requested", "correction")
 
 
 def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction):
@@ -201,7 +203,7 @@ SPEC = register(
             "array": ("a", "b"),
         },
         keywords=(
-            alternative(
+            alternative_keyword(
                 'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
                 "alternatives give one-sided intervals."
             ),

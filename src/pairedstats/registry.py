@@ -25,8 +25,9 @@ __all__ = [
     "WORKERS",
     "Keyword",
     "MethodSpec",
-    "alternative",
+    "alternative_keyword",
     "array_function",
+    "baseline_keyword",
     "design_function",
     "docstring",
     "register",
@@ -344,7 +345,19 @@ WORKERS = Keyword(
 )
 
 
-def alternative(doc: str) -> Keyword:
+def baseline_keyword(doc: str) -> Keyword:
+    """The ``baseline`` keyword (a system label, a = baseline), with the method's description."""
+    return Keyword(
+        "baseline",
+        None,
+        "label, optional",
+        doc,
+        option=dict(metavar="NAME", help="compare every system with this one"),
+        labels="system",
+    )
+
+
+def alternative_keyword(doc: str) -> Keyword:
     """The ``alternative`` keyword (about b - a), with the method's own description."""
     return Keyword(
         "alternative",

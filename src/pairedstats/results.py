@@ -235,25 +235,9 @@ class ComparisonResult:
         """
         return display.markdown_table(self)
 
-    def to_latex(
-        self,
-        columns=None,
-        *,
-        alpha: float | None = None,
-        marker: str = "*",
-        mark: str | None = None,
-        digits: int = 3,
-        header: dict | None = None,
-        caption: str | None = None,
-        label: str | None = None,
-        note: bool = True,
-    ) -> str:
-        """The result as a LaTeX table with significance markers: see
-        :func:`pairedstats.display.latex_table` for the keywords."""
-        return display.latex_table(
-            self, columns, alpha=alpha, marker=marker, mark=mark, digits=digits,
-            header=header, caption=caption, label=label, note=note,
-        )  # fmt: skip
+    #: The result as a LaTeX table with significance markers
+    #: (:func:`pairedstats.display.latex_table`, whose keywords it takes).
+    to_latex = display.latex_table
 
     def plot(self, kind: str = "auto", **keywords):
         """Plot the result: :func:`pairedstats.plotting.plot`."""

@@ -25,7 +25,16 @@ from .core.design import PairedDesign, comparison_pairs
 from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
-from .registry import RNG, WORKERS, Keyword, MethodSpec, array_function, design_function, register
+from .registry import (
+    RNG,
+    WORKERS,
+    Keyword,
+    MethodSpec,
+    array_function,
+    baseline_keyword,
+    design_function,
+    register,
+)
 from .runs import Outputs, comparison_labels
 from .tukey_result import Checkpoint, TukeyHSDResult
 
@@ -406,15 +415,10 @@ SPEC = register(
             "array": ("scores", "systems", "missing"),
         },
         keywords=(
-            Keyword(
-                "baseline",
-                None,
-                "label, optional",
+            baseline_keyword(
                 "Compare every other system with this one (a = baseline), the comparisons "
                 "with it forming the family (many-vs-one statistic); default: all pairs, a "
-                "before b in system order (range statistic).",
-                option=dict(metavar="NAME", help="compare every system with this one"),
-                labels="system",
+                "before b in system order (range statistic)."
             ),
             Keyword(
                 "n_resamples",

@@ -27,17 +27,6 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-__all__ = [
-    "ALTERNATIVES",
-    "agree_with_interval",
-    "crossing_levels",
-    "one_sided",
-    "pvalue",
-    "share_at_or_below",
-    "snap_ties",
-    "two_sided_level",
-]
-
 ALTERNATIVES = ("two-sided", "less", "greater")
 
 
