@@ -286,3 +286,16 @@ def test_studentized_pvalues_and_adjustments(four):
 def test_studentized_refuses_the_counts_path(paired):
     with pytest.raises(ValueError, match="use resampling='index'"):
         bootstrap(paired, method="studentized", resampling="counts")
+
+
+def test_displays_say_when_several_comparisons_are_unadjusted(four):
+    kw = dict(systems=list("abcd"), baseline="a", n_resamples=200, rng=1)
+    plain = bootstrap(four, **kw)
+    assert "unadjusted: each interval and p-value holds for its comparison alone (3" in str(plain)
+    assert "95\\% interval excludes 0, unadjusted for 3 comparisons" in plain.to_latex()
+    assert "unadjusted" in plain._repr_html_()
+    adjusted = bootstrap(four, adjust="holm", **kw)
+    assert "unadjusted" not in str(adjusted)
+    assert "adjust=holm" in str(adjusted)
+    single = bootstrap(four[:, :2], n_resamples=200, rng=1)
+    assert "unadjusted" not in str(single)

@@ -447,7 +447,7 @@ def test_a_warning_is_one_line_without_source_lines(tmp_path):
     (line,) = done.stderr.splitlines()
     assert line.startswith("pairedstats bootstrap: warning: --missing complete dropped 1 of 40")
     assert "missing=" not in line
-    assert len(pd.read_fwf(io.StringIO(done.stdout), skiprows=2)) == 6
+    assert len(pd.read_fwf(io.StringIO(done.stdout), skiprows=3)) == 6
 
 
 @pytest.mark.parametrize(

@@ -185,11 +185,26 @@ class BootstrapResult(IntervalRule, ComparisonResult):
             return flags
         return self.pvalue_adjusted < 1 - self.metadata["confidence_level"]
 
+    @property
+    def caveat(self) -> str | None:
+        """With several comparisons per group and no ``adjust``: that each interval and
+        p-value holds for its comparison alone."""
+        k = len(self.label_a)
+        if k < 2 or self.pvalue_adjusted is not None:
+            return None
+        return (
+            f"unadjusted: each interval and p-value holds for its comparison alone ({k} "
+            "comparisons per group; adjust= controls them together)"
+        )
+
     def significance_note(self, alpha: float | None = None) -> str:
-        """The rule as a LaTeX table note: ``95\\% interval excludes 0``, or with
-        ``adjust`` ``adjusted $p < 0.05$ (holm)``."""
+        """The rule as a LaTeX table note: ``95\\% interval excludes 0`` (``, unadjusted
+        for 6 comparisons`` when there are several), or with ``adjust`` ``adjusted
+        $p < 0.05$ (holm)``."""
         if self.pvalue_adjusted is None:
-            return IntervalRule.significance_note(self, alpha)
+            note = IntervalRule.significance_note(self, alpha)
+            k = len(self.label_a)
+            return note if k < 2 else f"{note}, unadjusted for {k} comparisons"
         level = 1 - self.metadata["confidence_level"]
         return f"adjusted $p < {level:.6g}$ ({self.metadata['adjust']})"
 

@@ -276,8 +276,12 @@ def _shown(result):
 
 
 def _settings_line(result) -> str:
+    """The settings printed under the title, and the result's caveat, if any."""
     wanted = result.printed_metadata
-    return ", ".join(f"{k}={v}" for k, v in result.metadata.items() if k in wanted)
+    line = ", ".join(
+        f"{k}={v}" for k, v in result.metadata.items() if k in wanted and v is not None
+    )
+    return "\n".join(part for part in (line, result.caveat) if part)
 
 
 def text_table(result) -> str:

@@ -89,6 +89,7 @@ class ComparisonResult:
         "n_resamples",
         "confidence_level",
         "alternative",
+        "adjust",
         "seed_entropy",
     )
 
@@ -211,6 +212,12 @@ class ComparisonResult:
         Each result class has its own rule (:class:`PValueRule`, :class:`IntervalRule`).
         """
         raise TypeError(f"{type(self).__name__} declares no significance rule")
+
+    @property
+    def caveat(self) -> str | None:
+        """A line the displays print under the settings, or None (e.g. that several
+        comparisons are unadjusted)."""
+        return None
 
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule of :meth:`significant` as a LaTeX table note (e.g. ``$p < 0.05$``)."""
