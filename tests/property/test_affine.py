@@ -90,6 +90,27 @@ _SEVEN_ITEMS = [
     [0.15675108662422516, -0.18693094462995438, -2.516759710820513, -0.5386928958466366],
 ]
 SHIFT_EXAMPLES = {
+    "bootstrap-studentized": [
+        {  # resamples of equal units: se* exactly 0 before the shift, rounding after it
+            "design": Paired(
+                scores=[[0.0, 0.1]] * 2 + [[0.1, 0.1]] * 7,
+                items=["0", ":", "a", ",", "(", " ", "00", "0:", "000"],
+                systems=[":", "0"],
+                cluster=["0", ":", "00", 0, 1, -1, 2, -2, 3],
+                strata=["0", ":", "a", "00", "0", ":", "a", "00", "0"],
+            ),
+            "settings": {
+                "method": "studentized",
+                "alternative": "two-sided",
+                "adjust": None,
+                "resampling": "auto",
+                "confidence_level": 0.9,
+                "n_resamples": 200,
+                "rng": 0,
+            },
+            "shift": -1.0,
+        }
+    ],
     "tukey-exact": [
         {
             "design": Paired(

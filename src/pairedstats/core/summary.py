@@ -119,8 +119,19 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
 
 
 def _t_replicates(reps, est, tie, replicate_se, estimate_se):
-    """The bootstrap-t replicates, those within rounding of ``estimate / estimate_se`` (where
-    an end of the interval crosses 0) set to it, and ``estimate_se``."""
+    """The bootstrap-t replicates and ``estimate_se``, rounding taken out.
+
+    A replicate within rounding of the estimate deviates by 0, a standard error within
+    rounding of 0 is 0 (a resample of units equal to the precision of the scores as given,
+    whose t* is then infinite), and a t* within rounding of ``estimate / estimate_se``
+    (where an end of the interval crosses 0) is taken to be there: so that adding a
+    constant to the scores changes neither the interval's ends beyond rounding nor the
+    p-value.
+    """
+    tie = np.asarray(tie, dtype=np.float64)
+    reps = inference.snap_ties(reps, est, tie)
+    replicate_se = np.where(replicate_se <= tie[..., None], 0.0, replicate_se)
+    estimate_se = np.where(estimate_se <= tie, 0.0, estimate_se)
     t = studentized_replicates(reps, est, replicate_se)
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = np.where(estimate_se > 0, estimate_se, np.inf)
