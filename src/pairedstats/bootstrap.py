@@ -163,6 +163,14 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted")
+    summary_columns: ClassVar[tuple[str, ...]] = (
+        "mean_a",
+        "mean_b",
+        "difference",
+        "ci_low",
+        "ci_high",
+    )
+    title: ClassVar[str] = "Paired bootstrap of b - a"
 
     def significant(self, alpha: float | None = None) -> np.ndarray:
         """Which comparisons are significant at ``alpha = 1 - confidence_level``: the
@@ -207,15 +215,6 @@ class BootstrapResult(IntervalRule, ComparisonResult):
             return note if k < 2 else f"{note}, unadjusted for {k} comparisons"
         level = 1 - self.metadata["confidence_level"]
         return f"adjusted $p < {level:.6g}$ ({self.metadata['adjust']})"
-
-    summary_columns: ClassVar[tuple[str, ...]] = (
-        "mean_a",
-        "mean_b",
-        "difference",
-        "ci_low",
-        "ci_high",
-    )
-    title: ClassVar[str] = "Paired bootstrap of b - a"
 
 
 def _compute(design: PairedDesign, keep: bool, **keywords) -> BootstrapResult:
