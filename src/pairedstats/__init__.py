@@ -26,6 +26,7 @@ from .bootstrap import (
 )
 from .core.design import PairedDesign, TwoSampleDesign
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
+from .core.power import detectable_difference, items_for
 from .inputs import DroppedDataWarning
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .tukey import (
@@ -59,8 +60,10 @@ __all__ = [
     "bootstrap",
     "bootstrap_design",
     "datasets",
+    "detectable_difference",
     "display",
     "inputs",
+    "items_for",
     "ranksum",
     "ranksum_design",
     "trials_for",
