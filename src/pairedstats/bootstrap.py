@@ -7,12 +7,10 @@ loops over the groups of a :class:`~pairedstats.core.design.PairedDesign` and re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 import numpy as np
 
 from . import _validation
+from .bootstrap_result import BootstrapResult
 from .bootstrap_settings import ADJUSTMENTS, METHODS, Settings, bootstrap_iv
 from .bootstrap_warnings import (
     DegenerateBootstrapWarning,
@@ -41,7 +39,6 @@ from .registry import (
     design_function,
     register,
 )
-from .results import ComparisonResult, IntervalRule
 from .runs import Outputs, comparison_labels
 
 __all__ = [
@@ -54,167 +51,6 @@ __all__ = [
     "bootstrap",
     "bootstrap_design",
 ]
-
-
-@dataclass(frozen=True, kw_only=True)
-class BootstrapResult(IntervalRule, ComparisonResult):
-    """Result of :func:`bootstrap` and :func:`bootstrap_design`.
-
-    The columns are arrays of shape ``(n_groups, n_comparisons)``, read-only. A comparison
-    is significant when its interval excludes 0 (:meth:`significant`).
-
-    Attributes
-    ----------
-    mean_a, mean_b : ndarray
-        The estimate for each side: the item mean (with ``strata``, the weighted combination
-        of stratum item means), or ``statistic`` of the side when one is given.
-    difference : ndarray
-        ``mean_b - mean_a``, the estimate the interval is about.
-    ci_low, ci_high : ndarray
-        Confidence interval of ``difference`` by ``method``, at ``confidence_level``; one
-        end infinite with a one-sided ``alternative``. Unadjusted: with several comparisons
-        each interval holds at its level on its own, not jointly (``adjust``).
-    standard_error : ndarray
-        Standard deviation of the bootstrap replicates (``ddof=1``, as scipy).
-    pvalue : ndarray
-        The bootstrap p-value of ``alternative``, the interval of ``method`` inverted:
-        ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0
-        (:mod:`pairedstats.core.inference`). Its resolution is about ``1 / n_resamples``;
-        0 means no resample crossed 0 (below about ``3 / n_resamples``).
-    pvalue_adjusted : ndarray or None
-        With ``adjust``, the p-values adjusted over the comparisons of the group (the
-        family): Holm's, Bonferroni's or Benjamini-Hochberg's of ``pvalue``, or max-t's
-        step-down p-values from the joint replicates (:mod:`pairedstats.core.adjust`).
-    ci_low_adjusted, ci_high_adjusted : ndarray or None
-        With ``adjust="max-t"`` or ``"bonferroni"``, simultaneous intervals: all the
-        group's comparisons are covered together at ``confidence_level``.
-    n_items : ndarray of int
-        Items in the group.
-    effect_size : ndarray or None
-        Cohen's ``d_z``: the mean of the per-item differences ``b - a`` over their standard
-        deviation (``ddof=1``), over the items of the group whatever ``cluster`` and
-        ``strata`` (a description of the items, not the resampled estimate). None with
-        ``statistic`` (no per-item difference) and with ``weights`` (the estimate is not
-        the item mean).
-    wins, ties, losses : ndarray of int or None
-        Items with ``b > a``, ``b == a``, ``b < a`` (compared as given); None with
-        ``statistic``.
-    n_clusters : ndarray of int or None
-        Clusters in the group (the resampled units), with ``cluster``; else None.
-    n_dropped : ndarray of int
-        Items of the group dropped by ``missing="complete"`` (0 otherwise).
-    bootstrap_distribution : ndarray, shape (n_groups, n_comparisons, n_resamples), or None
-        The replicates of ``difference`` (not a column), jointly those of one resampling of
-        the units for all comparisons of a group. None when the call did not keep them (an
-        accessor returning a table), and with ``resampling="counts"`` and two or more
-        comparisons, whose replicates are drawn per comparison and are not a joint
-        distribution.
-    bias_correction, acceleration : ndarray or None
-        BCa's ``z0`` and ``a`` per comparison with ``method="bca"``; else None. ``z0`` is
-        infinite where the estimate lies outside the replicates (the percentile interval was
-        used), ``a`` NaN where it is undefined (taken as 0).
-    counts_path : ndarray of bool
-        Per comparison, whether the per-comparison multinomial-counts resampling was used
-        (``resampling="counts"``; see :mod:`pairedstats.core.bootstrap`) instead of drawing
-        unit indices.
-    """
-
-    mean_a: np.ndarray
-    mean_b: np.ndarray
-    difference: np.ndarray
-    ci_low: np.ndarray
-    ci_high: np.ndarray
-    standard_error: np.ndarray
-    pvalue: np.ndarray
-    n_items: np.ndarray
-    pvalue_adjusted: np.ndarray | None = None
-    ci_low_adjusted: np.ndarray | None = None
-    ci_high_adjusted: np.ndarray | None = None
-    effect_size: np.ndarray | None = None
-    wins: np.ndarray | None = None
-    ties: np.ndarray | None = None
-    losses: np.ndarray | None = None
-    n_clusters: np.ndarray | None = None
-    n_dropped: np.ndarray | None = None
-    bootstrap_distribution: np.ndarray | None = None
-    bias_correction: np.ndarray | None = None
-    acceleration: np.ndarray | None = None
-    counts_path: np.ndarray | None = None
-
-    _columns: ClassVar[tuple[str, ...]] = (
-        "mean_a",
-        "mean_b",
-        "difference",
-        "ci_low",
-        "ci_high",
-        "standard_error",
-        "pvalue",
-        "pvalue_adjusted",
-        "ci_low_adjusted",
-        "ci_high_adjusted",
-        "n_items",
-        "effect_size",
-        "wins",
-        "ties",
-        "losses",
-        "n_clusters",
-        "n_dropped",
-    )
-    estimate: ClassVar[str] = "difference"
-    interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted")
-    summary_columns: ClassVar[tuple[str, ...]] = (
-        "mean_a",
-        "mean_b",
-        "difference",
-        "ci_low",
-        "ci_high",
-    )
-    title: ClassVar[str] = "Paired bootstrap of b - a"
-
-    def significant(self, alpha: float | None = None) -> np.ndarray:
-        """Which comparisons are significant at ``alpha = 1 - confidence_level``: the
-        interval excludes 0 (``pvalue < alpha``), or with ``adjust`` the adjusted p-value
-        is below ``alpha`` (the family-wise decision; Benjamini-Hochberg's, with
-        ``"fdr_bh"``, at that false discovery rate).
-
-        Parameters
-        ----------
-        alpha : float, optional
-            Must be ``1 - confidence_level`` when given; another value raises a
-            ``ValueError`` (re-run with that confidence level instead).
-
-        Returns
-        -------
-        numpy.ndarray of bool, shape (n_groups, n_comparisons)
-        """
-        flags = IntervalRule.significant(self, alpha)
-        if self.pvalue_adjusted is None:
-            return flags
-        return self.pvalue_adjusted < 1 - self.metadata["confidence_level"]
-
-    @property
-    def caveat(self) -> str | None:
-        """With several comparisons per group and no ``adjust``: that each interval and
-        p-value holds for its comparison alone."""
-        k = len(self.label_a)
-        if k < 2 or self.pvalue_adjusted is not None:
-            return None
-        return (
-            f"unadjusted: each interval and p-value holds for its comparison alone ({k} "
-            "comparisons per group; adjust= controls them together)"
-        )
-
-    def significance_note(self, alpha: float | None = None) -> str:
-        """The rule as a LaTeX table note: ``95\\% interval excludes 0`` (``, unadjusted
-        for 6 comparisons`` when there are several), or with ``adjust`` ``adjusted
-        $p < 0.05$ (holm)``."""
-        if self.pvalue_adjusted is None:
-            note = IntervalRule.significance_note(self, alpha)
-            k = len(self.label_a)
-            return note if k < 2 else f"{note}, unadjusted for {k} comparisons"
-        level = 1 - self.metadata["confidence_level"]
-        return f"adjusted $p < {level:.6g}$ ({self.metadata['adjust']})"
 
 
 def _compute(design: PairedDesign, keep: bool, **keywords) -> BootstrapResult:
