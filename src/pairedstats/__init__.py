@@ -6,6 +6,7 @@
     df.paired.bootstrap(item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.tukey_hsd(item="query", system="run", score="ndcg")
     df.paired.ranksum(score="deviation", group="changed", a="unchanged", b="changed")
+    df.paired.report(item="query", system="run", score=["ndcg", "p10"], baseline="bm25")
 
 The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_hsd`,
 :func:`ranksum`) returning result objects.
@@ -29,6 +30,7 @@ from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_f
 from .core.power import detectable_difference, items_for
 from .inputs import DroppedDataWarning
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
+from .report import Report
 from .tukey import (
     Checkpoint,
     TukeyHSDResult,
@@ -51,6 +53,7 @@ __all__ = [
     "PointDistributionWarning",
     "RanksumConfidenceWarning",
     "RanksumResult",
+    "Report",
     "SingleUnitWarning",
     "StandardError",
     "TukeyHSDResult",

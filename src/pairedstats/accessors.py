@@ -11,6 +11,7 @@ method is declared once, in its spec: the signatures and docstrings here are gen
 
 from __future__ import annotations
 
+import inspect
 from functools import partial
 
 import pandas as pd
@@ -19,6 +20,7 @@ import xarray as xr
 from . import bootstrap as _bootstrap  # noqa: F401  (registers the specs)
 from . import inputs, registry
 from . import ranksum as _ranksum  # noqa: F401
+from . import report as _report
 from . import tukey as _tukey  # noqa: F401
 from .core.draws import root_entropy
 from .inputs import sweeps
@@ -155,3 +157,45 @@ for _spec in registry.SPECS.values():
     setattr(PairedDataFrameAccessor, _spec.name, _frame_method(_spec))
     setattr(PairedDatasetAccessor, _spec.name, _dataset_method(_spec))
     setattr(PairedDataArrayAccessor, _spec.name, _dataarray_method(_spec))
+
+
+# ------------------------------------------------------------------ the report
+def _report_method(container: str):
+    """``report``: a :class:`~pairedstats.report.Report` (not a table), so it is not a spec;
+    its keywords are declared once, in :data:`pairedstats.report.KEYWORDS`."""
+    keywords = [*_report.input_keywords(container), *_report.KEYWORDS]
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    params += [inspect.Parameter(k.name, inspect.Parameter.KEYWORD_ONLY, default=k.default)
+               for k in keywords]  # fmt: skip
+    sig = inspect.Signature(params)
+
+    def method(self, **kwargs):
+        try:
+            bound = sig.bind(self, **kwargs)
+        except TypeError as exc:
+            known = ", ".join(list(sig.parameters)[1:])
+            raise TypeError(f"report: {exc}; its keywords are {known}.") from None
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        target = arguments.pop("self")
+        if isinstance(target, PairedDataArrayAccessor):
+            target = target._dataset()
+        return _report.report(target, container, **arguments)
+
+    method.__name__ = method.__qualname__ = "report"
+    method.__signature__ = sig
+    method.__doc__ = (
+        _report.SUMMARY
+        + "\n\nParameters\n----------\n"
+        + registry.parameters_text(keywords)
+        + "\n\nReturns\n-------\nReport\n    "
+        + "``to_frame()``, ``str()``, ``to_markdown()``, ``to_latex()``, ``_repr_html_()``."
+        + "\n\nExamples\n--------\n"
+        + _report.EXAMPLES[container]
+    )
+    return method
+
+
+PairedDataFrameAccessor.report = _report_method("frame")
+PairedDatasetAccessor.report = _report_method("dataset")
+PairedDataArrayAccessor.report = _report_method("dataset")

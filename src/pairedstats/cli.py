@@ -6,6 +6,7 @@
     pairedstats tukey-hsd runs.csv --item query --system run --score p10 --by collection
     pairedstats ranksum ratings.csv --score deviation --group changed -a unchanged -b changed
     pairedstats tukey-hsd --trec-eval bm25.txt dense.txt --measure ndcg_cut_10
+    pairedstats report --trec-eval bm25.txt dense.txt --measure ndcg_cut_10 P_10 --baseline bm25
 
 A table is tidy when ``--system`` and ``--score`` are given (one row per item and system),
 and wide otherwise (one row per item, one column per system; ``--item`` names the item
@@ -29,12 +30,14 @@ import warnings
 from pathlib import Path
 
 from . import registry
+from . import report as _report
 
 __all__ = ["main", "read_table", "read_trec_eval"]
 
 FORMATS = ("text", "csv", "json", "markdown", "latex")
-#: The subcommands, one per registered method.
-COMMANDS = tuple(spec.command for spec in registry.SPECS.values())
+REPORT_FORMATS = ("text", "csv", "markdown", "latex")
+#: The subcommands, one per registered method, and the report.
+COMMANDS = (*(spec.command for spec in registry.SPECS.values()), "report")
 
 
 # ---------------------------------------------------------------------------- reading
@@ -86,6 +89,23 @@ def _read_parquet(path: Path, name: str):
         ) from err
     except (ValueError, OSError) as err:  # pyarrow: ArrowInvalid, ArrowIOError
         raise ValueError(f"FILE: {name} is not a readable Parquet file ({err})") from None
+
+
+def read_trec_eval_measures(paths, measures, names=None):
+    """:func:`read_trec_eval` of several measures, one column each (the queries scored for
+    every measure; a query missing from one is left to the library's ``missing`` rules).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``run``, then one column per measure.
+    """
+    measures = list(dict.fromkeys(measures))
+    frame = read_trec_eval(paths, measures[0], names)
+    for measure in measures[1:]:
+        more = read_trec_eval(paths, measure, names)
+        frame = frame.merge(more, on=["query", "run"], how="outer", sort=False)
+    return frame
 
 
 def read_trec_eval(paths, measure: str, names=None):
@@ -173,9 +193,11 @@ def format_result(result, fmt: str, *, alpha=None) -> str:
     if fmt == "text":
         return str(result)
     if fmt == "latex":
-        return result.to_latex(alpha=alpha)
+        return result.to_latex() if alpha is None else result.to_latex(alpha=alpha)
     if fmt == "markdown":
         return result.to_markdown()
+    if isinstance(result, _report.Report):  # csv: the unrounded numbers
+        return result.to_frame().to_csv().rstrip("\n")
     frame = result.to_dataframe()
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
@@ -228,6 +250,34 @@ def _subcommand(sub, spec) -> None:
     p.set_defaults(spec=spec, options=_options(p))
 
 
+def _report_subcommand(sub) -> None:
+    """``pairedstats report``: the report's inputs and keywords (declared once, in
+    :data:`pairedstats.report.KEYWORDS`), trec_eval input with several measures."""
+    summary = _report.SUMMARY.split("\n\n")[0].replace("\n", " ")
+    p = sub.add_parser("report", help=summary, description=summary)
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
+    for keyword in [*_report.input_keywords("frame"), *_report.KEYWORDS]:
+        if keyword.option is not None:
+            _add_option(p, keyword)
+    trec = p.add_argument_group("trec_eval input (instead of FILE)")
+    trec.add_argument("--trec-eval", nargs="+", metavar="RUN",
+                      help="trec_eval -q outputs, one file per run")  # fmt: skip
+    trec.add_argument(
+        "--measure",
+        nargs="+",
+        action="extend",
+        metavar="MEASURE",
+        help="the measures, e.g. ndcg_cut_10 P_10 (or --measure repeated)",
+    )
+    trec.add_argument("--names", nargs="+", help="run names (default: the file stems)")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", type=str.lower, choices=REPORT_FORMATS, default="text",
+                     help="default: text")  # fmt: skip
+    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+    p.set_defaults(spec=None, alpha=None, options=_options(p))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``pairedstats``: one subcommand per registered method."""
     parser = argparse.ArgumentParser(
@@ -241,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="METHOD")
     for spec in registry.SPECS.values():
         _subcommand(sub, spec)
+    _report_subcommand(sub)
     return parser
 
 
@@ -298,7 +349,10 @@ def _frame_and_columns(args, parser):
             parser.error("give FILE or --trec-eval, not both")
         if not args.measure:
             parser.error("--trec-eval needs --measure (e.g. --measure ndcg_cut_10)")
-        frame = read_trec_eval(args.trec_eval, args.measure, args.names)
+        if isinstance(args.measure, list):  # the report: several measures
+            frame = read_trec_eval_measures(args.trec_eval, args.measure, args.names)
+        else:
+            frame = read_trec_eval(args.trec_eval, args.measure, args.names)
         return frame, dict(item="query", system="run", score=args.measure)
     if args.file is None:
         parser.error("give a FILE (CSV or Parquet) or --trec-eval RUN ...")
@@ -369,9 +423,27 @@ def _typed_labels(value, option: str, frame, column=None):
     return _label(value, labels, option, source)
 
 
+def _run_report(args, parser):
+    """The report of the parsed ``pairedstats report`` command."""
+    frame, names = _frame_and_columns(args, parser)
+    keywords = [*_report.input_keywords("frame"), *_report.KEYWORDS]
+    given = {k.name: getattr(args, k.name) for k in keywords if hasattr(args, k.name)}
+    given.update(names)
+    for keyword in keywords:
+        if keyword.labels is not None and keyword.name in given:
+            column = given.get(keyword.labels)
+            option = args.options.get(keyword.name, keyword.name)
+            given[keyword.name] = _typed_labels(given[keyword.name], option, frame, column)
+    if given.get("adjust") == "none":
+        given["adjust"] = None
+    return frame.paired.report(**given)
+
+
 def run(args, parser):
     """The result object of the parsed command."""
     spec = args.spec
+    if spec is None:
+        return _run_report(args, parser)
     if spec.road == "paired":
         frame, names = _frame_and_columns(args, parser)
     else:

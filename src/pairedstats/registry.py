@@ -427,7 +427,8 @@ def _section(title: str, body: str) -> str:
     return f"\n\n{title}\n{'-' * len(title)}\n{body}" if body else ""
 
 
-def _parameters(keywords: list[Keyword]) -> str:
+def parameters_text(keywords: list[Keyword]) -> str:
+    """The numpydoc Parameters section's body for ``keywords``."""
     lines = []
     for k in keywords:
         lines.append(f"{k.name} : {k.type}" if k.type else k.name)
@@ -448,7 +449,7 @@ def docstring(spec: MethodSpec, container: str) -> str:
         returns = "xarray.Dataset or result\n    The result's Dataset (``as_result=False``)."
     text = spec.summary + "\n\n" + textwrap.dedent(spec.description).strip("\n")
     text += _CONTAINER_TEXT[container]
-    text += _section("Parameters", _parameters(keywords))
+    text += _section("Parameters", parameters_text(keywords))
     text += _section("Returns", returns)
     text += _section("Warns", spec.warns)
     if container in ("array", "design"):
