@@ -37,6 +37,7 @@ VALUES = {
         "adjust": ("max-t", {}),
         "resampling": ("counts", {}),
         "rng": (7, {}),
+        "progress": (pytest.importorskip("tqdm") is not None, {}),
         "workers": (1, {}),
     },
     "tukey_hsd": {
@@ -54,6 +55,7 @@ VALUES = {
         "confidence_level": (0.9, {}),
         "method": ("asymptotic", {}),
         "correction": (False, {}),
+        "progress": (True, {}),
     },
 }
 #: Keywords that do not change the numbers (threads, reporting).

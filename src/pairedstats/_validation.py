@@ -20,6 +20,7 @@ __all__ = [
     "check_choice",
     "check_confidence_level",
     "check_n_resamples",
+    "check_progress",
     "check_workers",
     "metadata",
     "normalise_rng",
@@ -64,6 +65,20 @@ def check_n_resamples(value, name: str = "n_resamples", maximum: int = MAX_RESAM
             "maximum (see the method's documentation)."
         )
     return int(value)
+
+
+def check_progress(value) -> bool:
+    """``progress`` as a bool; True needs tqdm (the ``progress`` extra), else raise."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`progress` must be True or False; got {value!r}.")
+    if value:
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            raise ImportError(
+                "`progress=True` needs tqdm; install it with `pip install pairedstats[progress]`."
+            ) from None
+    return bool(value)
 
 
 def check_workers(value) -> int | None:

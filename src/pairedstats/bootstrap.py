@@ -29,6 +29,7 @@ from .core.parallel import run_in_parts
 from .core.summary import Rule, summarize
 from .inputs import design_from_array
 from .registry import (
+    PROGRESS,
     RNG,
     WORKERS,
     Keyword,
@@ -39,7 +40,7 @@ from .registry import (
     design_function,
     register,
 )
-from .runs import Outputs, comparison_labels
+from .runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = [
     "BootstrapResult",
@@ -148,14 +149,16 @@ def _run(s: Settings) -> BootstrapResult:
     pairs = comparison_pairs(design.systems, s.baseline)
     intervals, findings = _Intervals(s, pairs), Findings(design, pairs)
     fast = _batched_groups(design, pairs, s.statistic, s.resampling, s.method)
-    _run_batches(s, pairs, fast, intervals)
-    for g in (g for g in range(design.n_groups) if g not in fast):
-        _run_group(s, pairs, g, intervals, findings)
+    with ProgressBar(s.progress, total=design.n_groups, unit="group") as bar:
+        _run_batches(s, pairs, fast, intervals, bar)
+        for g in (g for g in range(design.n_groups) if g not in fast):
+            _run_group(s, pairs, g, intervals, findings)
+            bar.update(1)
     _report(s, intervals.out, findings)
     return _result(s, pairs, intervals)
 
 
-def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals) -> None:
+def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals, bar) -> None:
     """The groups of ``fast`` (their per-item differences), many per kernel call."""
     design = s.design
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
@@ -174,6 +177,7 @@ def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals) -> None:
             intervals.effects(g, design.scores[design.group(g), :, 0], pairs)
         ties = np.array([_tie_errors(s, g, pairs) for g in batch])
         intervals.finish(np.array(batch), reps, intervals.out["difference"][batch], ties, se=se)
+        bar.update(len(batch))
 
 
 def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
@@ -374,6 +378,7 @@ SPEC = register(
                 "its two system labels, so swapping a and b negates its replicates exactly.",
             ),
             RNG,
+            PROGRESS,
             WORKERS,
         ),
         run=_compute,

@@ -66,7 +66,7 @@ def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
 
 def bootstrap_iv(
     *, design: PairedDesign, baseline, weights, statistic, n_resamples, confidence_level,
-    method, alternative, adjust, resampling, rng, workers, keep,
+    method, alternative, adjust, resampling, rng, progress, workers, keep,
 ) -> Settings:  # fmt: skip
     """Validate every keyword into the call's settings."""
     design = check_design(design)
@@ -109,7 +109,7 @@ def bootstrap_iv(
         n_resamples=n_resamples, confidence_level=confidence_level, method=method,
         alternative=alternative, adjust=adjust, resampling=resampling,
         root=_validation.normalise_rng(rng), workers=_validation.check_workers(workers),
-        keep=bool(keep),
+        progress=_validation.check_progress(progress), keep=bool(keep),
     )  # fmt: skip
 
 
@@ -130,6 +130,7 @@ class Settings:
     resampling: str
     root: int
     workers: int | None
+    progress: bool
     keep: bool
 
 

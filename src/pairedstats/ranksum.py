@@ -19,6 +19,7 @@ from .core.design import TwoSampleDesign
 from .core.inference import ALTERNATIVES
 from .inputs import check_two_sample, two_sample_from_arrays
 from .registry import (
+    PROGRESS,
     Keyword,
     MethodSpec,
     alternative_keyword,
@@ -27,7 +28,7 @@ from .registry import (
     register,
 )
 from .results import ComparisonResult, PValueRule
-from .runs import Outputs, comparison_labels
+from .runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
 
@@ -143,13 +144,15 @@ def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction)
 
 
 def _compute(
-    design: TwoSampleDesign, keep: bool, *, alternative, confidence_level, method, correction
-) -> RanksumResult:
+    design: TwoSampleDesign, keep: bool, *, alternative, confidence_level, method, correction,
+    progress,
+) -> RanksumResult:  # fmt: skip
     """Validate the keywords and test every group of ``design`` (the spec's ``run``)."""
     design, alternative, confidence_level, method, correction = _ranksum_iv(
         None, None, design, alternative, confidence_level, method, correction
     )
-    return _run(design, alternative, confidence_level, method, correction)
+    progress = _validation.check_progress(progress)
+    return _run(design, alternative, confidence_level, method, correction, progress)
 
 
 def _read(a, b) -> TwoSampleDesign:
@@ -160,25 +163,31 @@ def _read(a, b) -> TwoSampleDesign:
 _DTYPES = {"method": object, "n_a": np.int64, "n_b": np.int64}
 
 
-def _run(design, alternative, confidence_level, method, correction):
+def _warn_level(design, g: int, row: dict, confidence_level: float) -> None:
+    where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
+    warn(
+        f"confidence_level={confidence_level} cannot be reached with n_a={row['n_a']} "
+        f"and n_b={row['n_b']}{where}: the widest interval of the differences is "
+        f"reported; it covers with probability {row['ci_coverage']:.4g}.",
+        RanksumConfidenceWarning,
+    )
+
+
+def _run(design, alternative, confidence_level, method, correction, progress=False):
     out = Outputs(design.n_groups, 1)
     for name in RanksumResult._columns:
         out.add(name, _DTYPES.get(name, np.float64), None if name == "method" else 0)
-    for g in range(design.n_groups):
-        a, b = design.samples(g)
-        row = _core.ranksum_1d(
-            a, b, alternative=alternative, confidence_level=confidence_level,
-            method=method, correction=correction,
-        )  # fmt: skip
-        if not row["level_reached"]:
-            where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
-            warn(
-                f"confidence_level={confidence_level} cannot be reached with n_a={row['n_a']} "
-                f"and n_b={row['n_b']}{where}: the widest interval of the differences is "
-                f"reported; it covers with probability {row['ci_coverage']:.4g}.",
-                RanksumConfidenceWarning,
-            )
-        out.set(g, **{name: row[name] for name in out.arrays})
+    with ProgressBar(progress, total=design.n_groups, unit="group") as bar:
+        for g in range(design.n_groups):
+            a, b = design.samples(g)
+            row = _core.ranksum_1d(
+                a, b, alternative=alternative, confidence_level=confidence_level,
+                method=method, correction=correction,
+            )  # fmt: skip
+            if not row["level_reached"]:
+                _warn_level(design, g, row, confidence_level)
+            out.set(g, **{name: row[name] for name in out.arrays})
+            bar.update(1)
     meta = _validation.metadata(
         "ranksum", alternative=alternative, confidence_level=confidence_level,
         method_requested=method, correction=correction,
@@ -238,6 +247,7 @@ SPEC = register(
                     help="no continuity correction",
                 ),
             ),
+            PROGRESS,
         ),
         run=_compute,
         returns="""

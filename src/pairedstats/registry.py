@@ -20,6 +20,7 @@ from .core.inference import ALTERNATIVES
 __all__ = [
     "AS_RESULT",
     "INPUTS",
+    "PROGRESS",
     "RNG",
     "SPECS",
     "WORKERS",
@@ -336,6 +337,12 @@ RNG = Keyword(
     "Seed material (SPEC 7), the root of the random streams; recorded as "
     '``metadata["seed_entropy"]``, which passed back as ``rng`` re-runs the call.',
     option=dict(type=int, metavar="SEED", help="random seed"),
+)
+PROGRESS = Keyword(
+    "progress",
+    False,
+    "bool, default False",
+    "Show a tqdm progress bar (needs ``pairedstats[progress]``). The numbers do not depend on it.",
 )
 WORKERS = Keyword(
     "workers",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["Outputs", "comparison_labels"]
+__all__ = ["Outputs", "ProgressBar", "comparison_labels"]
 
 
 def comparison_labels(design, pairs: Sequence[tuple[int, int]]) -> dict:
@@ -67,3 +67,35 @@ class Outputs:
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.arrays[name]
+
+
+class ProgressBar:
+    """The progress bar of a call with ``progress=True`` (tqdm), or nothing.
+
+    A context manager; :meth:`update` advances it. The methods advance it as their work is
+    done: the bootstrap and the rank-sum test group by group (a batch of groups at a time
+    where one core call serves many), the Tukey HSD trial block by trial block.
+
+    Examples
+    --------
+    >>> with ProgressBar(False, total=3, unit="group") as bar:
+    ...     bar.update(3)
+    """
+
+    def __init__(self, enabled: bool, *, total: int, unit: str, initial: int = 0):
+        self._bar = None
+        if enabled:
+            from tqdm.auto import tqdm  # checked by _validation.check_progress
+
+            self._bar = tqdm(total=total, initial=initial, unit=unit)
+
+    def update(self, n: int) -> None:
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._bar is not None:
+            self._bar.close()

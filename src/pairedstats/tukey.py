@@ -16,6 +16,7 @@ import numpy as np
 from ._validation import (
     check_choice,
     check_n_resamples,
+    check_progress,
     check_workers,
     metadata,
     normalise_rng,
@@ -26,6 +27,7 @@ from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
 from .registry import (
+    PROGRESS,
     RNG,
     WORKERS,
     Keyword,
@@ -35,7 +37,7 @@ from .registry import (
     design_function,
     register,
 )
-from .runs import Outputs, comparison_labels
+from .runs import Outputs, ProgressBar, comparison_labels
 from .tukey_result import Checkpoint, TukeyHSDResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
@@ -56,23 +58,15 @@ def _tukey_hsd_iv(
         raise TypeError(f"`monitor` must be a callable taking a Checkpoint; got {monitor!r}.")
     if every is not None:
         every = check_n_resamples(every, "every")
-    if not isinstance(progress, (bool, np.bool_)):
-        raise TypeError(f"`progress` must be True or False; got {progress!r}.")
+    progress = check_progress(progress)
     workers = check_workers(workers)
-    if progress:
-        try:
-            import tqdm  # noqa: F401
-        except ImportError:
-            raise ImportError(
-                "`progress=True` needs tqdm; install it with `pip install pairedstats[progress]`."
-            ) from None
     design = _one_column(check_design(scores), arg)
     if baseline is not None and baseline not in design.systems:
         raise ValueError(
             f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
         )
     root = normalise_rng(rng)
-    return (design, n_resamples, exact, missing, monitor, every, bool(progress), workers, root,
+    return (design, n_resamples, exact, missing, monitor, every, progress, workers, root,
             baseline)  # fmt: skip
 
 
@@ -249,28 +243,14 @@ class TukeyHSDRun:
         elif every is None:
             size = self._batch.block_size()
             every = max(size, -(-max(1, self.planned // 100) // size) * size)
-        bar = None
-        if progress:
-            try:
-                from tqdm.auto import tqdm
-            except ImportError:
-                raise ImportError(
-                    "`progress=True` needs tqdm; install it with "
-                    "`pip install pairedstats[progress]`."
-                ) from None
-            bar = tqdm(total=self.planned, initial=self._trials, unit="trial")
-        try:
+        with ProgressBar(progress, total=self.planned, initial=self._trials, unit="trial") as bar:
             while left > 0:
                 n = min(every, left)
                 self.step(n)
                 left -= n
-                if bar is not None:
-                    bar.update(n)
+                bar.update(n)
                 if monitor is not None:
                     monitor(self.checkpoint())
-        finally:
-            if bar is not None:
-                bar.close()
         return self._result()
 
     def result(self) -> TukeyHSDResult:
@@ -458,12 +438,7 @@ SPEC = register(
                 "int, optional",
                 "Trials between checkpoints (default 1% of ``n_resamples``, in whole blocks).",
             ),
-            Keyword(
-                "progress",
-                False,
-                "bool, default False",
-                "Show a tqdm progress bar (needs ``pairedstats[progress]``).",
-            ),
+            PROGRESS,
             WORKERS,
         ),
         run=_compute,
