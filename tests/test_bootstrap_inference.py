@@ -299,3 +299,14 @@ def test_displays_say_when_several_comparisons_are_unadjusted(four):
     assert "adjust=holm" in str(adjusted)
     single = bootstrap(four[:, :2], n_resamples=200, rng=1)
     assert "unadjusted" not in str(single)
+
+
+def test_displays_say_what_mean_a_holds_with_a_statistic():
+    scores = np.random.default_rng(0).integers(0, 5, (20, 2)).astype(float)
+
+    def trimmed(x, axis=-1):
+        return np.mean(np.sort(x, axis=axis)[..., 2:-2], axis=axis)
+
+    res = bootstrap(scores, statistic=trimmed, n_resamples=99, rng=1)
+    assert "mean_a, mean_b: trimmed of each system (statistic=), not means" in str(res)
+    assert res.metadata["statistic"] == "trimmed"

@@ -154,15 +154,20 @@ class BootstrapResult(IntervalRule, ComparisonResult):
 
     @property
     def caveat(self) -> str | None:
-        """With several comparisons per group and no ``adjust``: that each interval and
-        p-value holds for its comparison alone."""
+        """What the table could be misread as saying: with ``statistic``, that ``mean_a``
+        and ``mean_b`` hold that statistic; with several comparisons per group and no
+        ``adjust``, that each interval and p-value holds for its comparison alone."""
+        lines = []
+        statistic = self.metadata.get("statistic")
+        if statistic is not None:
+            lines.append(f"mean_a, mean_b: {statistic} of each system (statistic=), not means")
         k = len(self.label_a)
-        if k < 2 or self.pvalue_adjusted is not None:
-            return None
-        return (
-            f"unadjusted: each interval and p-value holds for its comparison alone ({k} "
-            "comparisons per group; adjust= controls them together)"
-        )
+        if k > 1 and self.pvalue_adjusted is None:
+            lines.append(
+                f"unadjusted: each interval and p-value holds for its comparison alone ({k} "
+                "comparisons per group; adjust= controls them together)"
+            )
+        return "\n".join(lines) or None
 
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note: ``95\\% interval excludes 0`` (``, unadjusted
