@@ -310,3 +310,9 @@ def test_displays_say_what_mean_a_holds_with_a_statistic():
     res = bootstrap(scores, statistic=trimmed, n_resamples=99, rng=1)
     assert "mean_a, mean_b: trimmed of each system (statistic=), not means" in str(res)
     assert res.metadata["statistic"] == "trimmed"
+
+
+def test_messages_show_plain_values():
+    for method in (pairedstats.bootstrap, pairedstats.tukey_hsd):
+        with pytest.raises(ValueError, match=r"systems \[0, 1\]; got 3\.$"):
+            method(np.zeros((5, 2)), systems=[0, 1], baseline=np.int64(3))

@@ -17,6 +17,7 @@ from .core.draws import STREAM_VERSION, root_entropy
 from .core.montecarlo import _check_probability
 
 __all__ = [
+    "check_baseline",
     "check_choice",
     "check_confidence_level",
     "check_n_resamples",
@@ -65,6 +66,22 @@ def check_n_resamples(value, name: str = "n_resamples", maximum: int = MAX_RESAM
             "maximum (see the method's documentation)."
         )
     return int(value)
+
+
+def plain(value):
+    """A numpy scalar as the Python value it holds (messages show ``3``, not
+    ``np.int64(3)``); anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def check_baseline(baseline, systems):
+    """``baseline`` if it is None or one of ``systems``, else raise."""
+    if baseline is not None and baseline not in systems:
+        raise ValueError(
+            f"`baseline` must be one of the systems {[plain(s) for s in systems]!r}; got "
+            f"{plain(baseline)!r}."
+        )
+    return baseline
 
 
 def check_progress(value) -> bool:

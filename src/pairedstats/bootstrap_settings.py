@@ -76,10 +76,7 @@ def bootstrap_iv(
             "several score columns need `statistic` (a callable taking one array per "
             f"column); got {design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    if baseline is not None and baseline not in design.systems:
-        raise ValueError(
-            f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
-        )
+    _validation.check_baseline(baseline, design.systems)
     weights = _check_weights(weights, design, statistic)
     n_resamples = _validation.check_n_resamples(
         n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES

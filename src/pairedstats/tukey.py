@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ._validation import (
+    check_baseline,
     check_choice,
     check_n_resamples,
     check_progress,
@@ -61,10 +62,7 @@ def _tukey_hsd_iv(
     progress = check_progress(progress)
     workers = check_workers(workers)
     design = _one_column(check_design(scores), arg)
-    if baseline is not None and baseline not in design.systems:
-        raise ValueError(
-            f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
-        )
+    check_baseline(baseline, design.systems)
     root = normalise_rng(rng)
     return (design, n_resamples, exact, missing, monitor, every, progress, workers, root,
             baseline)  # fmt: skip
