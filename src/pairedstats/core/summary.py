@@ -30,15 +30,15 @@ class Rule(NamedTuple):
     adjust: str | None = None
 
 
-def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0, se=None):
+def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0, t=None):
     """The interval of ``rule.method`` at ``confidence_level`` (one-sided as
-    ``rule.alternative`` asks) and BCa's ``z0`` (None for the other methods); ``se`` is the
+    ``rule.alternative`` asks) and BCa's ``z0`` (None for the other methods); ``t`` is the
     studentized interval's ``(t replicates, estimate_se)``."""
     level, z0 = inference.two_sided_level(confidence_level, rule.alternative), None
     if rule.method == "bca":
         low, high, z0 = bca_interval(reps, est, acceleration, level, tie)
     elif rule.method == "studentized":
-        low, high = t_interval(se[0], est, se[1], level)
+        low, high = t_interval(t[0], est, t[1], level)
     elif rule.method == "percentile":
         low, high = percentile_interval(reps, level)
     else:
@@ -61,8 +61,8 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
         How far rounding can move a replicate (:func:`pairedstats.core.intervals.tie_error`):
         replicates within it of where an interval end crosses 0 are taken to be there
         (:func:`pairedstats.core.inference.snap_ties`), so that the p-value and the side of
-        0 an end is on do not depend on rounding (the studentized interval's replicates
-        are taken as they are).
+        0 an end is on do not depend on rounding (for the studentized interval, the
+        rules of :func:`_t_replicates`).
     se : tuple of ndarray, for ``method="studentized"``
         ``(replicate_se, estimate_se)``, shapes (..., k, B) and (..., k): the standard error
         of each replicate from its own resample, and of the estimate.
@@ -89,18 +89,19 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     sd = standard_error(reps)
     out = {"standard_error": sd, "point": np.ptp(reps, axis=-1) == 0,
            "n_nan": np.isnan(reps).sum(axis=-1)}  # fmt: skip
+    t = None  # the studentized interval's (t replicates, estimate_se)
     if rule.method == "basic":
         reps = inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
     elif rule.method != "studentized":
         reps = inference.snap_ties(reps, 0.0, tie)
     else:
-        se = _t_replicates(reps, est, tie, *se)
-    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, se)
+        t = _t_replicates(reps, est, tie, *se)
+    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, t)
     if rule.method == "bca":
         out.update(acceleration=acceleration, bias_correction=z0)
     ends = inference.crossing_levels(
         rule.method, reps, est, bias_correction=z0, acceleration=acceleration,
-        t_replicates=None if se is None else se[0], estimate_se=None if se is None else se[1],
+        t_replicates=None if t is None else t[0], estimate_se=None if t is None else t[1],
     )  # fmt: skip
     p = inference.pvalue(*ends, rule.alternative)
     p = inference.agree_with_interval(p, low, high, rule.confidence_level)
@@ -113,7 +114,7 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
         out["pvalue_adjusted"] = _adjust.adjust_pvalues(out["pvalue"], rule.adjust)
     if rule.adjust == "bonferroni":
         level = _adjust.bonferroni_level(rule.confidence_level, reps.shape[-2])
-        low, high, _ = interval(rule, reps, est, level, acceleration, tie, se)
+        low, high, _ = interval(rule, reps, est, level, acceleration, tie, t)
         out.update(ci_low_adjusted=low, ci_high_adjusted=high)
     return out
 
