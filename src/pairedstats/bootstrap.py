@@ -119,7 +119,7 @@ class _Intervals:
         """Group ``g``'s effect sizes and win/tie/loss counts (the default mean only)."""
         if self.s.statistic is not None:
             return
-        effects = paired_effects(scores, pairs)
+        effects = paired_effects(scores, pairs, self.s.design.precision)
         if self.s.weights is not None:
             del effects["effect_size"]
         self.out.set(g, **effects)

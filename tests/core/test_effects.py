@@ -33,3 +33,13 @@ def test_degenerate_differences():
     one = paired_effects(np.array([[1.0, 2.0]]), [(0, 1)])
     assert np.isnan(one["effect_size"][0])
     assert one["wins"][0] == 1
+
+
+def test_rounding_of_the_scores_is_not_a_spread():
+    # 0.1 - 0.0 and 0.3 - 0.2 are an ulp apart: the same difference, d_z infinite at any scale
+    scores = np.array([[0.0, 0.1], [0.2, 0.3]])
+    for scale in (1.0, 1e-10, 1e10):
+        assert paired_effects(scale * scores, [(0, 1)])["effect_size"][0] == np.inf
+    # differences of mean 0 in exact arithmetic: d_z 0, not an ulp over the spread
+    balanced = np.array([[0.0, 0.1], [0.3, 0.2], [0.5, 0.5]])
+    assert paired_effects(balanced, [(0, 1)])["effect_size"][0] == 0.0

@@ -146,6 +146,22 @@ SCALE_EXAMPLES["tukey-monte-carlo"].append(
         "dtype": np.float32,
     }
 )
+SCALE_EXAMPLES["bootstrap"] = [
+    {  # differences equal in exact arithmetic, an ulp apart in floats: d_z infinite
+        "design": Paired(scores=[[0.0, 0.1], [0.2, 0.3]], items=["0", ":"], systems=["0", ":"]),
+        "settings": {
+            "method": "percentile",
+            "alternative": "two-sided",
+            "adjust": None,
+            "resampling": "auto",
+            "confidence_level": 0.9,
+            "n_resamples": 200,
+            "rng": 0,
+        },
+        "scale": 1e-10,
+        "dtype": np.float64,
+    }
+]
 SCALE_EXAMPLES["bootstrap-bca"] = [
     {
         "design": Paired(

@@ -9,10 +9,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .intervals import tie_error
+
 __all__ = ["paired_effects"]
 
 
-def paired_effects(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> dict:
+def paired_effects(
+    scores: np.ndarray, pairs: Sequence[tuple[int, int]], precision: float = 2.0**-53
+) -> dict:
     """Per comparison ``(a, b)``: ``d_z`` of ``b - a`` and the items where b wins, ties, loses.
 
     ``effect_size`` is Cohen's ``d_z``, the mean of the per-item differences over their
@@ -20,13 +24,18 @@ def paired_effects(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> dict
     (Cohen 1988, *Statistical Power Analysis for the Behavioral Sciences*, section 2.3.5;
     Lakens 2013, *Frontiers in Psychology* 4:863, eq. 6). It is NaN with one item or when
     every difference is 0, and infinite (with the mean's sign) when all items differ by the
-    same non-zero amount. ``wins``, ``ties`` and ``losses`` count the items where ``b > a``,
-    ``b == a`` and ``b < a``, compared as given (no tolerance).
+    same non-zero amount. A mean or a standard deviation within the rounding of the scores as
+    given of 0 is 0 (:func:`pairedstats.core.intervals.tie_error`; differences equal in
+    exact arithmetic can differ by an ulp), so that rescaling the scores changes no ``d_z``.
+    ``wins``, ``ties`` and ``losses`` count the items where ``b > a``, ``b == a`` and
+    ``b < a``, compared as given (no tolerance).
 
     Parameters
     ----------
     scores : ndarray, shape (n_items, n_systems)
     pairs : sequence of (a, b) system indices
+    precision : float, default ``2**-53``
+        Unit roundoff of the scores as given (``2**-24`` for float32).
 
     Returns
     -------
@@ -47,9 +56,13 @@ def paired_effects(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> dict
     a = scores[:, [p[0] for p in pairs]]
     b = scores[:, [p[1] for p in pairs]]
     d = b - a
+    tol = np.array([tie_error(scores[:, [i, j]], precision) for i, j in pairs])
+    mean = d.mean(axis=0)
+    mean = np.where(np.abs(mean) <= tol, 0.0, mean)
     with np.errstate(invalid="ignore", divide="ignore"):
         sd = d.std(axis=0, ddof=1) if d.shape[0] > 1 else np.full(d.shape[1], np.nan)
-        effect = d.mean(axis=0) / sd
+        sd = np.where(sd <= 2.0 * tol, 0.0, sd)
+        effect = mean / sd
     return {
         "effect_size": effect,
         "wins": (b > a).sum(axis=0),
