@@ -214,7 +214,7 @@ def test_letters_from_an_adjusted_bootstrap():
                                 rng=1, adjust="holm", as_result=True)  # fmt: skip
     table = pairedstats.display.letters(res)
     assert set(table["system"]) == set(runs["run"])
-    flags = res.significant()[0]
+    flags = res.significant().to_numpy()[0]
     for (a, b), flag in zip(zip(res.label_a, res.label_b), flags):
         la = set(table.set_index("system").loc[a, "letters"])
         lb = set(table.set_index("system").loc[b, "letters"])

@@ -540,3 +540,22 @@ def test_labels_pandas_cannot_tell_apart_give_coordinates_without_an_index():
     np.testing.assert_array_equal(
         indexed["difference"].sel(seed=10, lr="b", system_b="z").values, [3 / 3]
     )  # group (10, "b") is row 1 of arange(8) / 3, comparison x-z its column 1
+
+
+def test_significant_is_labelled_by_groups_and_comparisons():
+    import pairedstats
+
+    runs = pairedstats.datasets.load_runs()
+    res = runs.paired.tukey_hsd(item="query", system="run", score="ndcg", by="collection",
+                                n_resamples=500, rng=1, as_result=True)  # fmt: skip
+    flags = res.significant()
+    assert list(flags.index.names) == ["collection"]
+    assert list(flags.columns.names) == ["system_a", "system_b"]
+    assert flags.loc[("robust04",), ("bm25", "hybrid")] == (
+        res.to_dataframe().set_index(["collection", "system_a", "system_b"])
+        .loc[("robust04", "bm25", "hybrid"), "pvalue"] < 0.05
+    )  # fmt: skip
+    np.testing.assert_array_equal(flags.to_numpy(), np.asarray(res.pvalue) < 0.05)
+    single = pairedstats.tukey_hsd(np.random.default_rng(0).normal(size=(10, 2)), rng=1,
+                                   n_resamples=200)  # fmt: skip
+    assert single.significant().shape == (1, 1)

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .results import ComparisonResult, IntervalRule
+from .results import ComparisonResult, IntervalRule, labelled_flags
 
 __all__ = ["BootstrapResult"]
 
@@ -131,7 +131,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     )
     title: ClassVar[str] = "Paired bootstrap of b - a"
 
-    def significant(self, alpha: float | None = None) -> np.ndarray:
+    def significant(self, alpha: float | None = None):
         """Which comparisons are significant at ``alpha = 1 - confidence_level``: the
         interval excludes 0 (``pvalue < alpha``), or with ``adjust`` the adjusted p-value
         is below ``alpha`` (the family-wise decision; Benjamini-Hochberg's, with
@@ -145,12 +145,14 @@ class BootstrapResult(IntervalRule, ComparisonResult):
 
         Returns
         -------
-        numpy.ndarray of bool, shape (n_groups, n_comparisons)
+        pandas.DataFrame of bool
+            One row per group, one column per comparison
+            (:func:`pairedstats.results.labelled_flags`).
         """
         flags = IntervalRule.significant(self, alpha)
         if self.pvalue_adjusted is None:
             return flags
-        return self.pvalue_adjusted < 1 - self.metadata["confidence_level"]
+        return labelled_flags(self, self.pvalue_adjusted < 1 - self.metadata["confidence_level"])
 
     @property
     def caveat(self) -> str | None:

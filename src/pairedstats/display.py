@@ -223,7 +223,7 @@ def letters(result, alpha: float = 0.05):
             "`result`: letters need every pair of systems once (all pairs, no baseline); "
             f"got {len(label_a)} comparisons of {n} systems"
         )
-    flags = result.significant(alpha)
+    flags = result.significant(alpha).to_numpy()
     mean_a = np.asarray(result.mean_a, dtype=float)
     mean_b = np.asarray(result.mean_b, dtype=float)
     rows = []
@@ -439,7 +439,7 @@ def latex_table(
     columns, mark = _latex_columns(result, frame, columns, mark)
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
         raise ValueError(f"`digits` must be a non-negative integer; got {digits!r}")
-    flags = result.significant(alpha).reshape(-1)
+    flags = result.significant(alpha).to_numpy().reshape(-1)
     names = [*result.group_names, *result.label_columns]
     shown = [*names, *columns]
     heads = [(header or {}).get(c, _latex_escape(str(c))) for c in shown]

@@ -219,7 +219,7 @@ def _interval_columns(result):
 
 def _against_baseline(result, alpha: float, lower: bool):
     """Rows (group key, system, values) of one metric against the baseline."""
-    flags = result.significant(None if result.interval else alpha)
+    flags = result.significant(None if result.interval else alpha).to_numpy()
     adjusted = getattr(result, "pvalue_adjusted", None)
     pvalue = np.asarray(result.pvalue if adjusted is None else adjusted, dtype=float)
     interval = _interval_columns(result)

@@ -21,7 +21,7 @@ import numpy as np
 from . import display
 from .core.draws import canonical_bytes
 
-__all__ = ["ComparisonResult", "IntervalRule", "PValueRule"]
+__all__ = ["ComparisonResult", "IntervalRule", "PValueRule", "labelled_flags"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,9 +266,8 @@ class PValueRule:
     Mixed into the results with a ``pvalue`` column that decides (Tukey HSD, rank-sum).
     """
 
-    def significant(self, alpha: float | None = None) -> np.ndarray:
-        """Which comparisons are significant: ``pvalue < alpha``, shape (n_groups,
-        n_comparisons).
+    def significant(self, alpha: float | None = None):
+        """Which comparisons are significant: ``pvalue < alpha``.
 
         Parameters
         ----------
@@ -277,10 +276,13 @@ class PValueRule:
 
         Returns
         -------
-        numpy.ndarray of bool
+        pandas.DataFrame of bool
+            One row per group, one column per comparison (:func:`labelled_flags`);
+            ``.to_numpy()`` is the ``(n_groups, n_comparisons)`` array.
         """
         _check_alpha(alpha)
-        return np.asarray(self.pvalue, dtype=float) < (0.05 if alpha is None else float(alpha))
+        flags = np.asarray(self.pvalue, dtype=float) < (0.05 if alpha is None else float(alpha))
+        return labelled_flags(self, flags)
 
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note, ``$p < alpha$``."""
@@ -294,9 +296,8 @@ class IntervalRule:
     results decided by their interval (bootstrap).
     """
 
-    def significant(self, alpha: float | None = None) -> np.ndarray:
-        """Which comparisons are significant: the interval excludes 0, shape (n_groups,
-        n_comparisons).
+    def significant(self, alpha: float | None = None):
+        """Which comparisons are significant: the interval excludes 0.
 
         Parameters
         ----------
@@ -307,7 +308,9 @@ class IntervalRule:
 
         Returns
         -------
-        numpy.ndarray of bool
+        pandas.DataFrame of bool
+            One row per group, one column per comparison (:func:`labelled_flags`);
+            ``.to_numpy()`` is the ``(n_groups, n_comparisons)`` array.
         """
         _check_alpha(alpha)
         confidence = self.metadata.get("confidence_level")
@@ -318,11 +321,31 @@ class IntervalRule:
                 f"confidence_level={1 - alpha:g} instead"
             )
         low, high = (np.asarray(getattr(self, c), dtype=float) for c in self.interval)
-        return (low > 0) | (high < 0)
+        return labelled_flags(self, (low > 0) | (high < 0))
 
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note, ``95\\% interval excludes 0``."""
         return f"{self.metadata.get('confidence_level', 0.95) * 100:g}\\% interval excludes 0"
+
+
+def labelled_flags(result, flags: np.ndarray):
+    """``(n_groups, n_comparisons)`` decisions as a table: one row per group (indexed by the
+    group keys, or one unnamed row without groups), one column per comparison (indexed by
+    the two label columns, e.g. ``system_a`` and ``system_b``).
+
+    ``flags.loc[:, ("bm25", "dense")]`` selects a comparison, ``flags.loc[("robust04",)]``
+    a group, ``flags.to_numpy()`` the array.
+    """
+    import pandas as pd
+
+    columns = pd.MultiIndex.from_tuples(
+        list(zip(result.label_a, result.label_b, strict=True)), names=list(result.label_columns)
+    )
+    if result.group_names:
+        index = pd.MultiIndex.from_tuples(result.group_keys, names=list(result.group_names))
+    else:
+        index = pd.RangeIndex(1)
+    return pd.DataFrame(np.asarray(flags, dtype=bool), index=index, columns=columns)
 
 
 def comparison_coordinates(names: tuple[str, str], label_a, label_b):
