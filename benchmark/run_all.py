@@ -410,6 +410,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed repeats per case")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--json", help="also write the results to this JSON file")
+    parser.add_argument(
+        "--docs", help="also write the benchmark page (docs/benchmarks.md) from this run"
+    )
     args = parser.parse_args()
     if args.case:
         print(json.dumps(run_case(args.case, args.quick, args.repeats)))
@@ -447,6 +450,80 @@ def main() -> None:
     print(f"\ntotal {time.perf_counter() - t_start:.0f} s", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": info, "results": results}, indent=1))
+    if args.docs:
+        Path(args.docs).write_text(docs_page(info, results, rates, args))
+
+
+_PAGE = """# Benchmarks
+
+`python benchmark/run_all.py --docs docs/benchmarks.md` writes this page: it times the three
+methods against their peers **in the same run** (ratio = peer time / pairedstats time) and
+measures peak memory; `--quick` uses small sizes (under a minute), `--repeats R` the timed
+repeats (median shown; default 3, the two largest scipy bootstraps use 2), `--json FILE`
+saves the results. Each case runs in its own subprocess: `maxRSS` is that process's peak
+resident memory (`resource.getrusage`, including the interpreter and imports, about 130-280
+MiB), `traced` the tracemalloc peak of one call beyond the data (numpy's buffers are traced).
+Times are medians of the repeats, after an untimed warm-up call (JIT cache load, thread pool),
+except for the largest scipy bootstraps. The per-method scripts (`bench_bootstrap.py`,
+`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases.
+
+Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`;
+`scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher's paired
+randomization test, as `tukey_hsd` with two systems); a vectorized numpy randomized Tukey HSD
+(`Generator.permuted` in batches, `bench_tukey.py`); `scipy.stats.mannwhitneyu`; the naive
+Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`. The physical limit: random 64-bit
+words per second from `BitGenerator.random_raw` and bounded integers per second from
+`Generator.integers`.
+
+**This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
+repeats are listed); the ratios are of times measured minutes apart in the same run.
+
+| case | implementation | median s | repeats s | ratio | traced MiB | maxRSS MiB |
+|---|---|---|---|---|---|---|
+{rows}
+
+Physical limit (draws per second): {rates}. A method drawing one random number per item and
+resample cannot be faster than `draws / rate`:
+
+{bounds}
+"""
+
+
+def docs_page(info: dict, results: dict, rates: dict, args) -> str:
+    """The benchmark page of this run (``--docs``)."""
+    machine = (
+        f"{info['cpu']}, {info['cores']} cores, load average {info['load_average'][0]:.2f} at "
+        f"the start; Python {info['python']}, numpy {info['numpy']}, scipy {info['scipy']}, "
+        f"pairedstats {info['pairedstats']}; {info['date']}; "
+        f"`run_all.py{' --quick' if args.quick else ''} --repeats {args.repeats}`"
+    )
+    rows, last = [], None
+    for r in results.values():
+        group = r["group"] if r["group"] != last else ""
+        last = r["group"]
+        ratio = ""
+        if r["peer"] is not None:
+            ratio = f"{results[r['peer']]['seconds'] / r['seconds']:.1f}x"
+        repeats = ", ".join(f"{t:.3g}" for t in r["all_seconds"])
+        rows.append(
+            f"| {group} | {r['implementation']} | {r['seconds']:.3g} | {repeats} | {ratio} | "
+            f"{r['traced_mib']:,.1f} | {r['maxrss_mib']:,.0f} |"
+        )
+    bounds, seen = [], set()
+    for name, r in results.items():
+        if r["draws"] and r["group"] not in seen and name not in rates:
+            seen.add(r["group"])
+            bound = r["draws"] / rates["raw"]
+            bounds.append(
+                f"- {r['group']}: {r['draws']:,} draws, {bound:.3f} s at one 64-bit word each, "
+                f"{bound / 4:.3f} s at four 16-bit chunks of a word each"
+            )
+    return _PAGE.format(
+        machine=machine,
+        rows="\n".join(rows),
+        rates=", ".join(f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()),
+        bounds="\n".join(bounds),
+    )
 
 
 _last_group = [None]
