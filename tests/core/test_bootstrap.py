@@ -16,20 +16,12 @@ import pytest
 from pairedstats.core import bootstrap as cb
 
 from . import reference_engine as engine
+from .groups import design_keywords
+from .groups import group as _group
+from .groups import replicates as _reps
 
 REF = Path(__file__).parent.parent / "reference" / "bootstrap"
 ROOT = 20240607
-
-
-def _group(scores, pairs=((0, 1),), **kw):
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim == 2:
-        scores = scores[:, :, None]
-    return cb.GroupData(scores, list(pairs), **kw)
-
-
-def _reps(group, n_resamples, root=1, **kw):
-    return cb.group_replicates(group, group_key=(), root=root, n_resamples=n_resamples, **kw)
 
 
 # ------------------------------------------------------------------------- sampler
@@ -77,12 +69,7 @@ def test_influence_and_acceleration_do_not_depend_on_the_other_comparisons(desig
     # column (pairwise) than with several (row by row), moving `a` and ci_high by an ulp
     gen = np.random.default_rng(15)
     n = 40
-    kw = {}
-    if "clusters" in design:
-        kw["cluster"] = np.arange(n) // 2
-    if "strata" in design:
-        kw["strata"] = np.where(np.arange(n) < 12, 0, 1)
-        kw["strata_labels"] = ["s", "t"]
+    kw = design_keywords(design, n, cluster_size=2, first_stratum=12)
     for _ in range(20):
         scores = gen.normal(size=(n, 3))
         alone = _reps(_group(scores, [(0, 2)], **kw), 50, influence=True)

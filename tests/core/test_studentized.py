@@ -14,17 +14,9 @@ from pairedstats.core import statistic_jackknife as sj
 from pairedstats.core import studentized as st
 
 from . import reference_engine as engine
-
-
-def _group(scores, pairs=((0, 1),), **kw):
-    scores = np.asarray(scores, dtype=float)
-    if scores.ndim == 2:
-        scores = scores[:, :, None]
-    return cb.GroupData(scores, list(pairs), **kw)
-
-
-def _reps(group, n_resamples, root=1, **kw):
-    return cb.group_replicates(group, group_key=(), root=root, n_resamples=n_resamples, **kw)
+from .groups import design_keywords
+from .groups import group as _group
+from .groups import replicates as _reps
 
 
 def _first_appearance(codes):
@@ -65,13 +57,7 @@ def test_the_moment_columns_change_no_replicate(design):
     # one set of drawn units per resample serves every column the kernel sums
     gen = np.random.default_rng(15)
     n = 40
-    kw = {}
-    if "clusters" in design:
-        kw["cluster"] = np.arange(n) // 3
-    if "strata" in design:
-        kw["strata"] = np.where(np.arange(n) < 15, 0, 1)
-        kw["strata_labels"] = ["s", "t"]
-        kw["weights"] = {0: 0.3, 1: 0.7}
+    kw = design_keywords(design, n, cluster_size=3, first_stratum=15, weights={0: 0.3, 1: 0.7})
     group = _group(gen.normal(size=(n, 4)), [(0, 1), (0, 2), (2, 3)], **kw)
     plain = _reps(group, 700)
     stud = _reps(group, 700, studentized=True)
