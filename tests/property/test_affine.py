@@ -89,6 +89,15 @@ _SEVEN_ITEMS = [
     [-1.8417350377917323, -0.23509113107468127, -1.2674464814437032, 0.2712643588217015],
     [0.15675108662422516, -0.18693094462995438, -2.516759710820513, -0.5386928958466366],
 ]
+#: Settings of the bootstrap's pinned examples (their method apart).
+_BOOTSTRAP = {
+    "alternative": "two-sided",
+    "adjust": None,
+    "resampling": "auto",
+    "confidence_level": 0.9,
+    "n_resamples": 200,
+    "rng": 0,
+}
 SHIFT_EXAMPLES = {
     "bootstrap-studentized": [
         {  # resamples of equal units: se* exactly 0 before the shift, rounding after it
@@ -99,15 +108,7 @@ SHIFT_EXAMPLES = {
                 cluster=["0", ":", "00", 0, 1, -1, 2, -2, 3],
                 strata=["0", ":", "a", "00", "0", ":", "a", "00", "0"],
             ),
-            "settings": {
-                "method": "studentized",
-                "alternative": "two-sided",
-                "adjust": None,
-                "resampling": "auto",
-                "confidence_level": 0.9,
-                "n_resamples": 200,
-                "rng": 0,
-            },
+            "settings": {**_BOOTSTRAP, "method": "studentized"},
             "shift": -1.0,
         }
     ],
@@ -149,15 +150,7 @@ SCALE_EXAMPLES["tukey-monte-carlo"].append(
 SCALE_EXAMPLES["bootstrap"] = [
     {  # differences equal in exact arithmetic, an ulp apart in floats: d_z infinite
         "design": Paired(scores=[[0.0, 0.1], [0.2, 0.3]], items=["0", ":"], systems=["0", ":"]),
-        "settings": {
-            "method": "percentile",
-            "alternative": "two-sided",
-            "adjust": None,
-            "resampling": "auto",
-            "confidence_level": 0.9,
-            "n_resamples": 200,
-            "rng": 0,
-        },
+        "settings": {**_BOOTSTRAP, "method": "percentile"},
         "scale": 1e-10,
         "dtype": np.float64,
     }
