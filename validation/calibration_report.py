@@ -58,8 +58,10 @@ def models():
     print("| model | truth | SD of b - a | skewness of b - a | excess kurtosis |")
     print("|---|---|---|---|---|")
     for r in m.itertuples():
-        print(f"| `{r.model}` | {r.truth:.5g} | {r.sd_difference:.3f} | {r.skewness:.2f} | "
-              f"{r.excess_kurtosis:.1f} |")  # fmt: skip
+        skew, kurt = (f"{v:.{d}f}".replace("-0.00", "0.00").replace("-0.0 ", "0.0 ")
+                      for v, d in ((r.skewness, 2), (r.excess_kurtosis, 1)))  # fmt: skip
+        kurt = "0.0" if kurt == "-0.0" else kurt
+        print(f"| `{r.model}` | {r.truth:.5g} | {r.sd_difference:.3f} | {skew} | {kurt} |")
 
 
 def coverage():
@@ -163,7 +165,8 @@ def ranksum():
 
 def power():
     p = pd.read_csv(RESULTS / "power.csv")
-    w = p.pivot_table(index=["setting", "effect"], columns="method", values="power", sort=False)
+    w = p.pivot_table(index=["setting", "effect"], columns="method", values="power")
+    w = w.loc[list(dict.fromkeys(p["setting"]))]  # settings in the study's order
     print("| setting | effect | bootstrap | Tukey HSD | t-test |")
     print("|---|---|---|---|---|")
     for (s, e), r in w.iterrows():
