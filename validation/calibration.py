@@ -1,14 +1,19 @@
 """Calibration study: do the intervals cover and do the tests hold their level?
 
-Run: ``python validation/calibration.py`` (the full study, about 15 minutes on the 2-core
-development machine), ``--quick`` (200 simulations per cell, about 2 minutes) or
-``--n-sims N``. Writes ``validation/results/*.csv`` and the plots
-``docs/_static/calibration_*.png``; ``docs/calibration.md`` summarises them.
+Run: ``python validation/calibration.py`` (the full study), ``--quick`` (200 simulations per
+cell) or ``--n-sims N``. Writes ``validation/results/*.csv`` and the plots
+``docs/_static/calibration_*.png``; ``docs/calibration.md`` summarises them
+(``validation/calibration_report.py`` prints its tables from the CSVs). The family-wise
+error study is in ``validation/calibration_families.py``.
 
 Every cell simulates ``n_sims`` independent data sets and runs the method on all of them in
 one call (one group per simulated data set: each group has its own random streams, keyed by
-the seed and the group key, so the simulations are independent). Monte Carlo standard errors
-are binomial, ``sqrt(p (1 - p) / n_sims)``.
+the ``rng`` seed and the group key, so the simulations are independent). Every cell has its
+own streams: its data come from a generator seeded by the study's seed and a CRC-32 of the
+cell's name (e.g. ``("bootstrap", "normal", 20, 5)``), and its ``rng=`` seed is derived from
+the same name; a name used twice in one run is an error. The methods of one row analyse the
+same data sets with the same resamples. Monte Carlo standard errors are binomial,
+``sqrt(p (1 - p) / n_sims)``; distances from a target are in standard errors at the target.
 
 Simulation models (b minus a throughout):
 
@@ -23,7 +28,10 @@ Simulation models (b minus a throughout):
   system-by-cluster effect ``v_c ~ N(0, 0.7)`` added to b (so differences are correlated
   within clusters);
 * ``strata``: three strata sampled equally (n/3 items each) but weighted 0.5/0.3/0.2 in the
-  population, with mean differences 0, 0.4, 1.0 and difference SDs 1, 1.5, 2.
+  population, with mean differences 0, 0.4, 1.0 and difference SDs 1, 1.5, 2;
+* ``exponential``, ``lognormal``, ``t3``: ``a = u``, ``b = u + 0.2 + noise`` with noise
+  ``Exp(1) - 1``, ``LogNormal(0, 1) - exp(1/2)`` or Student's t with 3 df: the per-item
+  differences are the noise shifted by 0.2 (skewness 2, 6.2, undefined).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import platform
 import sys
 import time
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +57,6 @@ from pairedstats.tukey import tukey_hsd_design
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-STATIC = HERE.parent / "docs" / "_static"
 LEVEL = 0.95
 SEED = 20240601
 
@@ -59,8 +67,30 @@ def binomial_se(p, n):
     return np.sqrt(p * (1 - p) / n)
 
 
-def _rng(*key: int) -> np.random.Generator:
-    return np.random.default_rng([SEED, *key])
+def _entropy(*key) -> list[int]:
+    """Seed entropy of a cell named by ``key`` (ints and strings): the study's seed and a
+    CRC-32 of the name, so every distinct name has its own streams."""
+    return [SEED, zlib.crc32(repr(tuple(key)).encode())]
+
+
+_USED: set = set()  # the entropies handed out in this process
+
+
+def _rng(*key) -> np.random.Generator:
+    """The generator of the simulated data of the cell named ``key``; a name (or entropy)
+    used twice in one process is an error, as two cells would share their draws."""
+    entropy = tuple(_entropy("data", *key))
+    if entropy in _USED:
+        raise ValueError(f"cell {key!r} used twice: its random streams would be shared")
+    _USED.add(entropy)
+    return np.random.default_rng(list(entropy))
+
+
+def cell_seed(*key) -> int:
+    """The ``rng=`` (resampling or trial streams) of the cell named ``key``: distinct from
+    its data stream and from every other cell's."""
+    ss = np.random.SeedSequence(_entropy("method", *key))
+    return int(ss.generate_state(1, np.uint32)[0])
 
 
 # --------------------------------------------------------------------------- true values
@@ -79,7 +109,7 @@ BINARY = {"alpha": 4.0, "beta": 1.0, "logit_shift": 0.3}
 
 def true_difference(kind: str) -> float:
     """Population mean of b - a for a metric kind (quadrature for the non-normal ones)."""
-    if kind in ("normal", "cluster"):
+    if kind in ("normal", "cluster", *SKEWED):
         return 0.2
     if kind == "strata":
         return float(np.dot(STRATA["weights"], STRATA["delta"]))
@@ -102,6 +132,15 @@ def true_difference(kind: str) -> float:
     raise ValueError(kind)
 
 
+# b - a = 0.2 + noise of mean 0 (a = u, b = u + 0.2 + noise, u ~ N(0, 1)): the per-item
+# differences have the noise's shape. Theoretical skewness: exponential 2, lognormal(0, 1)
+# (e + 2) sqrt(e - 1) = 6.18, t with 3 df undefined (its fourth moment is infinite).
+SKEWED = {
+    "exponential": lambda rng, size: rng.exponential(size=size) - 1.0,
+    "lognormal": lambda rng, size: rng.lognormal(0.0, 1.0, size=size) - np.exp(0.5),
+    "t3": lambda rng, size: rng.standard_t(3, size=size),
+}
+
 STRATA = {
     "labels": ("easy", "medium", "hard"),
     "weights": np.array([0.5, 0.3, 0.2]),
@@ -123,6 +162,9 @@ def simulate_paired(
     if kind == "normal":
         u = rng.normal(size=(size, 1))
         x = u + rng.normal(size=(size, 2)) + [0.0, 0.2]
+    elif kind in SKEWED:
+        u = rng.normal(size=size)
+        x = np.column_stack([u, u + 0.2 + SKEWED[kind](rng, size)])
     elif kind == "bounded":
         p = BOUNDED
         u = rng.beta(p["alpha"], p["beta"], size=(size, 1))
@@ -160,6 +202,22 @@ def simulate_paired(
     return out
 
 
+def difference_moments(kind: str, n_items: int = 1_000_000) -> dict:
+    """Sample skewness and excess kurtosis of the per-item difference b - a of a model,
+    measured on ``n_items`` simulated items (one data set; clusters and strata as in the
+    study's largest cell)."""
+    n = n_items - n_items % 15
+    sim = simulate_paired(kind, n, 1, _rng("moments", kind))
+    d = sim["scores"][:, 1] - sim["scores"][:, 0]
+    return {
+        "model": kind,
+        "truth": true_difference(kind),
+        "sd_difference": float(d.std()),
+        "skewness": float(stats.skew(d)),
+        "excess_kurtosis": float(stats.kurtosis(d)),
+    }
+
+
 def _design(sim: dict, *, cluster=True, strata=True):
     return design_from_array(
         sim["scores"],
@@ -171,11 +229,16 @@ def _design(sim: dict, *, cluster=True, strata=True):
 
 
 def run_bootstrap(
-    kind, n, n_sims, *, methods, n_resamples, key, variants=("design",), cluster_size=5
+    kind, n, n_sims, *, methods, n_resamples, key=(), variants=("design",), cluster_size=5
 ):
-    """Coverage rows for one (kind, n) cell: one row per (variant, method)."""
+    """Coverage rows for one (kind, n) cell: one row per (variant, method).
+
+    The cell's name ``("bootstrap", kind, n, cluster_size, *key)`` keys its streams: the
+    data, and per variant one resampling stream that all ``methods`` share (the methods of
+    a row analyse the same data sets with the same resamples)."""
     truth = true_difference(kind)
-    sim = simulate_paired(kind, n, n_sims, _rng(1, *key), cluster_size=cluster_size)
+    name = ("bootstrap", kind, n, cluster_size, *key)
+    sim = simulate_paired(kind, n, n_sims, _rng(*name), cluster_size=cluster_size)
     rows = []
     for variant in variants:
         if variant == "design":
@@ -183,7 +246,7 @@ def run_bootstrap(
             weights = dict(zip(STRATA["labels"], STRATA["weights"])) if kind == "strata" else None
         else:  # ignore the clusters / strata: the plain item bootstrap
             design, weights = _design(sim, cluster=False, strata=False), None
-        for m, method in enumerate(methods):
+        for method in methods:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # degenerate BCa on a few 0/1 data sets
                 res = bootstrap_design(
@@ -192,7 +255,7 @@ def run_bootstrap(
                     n_resamples=n_resamples,
                     confidence_level=LEVEL,
                     method=method,
-                    rng=SEED + m,
+                    rng=cell_seed(*name, variant),
                 )
             lo, hi = res.ci_low[:, 0], res.ci_high[:, 0]
             cover = (lo <= truth) & (truth <= hi)
@@ -218,69 +281,15 @@ def run_bootstrap(
 
 
 # --------------------------------------------------------------------------- Tukey HSD
-def simulate_null_systems(kind: str, n: int, k: int, n_sims: int, rng) -> np.ndarray:
-    """Scores of k exchangeable systems (same distribution within each item)."""
-    size = n * n_sims
-    if kind == "normal":
-        x = rng.normal(size=(size, 1)) + rng.normal(size=(size, k))
-    elif kind == "binary":
-        p = rng.beta(2, 2, size=(size, 1))
-        x = (rng.random((size, k)) < p).astype(float)
-    elif kind == "grid0.1":
-        u = rng.beta(2, 2, size=(size, 1))
-        x = np.round(np.clip(u + rng.normal(0, 0.2, (size, k)), 0, 1), 1)
-    else:
-        raise ValueError(kind)
-    return x
+def run_tukey(kind, n, k, n_sims, *, n_resamples, key=(), naive=False):
+    """Family-wise type-I error rows of one cell of exchangeable systems (see
+    :func:`calibration_families.run_tukey_null`), the cell ``("tukey", kind, n, k, *key)``."""
+    from calibration_families import run_tukey_null
 
-
-def run_tukey(kind, n, k, n_sims, *, n_resamples, key, naive=False):
-    x = simulate_null_systems(kind, n, k, n_sims, _rng(2, *key))
-    groups = np.repeat(np.arange(n_sims), n)
-    design = design_from_array(x, groups=groups)
-    res = tukey_hsd_design(design, n_resamples=n_resamples, method="monte-carlo", rng=SEED)
-    pmin = res.pvalue.min(axis=1)
-    rows = []
-    for alpha in (0.05, 0.01):
-        e = float(np.mean(pmin <= alpha))
-        rows.append(
-            {
-                "scores": kind,
-                "n_items": n,
-                "systems": k,
-                "implementation": "pairedstats",
-                "alpha": alpha,
-                "n_sims": n_sims,
-                "type1_fwer": e,
-                "se": float(binomial_se(e, n_sims)),
-            }
-        )
-    if naive:  # the floating-point comparison the tie fix replaces (benchmark/bench_tukey.py)
-        sys.path.insert(0, str(HERE.parent / "benchmark"))
-        from bench_tukey import numpy_tukey
-
-        gen = _rng(3, *key)
-        pmin_naive = np.array(
-            [
-                numpy_tukey(x[s * n : (s + 1) * n], n_resamples, gen, batch=n_resamples).min()
-                for s in range(n_sims)
-            ]
-        )
-        for alpha in (0.05, 0.01):
-            e = float(np.mean(pmin_naive <= alpha))
-            rows.append(
-                {
-                    "scores": kind,
-                    "n_items": n,
-                    "systems": k,
-                    "implementation": "naive float >=",
-                    "alpha": alpha,
-                    "n_sims": n_sims,
-                    "type1_fwer": e,
-                    "se": float(binomial_se(e, n_sims)),
-                }
-            )
-    return rows
+    name = ("tukey", kind, n, k, *key)
+    naive_seed = cell_seed(*name, "naive") if naive else None
+    return run_tukey_null(kind, n, k, n_sims, rng=_rng(*name), seed=cell_seed(*name),
+                          n_resamples=n_resamples, naive=naive_seed)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- rank-sum
@@ -311,8 +320,8 @@ def simulate_two_sample(kind, na, nb, n_sims, rng, shift=0.0):
     return a, b + shift
 
 
-def run_ranksum_null(kind, na, nb, n_sims, *, methods, key):
-    a, b = simulate_two_sample(kind, na, nb, n_sims, _rng(4, *key))
+def run_ranksum_null(kind, na, nb, n_sims, *, methods, key=()):
+    a, b = simulate_two_sample(kind, na, nb, n_sims, _rng("ranksum", kind, na, nb, *key))
     design = _two_sample(a, b, n_sims)
     rows = []
     for method in methods:
@@ -337,8 +346,8 @@ def run_ranksum_null(kind, na, nb, n_sims, *, methods, key):
     return rows
 
 
-def run_hl_coverage(kind, na, nb, n_sims, *, key, shift=0.5):
-    a, b = simulate_two_sample(kind, na, nb, n_sims, _rng(5, *key), shift=shift)
+def run_hl_coverage(kind, na, nb, n_sims, *, key=(), shift=0.5):
+    a, b = simulate_two_sample(kind, na, nb, n_sims, _rng("hl", kind, na, nb, *key), shift=shift)
     res = ranksum_design(_two_sample(a, b, n_sims))
     lo, hi = res.ci_low[:, 0], res.ci_high[:, 0]
     c = float(np.mean((lo <= shift) & (shift <= hi)))
@@ -359,10 +368,11 @@ def run_hl_coverage(kind, na, nb, n_sims, *, key, shift=0.5):
 
 
 # --------------------------------------------------------------------------- power
-def run_power(setting, effects, n_sims, *, n_resamples, key):
+def run_power(setting, effects, n_sims, *, n_resamples, key=()):
     rows = []
-    for e_i, effect in enumerate(effects):
-        rng = _rng(6, *key, e_i)
+    for effect in effects:
+        name = ("power", setting, float(effect), *key)
+        rng = _rng(*name)
         if setting == "normal, n=30":
             n = 30
             u = rng.normal(size=(n * n_sims, 1))
@@ -376,9 +386,10 @@ def run_power(setting, effects, n_sims, *, n_resamples, key):
             true = effect
         groups = np.repeat(np.arange(n_sims), n)
         design = design_from_array(x, systems=["a", "b"], groups=groups)
-        boot = bootstrap_design(design, n_resamples=n_resamples, rng=SEED)
+        boot = bootstrap_design(design, n_resamples=n_resamples, rng=cell_seed(*name, "boot"))
         rej_boot = (boot.ci_low[:, 0] > 0) | (boot.ci_high[:, 0] < 0)
-        tk = tukey_hsd_design(design, n_resamples=n_resamples, method="monte-carlo", rng=SEED)
+        tk = tukey_hsd_design(design, n_resamples=n_resamples, method="monte-carlo",
+                              rng=cell_seed(*name, "tukey"))  # fmt: skip
         rej_tk = tk.pvalue[:, 0] <= 0.05
         xs = x.reshape(n_sims, n, 2)
         with warnings.catch_warnings():
@@ -404,189 +415,140 @@ def run_power(setting, effects, n_sims, *, n_resamples, key):
     return rows
 
 
-# --------------------------------------------------------------------------- plots
-def _plots(boot, tukey, rs_null, hl, power):
-    import matplotlib
+# --------------------------------------------------------------------------- sections
+METHODS = ("percentile", "basic", "bca", "studentized")
+BOOT_CELLS = (
+    *(("normal", n) for n in (15, 20, 60, 200)),
+    *((kind, n) for kind in ("bounded", "binary", "cluster", "strata") for n in (20, 60, 200)),
+    *((kind, n) for kind in SKEWED for n in (15, 60, 200)),
+)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    STATIC.mkdir(parents=True, exist_ok=True)
-    designs = list(dict.fromkeys(boot["design"]))
-    fig, axes = plt.subplots(2, (len(designs) + 1) // 2, figsize=(13, 7), sharey=True)
-    for ax, d in zip(axes.flat, designs):
-        sub = boot[boot["design"] == d]
-        for j, m in enumerate(dict.fromkeys(sub["method"])):
-            s = sub[sub["method"] == m]
-            ax.errorbar(
-                np.arange(len(s)) + (j - 1) * 0.08,
-                s["coverage"],
-                yerr=1.96 * s["se"],
-                marker="o",
-                capsize=3,
-                label=m,
-            )
-            ax.set_xticks(np.arange(len(s)), [str(v) for v in s["n_items"]])
-        ax.axhline(LEVEL, color="k", lw=0.8, ls="--")
-        ax.set_title(d)
-        ax.set_xlabel("items")
-    for ax in axes.flat[len(designs) :]:
-        ax.axis("off")
-    axes.flat[0].set_ylabel("coverage of the 95% interval")
-    axes.flat[0].legend(loc="lower right", fontsize=8)
-    fig.suptitle("Paired bootstrap coverage (bars: 95% Monte Carlo intervals)")
-    fig.tight_layout()
-    fig.savefig(STATIC / "calibration_bootstrap.png", dpi=90)
-    plt.close(fig)
+def section_bootstrap(n_sims, n_resamples):
+    import pandas as pd
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for ax, alpha in zip(axes, (0.05, 0.01)):
-        sub = tukey[tukey["alpha"] == alpha].reset_index(drop=True)
-        labels = [
-            f"{r.scores}\nk={r.systems} n={r.n_items}"
-            + ("\nnaive" if r.implementation != "pairedstats" else "")
-            for r in sub.itertuples()
-        ]
-        colors = ["C0" if i == "pairedstats" else "C3" for i in sub["implementation"]]
-        ax.bar(range(len(sub)), sub["type1_fwer"], yerr=1.96 * sub["se"], color=colors)
-        ax.axhline(alpha, color="k", ls="--", lw=0.8)
-        ax.set_xticks(range(len(sub)), labels, fontsize=6, rotation=90)
-        ax.set_title(f"Tukey HSD family-wise type-I error, alpha = {alpha}")
-    fig.tight_layout()
-    fig.savefig(STATIC / "calibration_tukey.png", dpi=90)
-    plt.close(fig)
+    models = pd.DataFrame([difference_moments(k) for k in dict.fromkeys(c[0] for c in BOOT_CELLS)])
+    rows = []
+    for kind, n in BOOT_CELLS:
+        variants = ("design", "ignored") if kind in ("cluster", "strata") else ("design",)
+        rows += run_bootstrap(kind, n, n_sims, methods=METHODS, n_resamples=n_resamples,
+                              variants=variants)  # fmt: skip
+        print(f"  bootstrap {kind} n={n}", flush=True)
+    boot = pd.DataFrame(rows)
+    # the "ignored" variants: only the percentile interval is of interest
+    boot = boot[~boot["design"].str.endswith("(ignored)") | (boot["method"] == "percentile")]
+    return models, boot
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    sub = rs_null[rs_null["alpha"] == 0.05].reset_index(drop=True)
-    labels = [f"{r.data} {r.n_a}x{r.n_b}\n{r.method}" for r in sub.itertuples()]
-    axes[0].bar(range(len(sub)), sub["type1"], yerr=1.96 * sub["se"])
-    axes[0].axhline(0.05, color="k", ls="--", lw=0.8)
-    axes[0].set_xticks(range(len(sub)), labels, fontsize=6, rotation=90)
-    axes[0].set_title("rank-sum type-I error, alpha = 0.05")
-    labels = [f"{r.data} {r.n_a}x{r.n_b}\n{r.used}" for r in hl.itertuples()]
-    axes[1].errorbar(range(len(hl)), hl["coverage"], yerr=1.96 * hl["se"], fmt="o", capsize=3)
-    axes[1].plot(range(len(hl)), hl["guaranteed"], "k_", ms=14, label="guaranteed coverage")
-    axes[1].axhline(LEVEL, color="k", ls="--", lw=0.8)
-    axes[1].set_xticks(range(len(hl)), labels, fontsize=7, rotation=90)
-    axes[1].set_title("Hodges-Lehmann 95% interval coverage (shift 0.5)")
-    axes[1].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(STATIC / "calibration_ranksum.png", dpi=90)
-    plt.close(fig)
 
-    settings = list(dict.fromkeys(power["setting"]))
-    fig, axes = plt.subplots(1, len(settings), figsize=(11, 4), sharey=True)
-    for ax, s in zip(np.atleast_1d(axes), settings):
-        sub = power[power["setting"] == s]
-        for m in dict.fromkeys(sub["method"]):
-            r = sub[sub["method"] == m]
-            ax.errorbar(r["effect"], r["power"], yerr=1.96 * r["se"], marker="o", ms=3,
-                        capsize=2, label=m)  # fmt: skip
-        ax.axhline(0.05, color="k", ls=":", lw=0.8)
-        ax.set_title(s)
-        ax.set_xlabel(
-            "effect (SDs of the difference)" if s.startswith("normal") else "logit shift of b"
-        )
-    np.atleast_1d(axes)[0].set_ylabel("rejection rate at 0.05")
-    np.atleast_1d(axes)[0].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(STATIC / "calibration_power.png", dpi=90)
-    plt.close(fig)
+def section_tukey(n_sims, n_resamples):
+    import pandas as pd
+
+    rows = []
+    for kind in ("normal", "binary", "grid0.1"):
+        for k in (3, 5):
+            for n in (20, 60):
+                rows += run_tukey(kind, n, k, n_sims, n_resamples=n_resamples,
+                                  naive=kind == "grid0.1")  # fmt: skip
+                print(f"  tukey {kind} k={k} n={n}", flush=True)
+    return pd.DataFrame(rows)
+
+
+def section_families(n_sims, n_resamples):
+    import pandas as pd
+    from calibration_families import run_family
+
+    cells = [("complete null", n) for n in (20, 60, 200)] + [("partial null", n) for n in (20, 60)]
+    cells += [(sc, n) for sc in ("spreads 1,1,3", "spreads 1,1,1,1,4") for n in (20, 60)]
+    rows = []
+    for scenario, n in cells:
+        for family in ("baseline", "all pairs"):
+            name = ("family", scenario, family, n)
+            rows += run_family(scenario, family, n, n_sims, rng=_rng(*name),
+                               seed=cell_seed(*name), n_resamples=n_resamples)  # fmt: skip
+            print(f"  family {scenario} {family} n={n}", flush=True)
+    return pd.DataFrame(rows)
+
+
+def section_ranksum(n_sims):
+    import pandas as pd
+
+    rows = []
+    for kind in ("normal", "tied"):
+        for na, nb in ((8, 12), (30, 30), (100, 100)):
+            methods = ("exact", "asymptotic", "auto") if na < 100 else ("asymptotic", "auto")
+            rows += run_ranksum_null(kind, na, nb, n_sims, methods=methods)
+            print(f"  ranksum null {kind} {na}x{nb}", flush=True)
+    rs_null = pd.DataFrame(rows)
+    rows = []
+    for kind in ("normal", "exponential"):
+        for na, nb in ((8, 12), (30, 30), (100, 100)):
+            rows += run_hl_coverage(kind, na, nb, n_sims)
+    return rs_null, pd.DataFrame(rows)
+
+
+def section_power(power_sims, n_resamples):
+    import pandas as pd
+
+    rows = run_power("normal, n=30", np.round(np.arange(0, 0.81, 0.1), 2), power_sims,
+                     n_resamples=n_resamples)  # fmt: skip
+    rows += run_power("binary, n=100", np.round(np.arange(0, 1.21, 0.15), 2), power_sims,
+                      n_resamples=n_resamples)  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- main
 def main(n_sims: int, quick: bool) -> None:
+    import calibration_plots as plots
+    import calibration_report as report
     import pandas as pd
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     n_resamples = 999
     t_start = time.perf_counter()
-    timings = {}
+    timings, tables = {}, {}
 
-    def stamp(name, t0):
+    def timed(name, fn, *args):
+        t0 = time.perf_counter()
+        out = fn(*args)
         timings[name] = time.perf_counter() - t0
         print(f"[{name}] {timings[name]:.1f} s", flush=True)
+        return out
 
-    t0 = time.perf_counter()
-    rows = []
-    methods = ("percentile", "basic", "bca")
-    for d_i, kind in enumerate(("normal", "bounded", "binary", "cluster", "strata")):
-        variants = ("design", "ignored") if kind in ("cluster", "strata") else ("design",)
-        for n in (20, 60, 200):
-            rows += run_bootstrap(kind, n, n_sims, methods=methods, n_resamples=n_resamples,
-                                  key=(d_i, n), variants=variants)  # fmt: skip
-            print(f"  bootstrap {kind} n={n}", flush=True)
-    boot = pd.DataFrame(rows)
-    # the "ignored" variants: only the percentile interval is of interest
-    boot = boot[~boot["design"].str.endswith("(ignored)") | (boot["method"] == "percentile")]
-    boot.to_csv(RESULTS / "bootstrap_coverage.csv", index=False)
-    stamp("bootstrap", t0)
-
-    t0 = time.perf_counter()
-    rows = []
-    for s_i, kind in enumerate(("normal", "binary", "grid0.1")):
-        for k in (3, 5):
-            for n in (20, 60):
-                rows += run_tukey(kind, n, k, n_sims, n_resamples=n_resamples, key=(s_i, k, n),
-                                  naive=kind == "grid0.1")  # fmt: skip
-                print(f"  tukey {kind} k={k} n={n}", flush=True)
-    tukey = pd.DataFrame(rows)
-    tukey.to_csv(RESULTS / "tukey_type1.csv", index=False)
-    stamp("tukey", t0)
-
-    t0 = time.perf_counter()
-    rows = []
-    for s_i, kind in enumerate(("normal", "tied")):
-        for na, nb in ((8, 12), (30, 30), (100, 100)):
-            methods = ("exact", "asymptotic", "auto") if na < 100 else ("asymptotic", "auto")
-            rows += run_ranksum_null(kind, na, nb, n_sims, methods=methods, key=(s_i, na, nb))
-            print(f"  ranksum null {kind} {na}x{nb}", flush=True)
-    rs_null = pd.DataFrame(rows)
-    rs_null.to_csv(RESULTS / "ranksum_type1.csv", index=False)
-    rows = []
-    for s_i, kind in enumerate(("normal", "exponential")):
-        for na, nb in ((8, 12), (30, 30), (100, 100)):
-            rows += run_hl_coverage(kind, na, nb, n_sims, key=(s_i, na, nb))
-    hl = pd.DataFrame(rows)
-    hl.to_csv(RESULTS / "ranksum_hl_coverage.csv", index=False)
-    stamp("ranksum", t0)
-
-    t0 = time.perf_counter()
     power_sims = max(100, n_sims // 2)
-    rows = run_power("normal, n=30", np.round(np.arange(0, 0.81, 0.1), 2), power_sims,
-                     n_resamples=n_resamples, key=(0,))  # fmt: skip
-    rows += run_power("binary, n=100", np.round(np.arange(0, 1.21, 0.15), 2), power_sims,
-                      n_resamples=n_resamples, key=(1,))  # fmt: skip
-    power = pd.DataFrame(rows)
-    power.to_csv(RESULTS / "power.csv", index=False)
-    stamp("power", t0)
+    models, boot = timed("bootstrap", section_bootstrap, n_sims, n_resamples)
+    tukey = timed("tukey", section_tukey, n_sims, n_resamples)
+    fam = timed("families", section_families, n_sims, n_resamples)
+    rs_null, hl = timed("ranksum", section_ranksum, n_sims)
+    power = timed("power", section_power, power_sims, n_resamples)
+    dev = report.all_deviations(boot, tukey, fam, rs_null, hl, LEVEL)
+    tables = {"models": models, "bootstrap_coverage": boot, "tukey_type1": tukey,
+              "families": fam, "ranksum_type1": rs_null, "ranksum_hl_coverage": hl,
+              "power": power, "deviations": dev}  # fmt: skip
+    for name, df in tables.items():
+        df.to_csv(RESULTS / f"{name}.csv", index=False)
+    plots.plot_bootstrap(boot)
+    plots.plot_tukey(tukey)
+    plots.plot_families(fam)
+    plots.plot_ranksum_power(rs_null, hl, power)
+    import scipy
 
-    _plots(boot, tukey, rs_null, hl, power)
-    info = pd.DataFrame(
-        [
-            {"key": "n_sims", "value": n_sims},
-            {"key": "n_sims_power", "value": power_sims},
-            {"key": "n_resamples", "value": n_resamples},
-            {"key": "quick", "value": quick},
-            {"key": "seed", "value": SEED},
-            {"key": "pairedstats", "value": pairedstats.__version__},
-            {"key": "numpy", "value": np.__version__},
-            {"key": "python", "value": platform.python_version()},
-            {"key": "cpus", "value": os.cpu_count()},
-            {"key": "date", "value": time.strftime("%Y-%m-%d")},
-            {"key": "seconds_total", "value": round(time.perf_counter() - t_start, 1)},
-            *({"key": f"seconds_{k}", "value": round(v, 1)} for k, v in timings.items()),
-        ]
-    )
+    versions = {"pairedstats": pairedstats.__version__, "numpy": np.__version__,
+                "scipy": scipy.__version__, "python": platform.python_version()}  # fmt: skip
+    info = {"n_sims": n_sims, "n_sims_power": power_sims, "n_resamples": n_resamples,
+            "quick": quick, "seed": SEED, **versions, "cpus": os.cpu_count(),
+            "date": time.strftime("%Y-%m-%d"),
+            "seconds_total": round(time.perf_counter() - t_start, 1),
+            **{f"seconds_{k}": round(v, 1) for k, v in timings.items()}}  # fmt: skip
+    info = pd.DataFrame({"key": list(info), "value": list(info.values())})
     info.to_csv(RESULTS / "study_info.csv", index=False)
-    with pd.option_context("display.width", 200, "display.max_rows", 500):
-        for name, df in (("bootstrap", boot), ("tukey", tukey), ("ranksum null", rs_null),
-                         ("HL coverage", hl), ("power", power)):  # fmt: skip
+    with pd.option_context("display.width", 220, "display.max_rows", 1000):
+        for name, df in tables.items():
             print(f"\n== {name}\n{df.round(4).to_string(index=False)}")
     print(f"\ntotal {time.perf_counter() - t_start:.0f} s")
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n-sims", type=int, default=None, help="simulations per cell")
     parser.add_argument("--quick", action="store_true", help="200 simulations per cell")
