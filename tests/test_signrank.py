@@ -44,10 +44,14 @@ def _call(row):
     a, b = DATASETS[row["dataset"]]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SignrankConfidenceWarning)
-        return signrank(np.column_stack([a, b]), systems=["a", "b"],
-                        alternative=_ALT[row["alternative"]],
-                        confidence_level=float(row["conf_level"]),
-                        method=_METHOD[row["exact"]], correction=row["correct"] == "TRUE")  # fmt: skip
+        return signrank(
+            np.column_stack([a, b]),
+            systems=["a", "b"],
+            alternative=_ALT[row["alternative"]],
+            confidence_level=float(row["conf_level"]),
+            method=_METHOD[row["exact"]],
+            correction=row["correct"] == "TRUE",
+        )
 
 
 def _case_id(row):
@@ -55,7 +59,8 @@ def _case_id(row):
 
 
 def test_reference_covers_what_it_should():
-    assert len(DATASETS) >= 12 and len(CASES) >= 250
+    assert len(DATASETS) >= 12
+    assert len(CASES) >= 250
     methods = {r["method"] for r in CASES}
     assert {"Wilcoxon signed rank exact test", "Wilcoxon signed rank test",
             "Wilcoxon signed rank test with continuity correction"} == methods  # fmt: skip
@@ -158,7 +163,8 @@ def test_result_shape_columns_and_metadata():
     assert frame.loc[0, "method"] == "exact"
     assert frame.attrs["method"] == "signrank"
     assert (frame.attrs["method_requested"], frame.attrs["alternative"]) == ("auto", "greater")
-    assert frame.attrs["confidence_level"] == 0.9 and frame.attrs["correction"] is True
+    assert frame.attrs["confidence_level"] == 0.9
+    assert frame.attrs["correction"] is True
     assert res.ci_high[0, 0] == math.inf
     assert 0.9 <= res.ci_coverage[0, 0] < 0.91
     assert "Wilcoxon signed-rank" in str(res)
@@ -171,8 +177,16 @@ def _tidy(seed=3, n=40):
     rows = []
     for j, name in enumerate(["bm25", "dense", "hybrid"]):
         score = np.round(base + 0.2 * j + rng.normal(scale=0.5, size=n), 1)
-        rows.append(pd.DataFrame({"query": np.arange(n), "run": name, "score": score,
-                                  "collection": np.where(np.arange(n) < 25, "x", "y")}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "query": np.arange(n),
+                    "run": name,
+                    "score": score,
+                    "collection": np.where(np.arange(n) < 25, "x", "y"),
+                }
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 
@@ -181,8 +195,8 @@ def test_pairs_baseline_and_groups_equal_single_calls():
     kw = dict(item="query", system="run", score="score")
     res = df.paired.signrank(**kw, by="collection", as_result=True)
     assert res.pvalue.shape == (2, 3)
-    assert res.label_a == ("bm25", "bm25", "dense") and res.label_b == ("dense", "hybrid",
-                                                                       "hybrid")  # fmt: skip
+    assert res.label_a == ("bm25", "bm25", "dense")
+    assert res.label_b == ("dense", "hybrid", "hybrid")
     wide = df.pivot(index="query", columns="run", values="score")
     coll = df.groupby("query")["collection"].first()
     for g, key in enumerate(["x", "y"]):
@@ -218,7 +232,8 @@ def test_zeros_are_dropped_and_counted():
     a = np.array([1, 2, 3, 1, 5, 2, 0, 4, 6, 2, 7, 3, 5, 1], float)
     b = np.array([1, 4, 3, 2, 9, 1, 3, 4, 8, 2, 4, 6, 8, 6], float)
     res = signrank(np.column_stack([a, b]))
-    assert res.n_items[0, 0] == 14 and res.n_zeros[0, 0] == 4
+    assert res.n_items[0, 0] == 14
+    assert res.n_zeros[0, 0] == 4
     assert res.method[0, 0] == "asymptotic"  # R: no exact p-value with zeros
     keep = a != b
     alone = signrank(np.column_stack([a[keep], b[keep]]), method="asymptotic")
@@ -239,10 +254,10 @@ def test_unreachable_level_warns():
     d = b - a
     assert (res.ci_low[0, 0], res.ci_high[0, 0]) == (d.min(), d.max())
     assert res.ci_coverage[0, 0] == 0.75
+    design = design_from_array(scores)
+    grouped = type(design)(**{**design.__dict__, "group_names": ("site",),
+                              "group_keys": (("s0",),)})  # fmt: skip
     with pytest.warns(SignrankConfidenceWarning, match=r"in group \('s0',\)"):
-        design = design_from_array(scores)
-        grouped = type(design)(**{**design.__dict__, "group_names": ("site",),
-                                  "group_keys": (("s0",),)})  # fmt: skip
         signrank_design(grouped)
 
 
@@ -252,7 +267,8 @@ def test_cli_subcommand(tmp_path, capsys):
     cli.main(["signrank", str(path), "--item", "query", "--system", "run",
                           "--score", "score", "--baseline", "bm25"])  # fmt: skip
     out = capsys.readouterr().out
-    assert "hybrid" in out and "Wilcoxon signed-rank" in out
+    assert "hybrid" in out
+    assert "Wilcoxon signed-rank" in out
 
 
 _DIFFS = st.lists(st.integers(-6, 6), min_size=2, max_size=30)

@@ -247,7 +247,7 @@ SPEC = register(
                 '``|b - a|`` has ties); ``"asymptotic"``: the normal approximation with the '
                 'tie-corrected variance. ``"auto"`` follows R: exact with fewer than 50 '
                 "non-zero differences and neither ties nor zeros, asymptotic otherwise. "
-                "``\"exact\"`` is refused beyond about 1,250 non-zero differences.",
+                '``"exact"`` is refused beyond about 1,250 non-zero differences.',
                 option=dict(type=str.lower, choices=_METHODS),
             ),
             Keyword(

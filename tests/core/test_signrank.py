@@ -145,8 +145,10 @@ def _r_score(x, t, correction, alternative):
 
 
 @pytest.mark.parametrize("correction", [True, False])
-@pytest.mark.parametrize(("alternative", "zq"), [("two-sided", 1.96), ("two-sided", -1.96),
-                                                 ("greater", 1.64), ("less", -1.28)])
+@pytest.mark.parametrize(
+    ("alternative", "zq"),
+    [("two-sided", 1.96), ("two-sided", -1.96), ("greater", 1.64), ("less", -1.28)],
+)
 def test_asymptotic_end_is_where_r_s_score_crosses(correction, alternative, zq):
     rng = np.random.default_rng(5)
     for x in (rng.normal(size=25) + 0.2, rng.integers(-3, 6, size=30).astype(float)):
@@ -157,7 +159,8 @@ def test_asymptotic_end_is_where_r_s_score_crosses(correction, alternative, zq):
         # the score falls with t: the crossing is at the Walsh average between the last
         # midpoint above zq and the first one at or below it
         first = int(np.argmax(scores <= zq))
-        assert np.all(scores[:first] > zq) and np.all(scores[first:] <= zq)
+        assert np.all(scores[:first] > zq)
+        assert np.all(scores[first:] <= zq)
         n = x.size
         sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - core._tie_term(x) / 48)
         c = core.asymptotic_ci_count(zq, n, sigma, correction, alternative)
@@ -179,4 +182,5 @@ def test_no_nonzero_difference():
     row = core.signrank_1d(np.zeros(5), alternative="two-sided", confidence_level=0.95,
                            method="auto", correction=True)  # fmt: skip
     assert (row["n_zeros"], row["statistic"], row["pvalue"]) == (5, 0.0, 1.0)
-    assert math.isnan(row["shift"]) and math.isnan(row["ci_low"])
+    assert math.isnan(row["shift"])
+    assert math.isnan(row["ci_low"])

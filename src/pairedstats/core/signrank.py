@@ -353,7 +353,7 @@ def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> flo
 
 def _exact_pvalue(st: dict, alternative: str) -> float:
     values, pmf = null_pmf(st["doubled"])
-    at = int(round(st["statistic"] / (values[1] if values.size > 1 else 1.0)))
+    at = round(st["statistic"] / (values[1] if values.size > 1 else 1.0))
     lower = float(pmf[: at + 1].sum())  # P(V <= v)
     upper = float(pmf[at:].sum())  # P(V >= v)
     if alternative == "greater":
