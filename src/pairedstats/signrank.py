@@ -19,7 +19,15 @@ from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
 from .core.inference import ALTERNATIVES
 from .inputs import check_design, design_from_array
-from .registry import Keyword, MethodSpec, alternative, array_function, design_function, register
+from .registry import (
+    Keyword,
+    MethodSpec,
+    alternative_keyword,
+    array_function,
+    baseline_keyword,
+    design_function,
+    register,
+)
 from .results import ComparisonResult, PValueRule
 from .runs import Outputs, comparison_labels
 
@@ -219,16 +227,11 @@ SPEC = register(
             "array": ("scores", "systems", "missing"),
         },
         keywords=(
-            Keyword(
-                "baseline",
-                None,
-                "label, optional",
+            baseline_keyword(
                 "Compare every other system with this one (a = baseline); default: all "
-                "pairs, a before b in system order.",
-                option=dict(metavar="NAME", help="compare every system with this one"),
-                labels="system",
+                "pairs, a before b in system order."
             ),
-            alternative(
+            alternative_keyword(
                 'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
                 "alternatives give one-sided intervals."
             ),
