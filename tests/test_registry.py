@@ -56,6 +56,7 @@ VALUES = {
         "confidence_level": (0.9, {}),
         "method": ("asymptotic", {}),
         "correction": (False, {}),
+        "progress": (True, {}),
     },
     "ranksum": {
         "alternative": ("greater", {}),

@@ -20,6 +20,7 @@ from .core.design import PairedDesign, comparison_pairs
 from .core.inference import ALTERNATIVES
 from .inputs import check_design, design_from_array
 from .registry import (
+    PROGRESS,
     Keyword,
     MethodSpec,
     alternative_keyword,
@@ -29,7 +30,7 @@ from .registry import (
     register,
 )
 from .results import ComparisonResult, PValueRule
-from .runs import Outputs, comparison_labels
+from .runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = ["SignrankConfidenceWarning", "SignrankResult", "signrank", "signrank_design"]
 
@@ -152,9 +153,10 @@ def _signrank_iv(design, baseline, alternative, confidence_level, method, correc
     return design, baseline, alternative, confidence_level, method, bool(correction)
 
 
-def _compute(design: PairedDesign, keep: bool, **keywords) -> SignrankResult:
+def _compute(design: PairedDesign, keep: bool, *, progress, **keywords) -> SignrankResult:
     """Validate the keywords and test every comparison of every group (the spec's ``run``)."""
-    return _run(*_signrank_iv(design, **keywords))
+    settings = _signrank_iv(design, **keywords)
+    return _run(*settings, progress=_validation.check_progress(progress))
 
 
 def _read(scores, *, systems, missing) -> PairedDesign:
@@ -165,23 +167,25 @@ def _read(scores, *, systems, missing) -> PairedDesign:
 _DTYPES = {"method": object, "n_items": np.int64, "n_zeros": np.int64, "n_dropped": np.int64}
 
 
-def _run(design, baseline, alternative, confidence_level, method, correction):
+def _run(design, baseline, alternative, confidence_level, method, correction, progress=False):
     pairs = comparison_pairs(design.systems, baseline)
     out = Outputs(design.n_groups, len(pairs))
     for name in SignrankResult._columns:
         out.add(name, _DTYPES.get(name, np.float64), None if name == "method" else 0)
     out.per_group("n_dropped", design.n_dropped(), np.int64)
     unreached = []
-    for g in range(design.n_groups):
-        scores = design.scores[design.group(g), :, 0]
-        for c, (ia, ib) in enumerate(pairs):
-            row = _core.signrank_1d(
-                scores[:, ib] - scores[:, ia], alternative=alternative,
-                confidence_level=confidence_level, method=method, correction=correction,
-            )  # fmt: skip
-            if not row["level_reached"]:
-                unreached.append((g, c, row))
-            out.set((g, c), **{k: row[k] for k in out.arrays if k != "n_dropped"})
+    with ProgressBar(progress, total=design.n_groups, unit="group") as bar:
+        for g in range(design.n_groups):
+            scores = design.scores[design.group(g), :, 0]
+            for c, (ia, ib) in enumerate(pairs):
+                row = _core.signrank_1d(
+                    scores[:, ib] - scores[:, ia], alternative=alternative,
+                    confidence_level=confidence_level, method=method, correction=correction,
+                )  # fmt: skip
+                if not row["level_reached"]:
+                    unreached.append((g, c, row))
+                out.set((g, c), **{k: row[k] for k in out.arrays if k != "n_dropped"})
+            bar.update(1)
     if unreached:
         _warn_unreached(design, pairs, unreached, confidence_level)
     meta = _validation.metadata(
@@ -265,6 +269,7 @@ SPEC = register(
                     help="no continuity correction",
                 ),
             ),
+            PROGRESS,
         ),
         run=_compute,
         returns="""
