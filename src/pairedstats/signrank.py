@@ -141,10 +141,7 @@ def _signrank_iv(design, baseline, alternative, confidence_level, method, correc
             "`score` must name one score column for signrank; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    if baseline is not None and baseline not in design.systems:
-        raise ValueError(
-            f"`baseline` must be one of the systems {list(design.systems)!r}; got {baseline!r}."
-        )
+    baseline = _validation.check_baseline(baseline, design.systems)
     alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
     confidence_level = _validation.check_confidence_level(confidence_level)
     method = _validation.check_choice(method, "method", _METHODS)
