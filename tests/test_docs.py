@@ -22,11 +22,12 @@ from sphinx.cmd.build import build_main
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [
     "index", "getting_started", "inputs", "reproducibility", "bootstrap", "tukey_hsd",
-    "ranksum", "cli", "plotting", "report", "api", "changelog", "architecture",
+    "ranksum", "signrank", "cli", "plotting", "report", "api", "changelog", "architecture",
     "notebooks/01_quickstart", "notebooks/02_ir_evaluation",
     "notebooks/03_ml_model_comparison", "notebooks/04_social_influence",
     "generated/pandas.DataFrame.paired.bootstrap", "generated/pandas.DataFrame.paired.tukey_hsd",
-    "generated/pandas.DataFrame.paired.ranksum", "generated/xarray.Dataset.paired.bootstrap",
+    "generated/pandas.DataFrame.paired.ranksum", "generated/pandas.DataFrame.paired.signrank",
+    "generated/xarray.Dataset.paired.bootstrap",
     "generated/xarray.Dataset.paired.tukey_hsd", "generated/xarray.Dataset.paired.ranksum",
     "generated/pairedstats.bootstrap", "generated/pairedstats.BootstrapResult",
     "generated/pairedstats.results.ComparisonResult", "generated/pairedstats.display.letters",

@@ -50,6 +50,14 @@ VALUES = {
         "progress": (pytest.importorskip("tqdm") is not None, {}),
         "workers": (1, {}),
     },
+    "signrank": {
+        "baseline": ("s1", {}),
+        "alternative": ("greater", {}),
+        "confidence_level": (0.9, {}),
+        "method": ("asymptotic", {}),
+        "correction": (False, {}),
+        "progress": (True, {}),
+    },
     "ranksum": {
         "alternative": ("greater", {}),
         "confidence_level": (0.9, {}),
@@ -74,7 +82,9 @@ def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
     strata = needs.get("strata", False)
     n = needs.get("items", N_ITEMS)
     scores, strata_labels = SCORES[:n], STRATA[:n]
-    settings = {"rng": 3, "n_resamples": 300, keyword: value}
+    own = {k.name for k in registry.SPECS[name].keywords}
+    settings = {k: v for k, v in {"rng": 3, "n_resamples": 300}.items() if k in own}
+    settings[keyword] = value
     extra_array = {"strata": strata_labels} if strata else {}
     tidy = pd.DataFrame(
         {

@@ -7,9 +7,10 @@
     df.paired.tukey_hsd(item="query", system="run", score="ndcg")
     df.paired.ranksum(score="deviation", group="changed", a="unchanged", b="changed")
     df.paired.report(item="query", system="run", score=["ndcg", "p10"], baseline="bm25")
+    df.paired.signrank(item="query", system="run", score="ndcg", baseline="bm25")
 
 The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_hsd`,
-:func:`ranksum`) returning result objects.
+:func:`ranksum`, :func:`signrank`) returning result objects.
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
@@ -31,6 +32,7 @@ from .core.power import detectable_difference, items_for
 from .inputs import DroppedDataWarning
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .report import Report
+from .signrank import SignrankConfidenceWarning, SignrankResult, signrank, signrank_design
 from .tukey import (
     Checkpoint,
     TukeyHSDResult,
@@ -54,6 +56,8 @@ __all__ = [
     "RanksumConfidenceWarning",
     "RanksumResult",
     "Report",
+    "SignrankConfidenceWarning",
+    "SignrankResult",
     "SingleUnitWarning",
     "StandardError",
     "TukeyHSDResult",
@@ -69,6 +73,8 @@ __all__ = [
     "items_for",
     "ranksum",
     "ranksum_design",
+    "signrank",
+    "signrank_design",
     "trials_for",
     "tukey_hsd",
     "tukey_hsd_design",

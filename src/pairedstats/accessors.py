@@ -21,6 +21,7 @@ from . import bootstrap as _bootstrap  # noqa: F401  (registers the specs)
 from . import inputs, registry
 from . import ranksum as _ranksum  # noqa: F401
 from . import report as _report
+from . import signrank as _signrank  # noqa: F401
 from . import tukey as _tukey  # noqa: F401
 from .core.draws import root_entropy
 from .inputs import sweeps

@@ -5,7 +5,8 @@ clusters, strata with weights, ``statistic=``, percentile, basic, BCa, studentiz
 and adjusted; Tukey HSD exact and
 Monte Carlo, on a grid and continuous, few and many systems, all pairs and against a
 baseline; rank-sum exact
-and asymptotic; an xarray sweep and ``by=`` groups). A change of any of these numbers is a
+and asymptotic; signed-rank with zeros, ``by=`` and a baseline; an xarray sweep and ``by=``
+groups). A change of any of these numbers is a
 decision: re-run ``python tests/golden/calls.py --write`` and say why in the changelog.
 """
 
@@ -151,6 +152,9 @@ def calls() -> dict:
     out["ranksum-exact-ties"] = lambda: small.paired.ranksum(a="a", b="b", method="exact")
     out["sweep-bootstrap"] = lambda: _sweep_table("bootstrap", rng=11)
     out["sweep-tukey"] = lambda: _sweep_table("tukey_hsd", rng=12)
+    out["signrank-by-baseline"] = lambda: runs.paired.signrank(
+        **tidy, score="p10", by="collection", baseline="bm25"
+    )
     return out
 
 

@@ -44,6 +44,7 @@ _EVEN = {
     "null_variance",
     "ci_coverage",
     "method",
+    "n_zeros",
 }
 
 
@@ -52,10 +53,17 @@ def _rank_total(frame):
     return n * (n + 1) / 2
 
 
-#: Rank-sum quantities of a whose value for b follows from the totals.
+def _signed_rank_total(frame):
+    n = frame["n_items"] - frame["n_zeros"]
+    return n * (n + 1) / 2
+
+
+#: Rank quantities of a whose value for b follows from the totals (rank-sum: of sample a;
+#: signed-rank: of the positive differences, whose null mean is symmetric).
 _COMPLEMENTS = {
     "rank_sum_a": lambda f: _rank_total(f) - f["rank_sum_a"],
-    "null_mean": lambda f: _rank_total(f) - f["null_mean"],
+    "null_mean": lambda f: _rank_total(f) - f["null_mean"] if "n_a" in f else f["null_mean"],
+    "statistic": lambda f: _signed_rank_total(f) - f["statistic"],
     "u_a": lambda f: f["n_a"] * f["n_b"] - f["u_a"],
     "common_language": lambda f: 1 - f["common_language"],
 }

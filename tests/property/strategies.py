@@ -463,6 +463,7 @@ PAIRED = {
     ),
     "tukey-exact": Case("tukey_hsd", paired_for_exact, {}, tukey_settings(True)),
     "tukey-monte-carlo": Case("tukey_hsd", paired, {}, tukey_settings(False)),
+    "signrank": Case("signrank", paired, {}, RANKSUM_SETTINGS),
 }
 RANKSUM = Case("ranksum", two_samples, {}, RANKSUM_SETTINGS)
 

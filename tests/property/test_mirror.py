@@ -4,7 +4,7 @@ Differences read b minus a. Which system is a is the caller's choice (``systems=
 baseline), so that choice may flip the sign of differences and shifts and reflect intervals
 (``ci_low`` <-> ``-ci_high``), and nothing else: standard errors and p-values are kept, for
 every resampling path of the bootstrap, for Tukey's exact and Monte Carlo p-values, and for the
-rank-sum test (whose one-sided p-values trade places).
+rank-sum and signed-rank tests (whose one-sided p-values trade places).
 """
 
 import numpy as np
@@ -34,6 +34,7 @@ CASES = {
     **_TWO,
     "tukey-exact": PAIRED["tukey-exact"],
     "tukey-monte-carlo": PAIRED["tukey-monte-carlo"],
+    "signrank": PAIRED["signrank"],
 }
 #: What fails today (name -> why): Tukey's trials shuffle the systems in the canonical order
 #: of their labels, so no order of ``systems=`` changes a p-value.
@@ -63,7 +64,7 @@ def test_reordering_systems_mirrors_the_flipped_comparisons(name, data):
     design, settings = data.draw(case.data()), data.draw(case.settings)
     if name == "bootstrap-bca":
         settings = {**settings, "method": "bca"}
-    if case.method == "bootstrap":  # one alternative for the flipped and the kept rows
+    if case.method in ("bootstrap", "signrank"):  # one alternative for flipped and kept rows
         settings = {**settings, "alternative": "two-sided"}
     order = data.draw(st.permutations(design.systems), label="systems")
     keywords = {**design.keywords, **settings}

@@ -4,7 +4,9 @@
   index path, for the streams of one group or of many ``by=`` groups at once;
 * :func:`~pairedstats.core.kernels.tukey_table.table_counts` (``k <= 6`` systems) and
   :func:`~pairedstats.core.kernels.tukey_shuffle.shuffle_counts`: randomized Tukey HSD
-  counts of all Monte Carlo groups of a call.
+  counts of all Monte Carlo groups of a call;
+* :func:`~pairedstats.core.kernels.walsh.row_ends`: the Walsh sums of sorted differences below a
+  threshold, row by row with two pointers (the signed-rank shift and interval).
 
 A *task* is one block of one stream (for the Tukey kernels, a range of trials within one
 block of one group). Tasks write disjoint parts of the output, so a caller can split a task

@@ -1,0 +1,416 @@
+"""Wilcoxon signed-rank test of paired differences and the paired Hodges-Lehmann shift.
+
+Conventions (the whole package reads differences as b minus a; ``d = b - a``):
+
+* zero differences are dropped before ranking, as R's ``wilcox.test`` does (the count is
+  reported); ``n`` below is the number of non-zero differences;
+* the absolute differences are ranked ascending (midranks for ties); the statistic ``V``
+  is the sum of the ranks of the positive differences (R's ``V``);
+* ``alternative`` is about b - a: ``"greater"`` means b tends to exceed a (``V`` large);
+* ``shift`` is the median of the Walsh averages ``(d_i + d_j) / 2``, ``i <= j``, of the
+  non-zero differences (the paired Hodges-Lehmann estimate); its interval is made of order
+  statistics of the Walsh averages.
+
+Exact null distributions
+------------------------
+Under the null each sign is + or - with probability 1/2, independently, so ``V`` is a sum
+of independent ``rank * Bernoulli(1/2)`` terms. Its distribution given the (doubled, so
+integer) midranks comes from the recursion ``p_k(s) = (p_{k-1}(s) + p_{k-1}(s - r_k)) / 2``
+on the probability scale (:func:`null_pmf`): halvings and additions of dyadic numbers, exact
+in floating point while the probabilities need at most 53 bits (``n <= 53``). Without ties
+the ranks are ``1..n`` (R's ``psignrank``); with ties it is the exact conditional null given
+the midranks.
+
+Walsh averages without forming them
+-----------------------------------
+:func:`kth_walsh` selects the ``k``-th smallest of the ``n (n + 1) / 2`` Walsh averages exactly
+(the number ``np.sort`` of all of them, computed as ``fl(d_i + d_j) / 2``, holds at ``k - 1``)
+in ``O(n)`` memory and a few ``O(n)`` passes: the number of sums ``<= t`` is counted row by
+row with two pointers over the sorted differences (:mod:`pairedstats.core.kernels.walsh`),
+and Floyd-Rivest rounds on a random sample of the remaining candidates (Monahan 1984) shrink
+them until they fit in memory, where ``np.partition`` finishes.
+
+This module imports numpy and scipy only (the kernel imports numba, lazily).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from .ranksum import exact_ci_rank
+
+__all__ = [
+    "EXACT_MAX_OPERATIONS",
+    "asymptotic_ci_count",
+    "kth_walsh",
+    "null_pmf",
+    "signed_ranks",
+    "signrank_1d",
+    "walsh_median",
+]
+
+#: ``method="exact"`` refuses when the recursion would take more than this many operations
+#: (``n`` times the largest rank sum: no ties, about ``n = 1250``; a few seconds).
+EXACT_MAX_OPERATIONS = 1e9
+#: ``method="auto"`` is exact below this many non-zero differences without ties (R's rule).
+AUTO_EXACT_BELOW = 50
+#: Number of candidate sums below which :func:`kth_walsh` materialises them.
+_MATERIALISE = 1 << 20
+#: Size of the random sample of candidates a selection round draws.
+_SAMPLE = 16384
+
+
+# --------------------------------------------------------------------------- ranks
+def _doubled_midranks(x: np.ndarray) -> np.ndarray:
+    """Twice the ascending midranks of ``x`` (exact integers)."""
+    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    before = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    return (2 * before + counts + 1)[inverse.reshape(-1)].astype(np.int64)
+
+
+def _tie_term(x: np.ndarray) -> float:
+    """``sum(t^3 - t)`` over the groups of equal values of ``x``."""
+    if x.size < 2:
+        return 0.0
+    _, counts = np.unique(x, return_counts=True)
+    counts = counts[counts > 1].astype(np.float64)
+    return float(np.sum(counts**3 - counts))
+
+
+def signed_ranks(d: np.ndarray) -> dict:
+    """The signed-rank statistic of the differences ``d`` (zeros dropped).
+
+    Returns a dict with ``nonzero`` (the non-zero differences), ``n_zeros``, ``n``,
+    ``doubled`` (twice the midranks of ``|nonzero|``, int64), ``positive`` (mask),
+    ``statistic`` (``V``), ``ties`` (``sum(t^3 - t)`` over tied ``|d|``), ``null_mean``
+    ``n (n + 1) / 4`` and the tie-corrected ``null_variance``
+    ``n (n + 1) (2 n + 1) / 24 - ties / 48``.
+
+    Examples
+    --------
+    >>> st = signed_ranks(np.array([1.5, -0.5, 0.0, 2.0, -1.5]))
+    >>> st["n"], st["n_zeros"], st["statistic"], st["doubled"].tolist()
+    (4, 1, 6.5, [5, 2, 8, 5])
+    """
+    d = np.asarray(d, dtype=np.float64)
+    nonzero = d[d != 0]
+    n = nonzero.size
+    absolute = np.abs(nonzero)
+    doubled = _doubled_midranks(absolute)
+    positive = nonzero > 0
+    ties = _tie_term(absolute)
+    return {
+        "nonzero": nonzero,
+        "n_zeros": int(d.size - n),
+        "n": n,
+        "doubled": doubled,
+        "positive": positive,
+        "statistic": float(doubled[positive].sum()) / 2.0,
+        "ties": ties,
+        "null_mean": n * (n + 1) / 4.0,
+        "null_variance": n * (n + 1) * (2 * n + 1) / 24.0 - ties / 48.0,
+    }
+
+
+# ------------------------------------------------------------------ exact nulls
+def null_pmf(doubled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Null distribution of ``V`` given the doubled midranks: ``(values, pmf)``.
+
+    Each rank enters ``V`` with probability 1/2; ``values`` are the possible sums (on the
+    grid of the ranks' greatest common divisor), ``pmf`` their probabilities.
+
+    Examples
+    --------
+    >>> values, pmf = null_pmf(2 * np.arange(1, 4))  # ranks 1, 2, 3
+    >>> values.tolist(), (pmf * 8).tolist()
+    ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0])
+    """
+    r = np.asarray(doubled, dtype=np.int64)
+    g = int(np.gcd.reduce(r)) if r.size else 2
+    scores = r // g
+    pmf = np.zeros(int(scores.sum()) + 1)
+    pmf[0] = 1.0
+    top = 0
+    for s in np.sort(scores):
+        s = int(s)
+        new = pmf[: top + 1] * 0.5
+        pmf[: top + 1] *= 0.5
+        pmf[s : s + top + 1] += new
+        top += s
+    return np.arange(pmf.size) * (g / 2.0), pmf
+
+
+def exact_operations(doubled: np.ndarray) -> float:
+    """Operations of :func:`null_pmf`: ``n`` times the largest scaled rank sum."""
+    if doubled.size == 0:
+        return 0.0
+    g = int(np.gcd.reduce(doubled))
+    return float(doubled.size) * float((doubled // g).sum())
+
+
+# --------------------------------------------------------- Walsh averages
+def _walsh_kernel():
+    from .kernels import walsh  # numba: imported when first needed
+
+    return walsh
+
+
+def kth_walsh(d: np.ndarray, k: int, *, rng=None) -> float:
+    """The ``k``-th smallest (1-based) Walsh average of ``d``, without forming them all.
+
+    Parameters
+    ----------
+    d : ndarray of float64
+        Sorted ascending.
+    k : int
+        Rank, ``1 <= k <= n (n + 1) / 2``.
+    rng : numpy.random.Generator, optional
+        Draws the candidate samples; only the running time depends on it (default: a fixed
+        seed).
+
+    Returns
+    -------
+    float
+        ``fl(d_i + d_j) / 2`` for the pair at rank ``k``: the value at ``k - 1`` of
+        ``np.sort((d[:, None] + d[None, :])[np.triu_indices(n)] / 2)``.
+
+    Examples
+    --------
+    >>> d = np.array([-1.0, 2.0, 4.0])
+    >>> [kth_walsh(d, k) for k in range(1, 7)]
+    [-1.0, 0.5, 1.5, 2.0, 3.0, 4.0]
+    """
+    n = d.size
+    total = n * (n + 1) // 2
+    if not 1 <= k <= total:
+        raise ValueError(f"`k` must be between 1 and {total}; got {k}.")
+    if total <= _MATERIALISE:
+        i, j = np.triu_indices(n)
+        return float(np.partition(d[i] + d[j], k - 1)[k - 1]) / 2.0
+    walsh = _walsh_kernel()
+    rng = np.random.default_rng(0x5EED) if rng is None else rng
+    lo = np.arange(n, dtype=np.int64)  # row i: j < lo[i] are below the answer
+    hi = np.full(n, n, dtype=np.int64)  # j >= hi[i] are above it
+    below = 0
+    while True:
+        active = int((hi - lo).sum())
+        kk = k - below
+        if active <= _MATERIALISE:
+            values = np.empty(active)
+            walsh.gather(d, lo, hi, values)
+            return float(np.partition(values, kk - 1)[kk - 1]) / 2.0
+        positions = np.sort(rng.integers(0, active, size=_SAMPLE))
+        sample = np.empty(_SAMPLE)
+        walsh.pick(d, lo, hi, positions, sample)
+        sample.sort()
+        frac = kk / active
+        spread = 3.0 * math.sqrt(max(frac * (1 - frac), 1.0 / _SAMPLE) * _SAMPLE)
+        low = int(min(max(math.floor(frac * _SAMPLE - spread), 0), _SAMPLE - 1))
+        high = int(min(max(math.ceil(frac * _SAMPLE + spread), 0), _SAMPLE - 1))
+        for t in dict.fromkeys((sample[low], sample[high])):
+            ends_lt, n_lt = walsh.ends(d, t, strict=True)
+            if n_lt >= k:  # the answer is below t: everything >= t is above it
+                hi = np.maximum(np.minimum(hi, ends_lt), lo)
+                break
+            ends_le, n_le = walsh.ends(d, t, strict=False)
+            if n_le < k:  # the answer is above t: everything <= t is below it
+                lo = np.minimum(np.maximum(lo, ends_le), hi)
+                below = n_le
+                continue
+            return float(t) / 2.0  # n_lt < k <= n_le
+
+
+def walsh_median(d: np.ndarray) -> float:
+    """Median of the Walsh averages of ``d`` (sorted): the paired Hodges-Lehmann shift.
+
+    Examples
+    --------
+    >>> walsh_median(np.array([-1.0, 2.0, 4.0]))  # averages -1, .5, 1.5, 2, 3, 4
+    1.75
+    """
+    total = d.size * (d.size + 1) // 2
+    if total % 2:
+        return kth_walsh(d, total // 2 + 1)
+    return (kth_walsh(d, total // 2) + kth_walsh(d, total // 2 + 1)) / 2
+
+
+def asymptotic_ci_count(
+    zq: float, n: int, sigma: float, correction: bool, alternative: str
+) -> int | None:
+    """Where R's normal score of the shifted differences crosses ``zq``.
+
+    R inverts ``W(t) = (V(t) - n (n + 1) / 4 - CORR) / SIGMA = zq`` with ``uniroot``, where
+    ``V(t)`` is the signed-rank statistic of ``d - t``; between Walsh averages ``V(t)`` is the
+    number ``c`` of Walsh averages above ``t`` and ``SIGMA`` is the variance with the ties of
+    ``d`` only. ``W`` falls with ``t`` and jumps at the Walsh averages; it crosses ``zq`` where
+    ``c`` drops below ``c* = min{c : score(c) > zq}``, i.e. at the Walsh average of rank
+    ``N - c* + 1`` (``N = n (n + 1) / 2``). Returns ``c*``, or None when no ``c`` in ``1..N``
+    works (the level cannot be reached).
+    """
+    total = n * (n + 1) // 2
+    mean = n * (n + 1) / 4.0
+
+    def score(c: int) -> float:
+        z = c - mean
+        if not correction:
+            corr = 0.0
+        elif alternative == "two-sided":
+            corr = 0.5 * np.sign(z)
+        else:
+            corr = 0.5 if alternative == "greater" else -0.5
+        return (z - corr) / sigma
+
+    # score(c) is non-decreasing in c: a first guess from the formula, then exact steps
+    c = int(min(max(math.floor(mean + zq * sigma), 0), total))
+    while c > 0 and score(c - 1) > zq:
+        c -= 1
+    while c <= total and not score(c) > zq:
+        c += 1
+    return c if 1 <= c <= total else None
+
+
+# --------------------------------------------------------------------- one test
+def signrank_1d(
+    d: np.ndarray, *, alternative: str, confidence_level: float, method: str, correction: bool
+) -> dict:
+    """The test, the shift and its interval for the validated differences ``d = b - a``.
+
+    ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the dict says which was used
+    (``"exact"``, ``"exact-conditional"`` given tied ranks, ``"asymptotic"``) and holds the
+    result columns plus ``level_reached``.
+    """
+    st = signed_ranks(d)
+    n = st["n"]
+    has_ties = st["ties"] > 0
+    sigma = math.sqrt(st["null_variance"])
+    use_exact = _use_exact(method, st, has_ties)
+    z = _z_score(st["statistic"] - st["null_mean"], sigma, alternative, correction)
+    x = np.sort(st["nonzero"])
+    if use_exact:
+        pvalue = _exact_pvalue(st, alternative)
+        used = "exact-conditional" if has_ties else "exact"
+    else:
+        pvalue, used = _asymptotic_pvalue(z, sigma, alternative), "asymptotic"
+    if n == 0:
+        ci_low = ci_high = shift = coverage = math.nan
+        level_reached = True
+    elif use_exact:
+        shift = walsh_median(x)
+        ci_low, ci_high, coverage, level_reached = _exact_interval(x, alternative,
+                                                                   confidence_level)  # fmt: skip
+    else:
+        shift = walsh_median(x)
+        ci_low, ci_high, level_reached = _asymptotic_interval(x, alternative, confidence_level,
+                                                              correction)  # fmt: skip
+        coverage = confidence_level if level_reached else math.nan
+    return {
+        "n_items": int(np.asarray(d).size),
+        "n_zeros": st["n_zeros"],
+        "statistic": st["statistic"],
+        "null_mean": st["null_mean"],
+        "null_variance": st["null_variance"],
+        "z": z,
+        "pvalue": pvalue,
+        "shift": shift,
+        "ci_low": ci_low,
+        "ci_high": ci_high,
+        "ci_coverage": coverage,
+        "method": used,
+        "level_reached": level_reached,
+    }
+
+
+def _use_exact(method: str, st: dict, has_ties: bool) -> bool:
+    if method == "auto":  # R's rule
+        return st["n"] < AUTO_EXACT_BELOW and not has_ties and st["n_zeros"] == 0
+    if method == "exact":
+        ops = exact_operations(st["doubled"])
+        if ops > EXACT_MAX_OPERATIONS:
+            raise ValueError(
+                f"`method='exact'` would take {ops:.3g} operations (limit "
+                f"{EXACT_MAX_OPERATIONS:.3g}) for n={st['n']} non-zero differences; use "
+                "method='asymptotic' or 'auto'."
+            )
+        return True
+    return False
+
+
+def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> float:
+    """R's normal score of ``dz = V - E[V]``: positive when b tends to exceed a."""
+    if correction:
+        if alternative == "two-sided":
+            corr = 0.5 * np.sign(dz)
+        else:
+            corr = 0.5 if alternative == "greater" else -0.5
+    else:
+        corr = 0.0
+    # no non-zero difference: nothing to test, z = 0 and p = 1
+    return float((dz - corr) / sigma) if sigma > 0 else 0.0
+
+
+def _exact_pvalue(st: dict, alternative: str) -> float:
+    values, pmf = null_pmf(st["doubled"])
+    at = round(st["statistic"] / (values[1] if values.size > 1 else 1.0))
+    lower = float(pmf[: at + 1].sum())  # P(V <= v)
+    upper = float(pmf[at:].sum())  # P(V >= v)
+    if alternative == "greater":
+        return upper
+    if alternative == "less":
+        return lower
+    return min(1.0, 2.0 * min(lower, upper))  # the null is symmetric
+
+
+def _asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
+    if sigma <= 0:
+        return 1.0
+    if alternative == "greater":
+        return float(special.ndtr(-z))
+    if alternative == "less":
+        return float(special.ndtr(z))
+    return float(min(1.0, 2 * special.ndtr(-abs(z))))
+
+
+def _tail(alternative: str, confidence_level: float) -> float:
+    alpha = 1 - confidence_level
+    return alpha / 2 if alternative == "two-sided" else alpha
+
+
+def _exact_interval(x: np.ndarray, alternative: str, confidence_level: float):
+    """``(ci_low, ci_high, coverage, level_reached)`` at R's ``qsignrank`` ranks."""
+    n = x.size
+    total = n * (n + 1) // 2
+    tail = _tail(alternative, confidence_level)
+    _, pmf = null_pmf(2 * np.arange(1, n + 1))
+    q, missed = exact_ci_rank(tail, pmf)
+    ci_low = kth_walsh(x, q) if alternative in ("two-sided", "greater") else -math.inf
+    ci_high = kth_walsh(x, total - q + 1) if alternative in ("two-sided", "less") else math.inf
+    coverage = 1 - (2 * missed if alternative == "two-sided" else missed)
+    return ci_low, ci_high, coverage, missed <= tail
+
+
+def _asymptotic_interval(x: np.ndarray, alternative: str, confidence_level: float,
+                         correction: bool):  # fmt: skip
+    """``(ci_low, ci_high, level_reached)`` by R's normal inversion, solved exactly."""
+    n = x.size
+    total = n * (n + 1) // 2
+    tail = _tail(alternative, confidence_level)
+    sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - _tie_term(x) / 48.0)
+    z_hi = float(-special.ndtri(tail))
+    reached = True
+    ends = []
+    for side, zq, extreme in (("low", z_hi, x[0]), ("high", -z_hi, x[-1])):
+        if (side == "low" and alternative == "less") or (
+            side == "high" and alternative == "greater"
+        ):
+            ends.append(-math.inf if side == "low" else math.inf)
+            continue
+        c = asymptotic_ci_count(zq, n, sigma, correction, alternative)
+        if c is None:
+            reached = False
+            ends.append(float(extreme))
+        else:
+            ends.append(kth_walsh(x, total - c + 1))
+    return ends[0], ends[1], reached
