@@ -82,6 +82,37 @@ def snap_ties(replicates, value, tie_error) -> np.ndarray:
     return np.where(np.abs(reps - v) <= tol, v, reps)
 
 
+def _share(count, lo, hi, value, n, nan) -> np.ndarray:
+    """``sup{p: quantile(p) <= value}`` from the count of values at or below ``value``, the
+    largest of them ``lo`` and the smallest value above ``hi`` (numpy's linear rule)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # between an infinite and a finite value the quantile is the infinite one
+        # (the limit of the linear rule): at or below up to the next value if that is -inf
+        step = np.where(lo == -np.inf, 1.0, np.where(hi == np.inf, 0.0, (value - lo) / (hi - lo)))
+        p = ((count - 1) + step) / (n - 1) if n > 1 else np.zeros_like(step)
+    p = np.where(count == 0, 0.0, np.where(count == n, 1.0, p))
+    return np.where(nan | np.isnan(value), np.nan, p)
+
+
+def shares_at_or_below(x, value) -> tuple[np.ndarray, np.ndarray]:
+    """``(share_at_or_below(x, value), share_at_or_below(-x, -value))``, both from one pass
+    over ``x`` (a compiled kernel): the levels at which each end of an interval of ``x``
+    reaches ``value``."""
+    from .kernels.crossing import crossing_stats
+
+    x = np.asarray(x, dtype=np.float64)
+    v = np.broadcast_to(np.asarray(value, dtype=np.float64), x.shape[:-1])
+    rows = np.ascontiguousarray(x.reshape(-1, x.shape[-1]))
+    stats = np.empty((rows.shape[0], 7))
+    crossing_stats(rows, np.ascontiguousarray(v.reshape(-1)), stats)
+    stats = stats.reshape(*x.shape[:-1], 7)
+    n_le, n_ge, max_le, min_gt, min_ge, max_lt, nan = np.moveaxis(stats, -1, 0)
+    nan, n = nan > 0, x.shape[-1]
+    # for -x and -v: count(-x <= -v) = count(x >= v), the largest -x <= -v is -min(x >= v)
+    # and the smallest -x > -v is -max(x < v)
+    return _share(n_le, max_le, min_gt, v, n, nan), _share(n_ge, -min_ge, -max_lt, -v, n, nan)
+
+
 def share_at_or_below(x, value) -> np.ndarray:
     """The largest ``p`` in [0, 1] with ``quantile(x, p) <= value``, row by row.
 
@@ -105,23 +136,7 @@ def share_at_or_below(x, value) -> np.ndarray:
     >>> bool(np.quantile(x, p0 - 1e-9) <= 0.0 < np.quantile(x, p0 + 1e-9))
     True
     """
-    x = np.asarray(x, dtype=np.float64)
-    v = np.asarray(value, dtype=np.float64)[..., None]
-    below = x <= v
-    count = below.sum(axis=-1)
-    lo = np.where(below, x, -np.inf).max(axis=-1)
-    hi = np.where(below, np.inf, x).min(axis=-1)
-    n = x.shape[-1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        # between an infinite and a finite value the quantile is the infinite one
-        # (the limit of the linear rule): at or below up to the next value if that is -inf
-        step = np.where(
-            lo == -np.inf, 1.0, np.where(hi == np.inf, 0.0, (v[..., 0] - lo) / (hi - lo))
-        )
-        h = (count - 1) + step
-        p = h / (n - 1) if n > 1 else np.zeros_like(h)
-    p = np.where(count == 0, 0.0, np.where(count == n, 1.0, p))
-    return np.where(np.isnan(x).any(axis=-1) | np.isnan(v[..., 0]), np.nan, p)
+    return shares_at_or_below(x, value)[0]
 
 
 def _bca_level(p0, z0, a) -> np.ndarray:
@@ -183,26 +198,25 @@ def crossing_levels(
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.broadcast_to(np.asarray(estimate, dtype=np.float64), reps.shape[:-1])
     if method == "percentile":
-        return 2.0 * share_at_or_below(reps, 0.0), 2.0 * share_at_or_below(-reps, 0.0)
+        below, above = shares_at_or_below(reps, 0.0)
+        return 2.0 * below, 2.0 * above
     if method == "basic":
-        return (
-            2.0 * share_at_or_below(-reps, -2.0 * est),
-            2.0 * share_at_or_below(reps, 2.0 * est),
-        )
+        below, above = shares_at_or_below(reps, 2.0 * est)
+        return 2.0 * above, 2.0 * below
     if method == "bca":
         z0 = np.asarray(bias_correction, dtype=np.float64)
         a = np.asarray(acceleration, dtype=np.float64)
-        low = _bca_level(share_at_or_below(reps, 0.0), z0, a)
-        high = _bca_level(share_at_or_below(-reps, 0.0), -z0, -a)
-        percentile = crossing_levels("percentile", reps, est)
+        below, above = shares_at_or_below(reps, 0.0)
         finite = np.isfinite(z0)
-        return np.where(finite, low, percentile[0]), np.where(finite, high, percentile[1])
+        low = np.where(finite, _bca_level(below, z0, a), 2.0 * below)
+        return low, np.where(finite, _bca_level(above, -z0, -a), 2.0 * above)
     if method == "studentized":
         t = np.asarray(t_replicates, dtype=np.float64)
         se = np.asarray(estimate_se, dtype=np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = est / np.where(se == 0, 1.0, se)
-        low, high = 2.0 * share_at_or_below(-t, -ratio), 2.0 * share_at_or_below(t, ratio)
+        below, above = shares_at_or_below(t, ratio)
+        low, high = 2.0 * above, 2.0 * below
         # se == 0: the interval is the point estimate at every level
         point = se == 0
         low = np.where(point, np.where(est > 0, 0.0, 2.0), low)

@@ -1,0 +1,47 @@
+"""Where a row of replicates crosses a value: counts and neighbours in one pass."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_njit = numba.njit(cache=True, nogil=True)
+
+
+@_njit
+def crossing_stats(x, v, out):  # pragma: no cover
+    """Per row ``r`` of ``x`` (rows, B) and value ``v[r]``: ``out[r]`` =
+    ``(count x <= v, count x >= v, max of x <= v, min of x > v, min of x >= v,
+    max of x < v, 1 if the row holds NaN else 0)``; an empty max is ``-inf``, an empty min
+    ``inf``."""
+    for r in range(x.shape[0]):
+        value = v[r]
+        n_le = 0
+        n_ge = 0
+        max_le = -np.inf
+        min_gt = np.inf
+        min_ge = np.inf
+        max_lt = -np.inf
+        nan = 0.0
+        for j in range(x.shape[1]):
+            y = x[r, j]
+            if y != y:
+                nan = 1.0
+                continue
+            if y <= value:
+                n_le += 1
+                max_le = max(max_le, y)
+            else:
+                min_gt = min(min_gt, y)
+            if y >= value:
+                n_ge += 1
+                min_ge = min(min_ge, y)
+            else:
+                max_lt = max(max_lt, y)
+        out[r, 0] = n_le
+        out[r, 1] = n_ge
+        out[r, 2] = max_le
+        out[r, 3] = min_gt
+        out[r, 4] = min_ge
+        out[r, 5] = max_lt
+        out[r, 6] = nan
