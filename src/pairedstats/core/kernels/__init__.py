@@ -6,7 +6,9 @@
   :func:`~pairedstats.core.kernels.tukey_shuffle.shuffle_counts`: randomized Tukey HSD
   counts of all Monte Carlo groups of a call;
 * :func:`~pairedstats.core.kernels.walsh.row_ends`: the Walsh sums of sorted differences below a
-  threshold, row by row with two pointers (the signed-rank shift and interval).
+  threshold, row by row with two pointers (the signed-rank shift and interval);
+* :func:`~pairedstats.core.kernels.crossing.crossing_stats`: where each row of replicates
+  crosses a value, in one pass (the bootstrap's p-values).
 
 A *task* is one block of one stream (for the Tukey kernels, a range of trials within one
 block of one group). Tasks write disjoint parts of the output, so a caller can split a task
