@@ -75,6 +75,11 @@ EXAMPLES = {
 {'a': 'b', 'b': 'b', 'c': 'a'}""",
 }
 
+RETURNS = dict.fromkeys(
+    ("frame", "dataset"),
+    "Report\n    ``to_frame()``, ``str()``, ``to_markdown()``, ``to_latex()``, ``_repr_html_()``.",
+)
+
 #: The tests a report can summarise: the accessor method and its name in the notes.
 TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD"}
 _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
