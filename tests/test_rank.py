@@ -348,3 +348,29 @@ def test_command_line(tmp_path, capsys, runs):
     assert "marginal rank sets" in capsys.readouterr().out
     assert cli.main(["rank", *common, "--systems", "bm25"]) == 2
     assert "--systems: a comparison needs at least 2 systems" in capsys.readouterr().err
+
+
+def test_report_shows_each_metrics_rank_sets(runs):
+    keys = dict(item="query", system="run", by="collection", n_resamples=999)
+    rep = runs.paired.report(**keys, score=["ndcg", "p10"], baseline="bm25", rng=12,
+                             ranks=True, lower_is_better="p10")  # fmt: skip
+    frame = rep.to_frame()
+    for metric in ("ndcg", "p10"):
+        alone = runs.paired.rank(**keys, score=metric, rng=12, lower_is_better=metric == "p10")
+        assert frame[(metric, "rank_low")].tolist() == alone.rank_low.tolist()
+        assert frame[(metric, "rank_high")].tolist() == alone.rank_high.tolist()
+        assert rep.ranks[metric].metadata["seed_entropy"] == 12
+    low, high = frame.loc[("robust04", "bm25"), [("ndcg", "rank_low"), ("ndcg", "rank_high")]]
+    shown = f"({low})" if low == high else f"({low}-{high})"
+    assert f"0.456  {shown}" in str(rep)  # bm25 is the baseline: no mark
+    assert "(low-high): the ranks a system may hold" in str(rep)
+    assert shown.replace("-", "\\mbox{--}") in rep.to_latex()
+    assert "\\mbox{--}" in rep.to_latex()
+    plain = runs.paired.report(**keys, score=["ndcg"], baseline="bm25", rng=12)
+    assert "rank_low" not in plain.to_frame()["ndcg"].columns
+    assert plain.ranks is None
+    default = runs.paired.report(item="query", system="run", score="ndcg", rng=12, ranks=True,
+                                 systems=["bm25", "hybrid"])  # fmt: skip
+    assert default.ranks["ndcg"].metadata["n_resamples"] == 10_000
+    with pytest.raises(TypeError, match="`ranks` must be True or False"):
+        runs.paired.report(**keys, score=["ndcg"], ranks="yes")
