@@ -32,7 +32,8 @@ PAGES = [
     "generated/pairedstats.bootstrap", "generated/pairedstats.BootstrapResult",
     "generated/pairedstats.results.ComparisonResult", "generated/pairedstats.display.letters",
     "generated/pairedstats.plotting.forest", "generated/pairedstats.Report",
-    "generated/pandas.DataFrame.paired.report",
+    "generated/pandas.DataFrame.paired.report", "rank", "generated/pairedstats.RankResult",
+    "generated/pandas.DataFrame.paired.rank", "generated/xarray.Dataset.paired.rank",
 ]  # fmt: skip
 
 

@@ -8,6 +8,7 @@
     df.paired.ranksum(score="deviation", group="changed", a="unchanged", b="changed")
     df.paired.report(item="query", system="run", score=["ndcg", "p10"], baseline="bm25")
     df.paired.signrank(item="query", system="run", score="ndcg", baseline="bm25")
+    df.paired.rank(item="query", system="run", score="ndcg")
 
 The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_hsd`,
 :func:`ranksum`, :func:`signrank`) returning result objects.
@@ -30,6 +31,7 @@ from .core.design import PairedDesign, TwoSampleDesign
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
 from .core.power import detectable_difference, items_for
 from .inputs import DroppedDataWarning
+from .rank import RankResult
 from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .report import Report
 from .signrank import SignrankConfidenceWarning, SignrankResult, signrank, signrank_design
@@ -53,6 +55,7 @@ __all__ = [
     "NaNReplicatesWarning",
     "PairedDesign",
     "PointDistributionWarning",
+    "RankResult",
     "RanksumConfidenceWarning",
     "RanksumResult",
     "Report",

@@ -19,6 +19,7 @@ import xarray as xr
 
 from . import bootstrap as _bootstrap  # noqa: F401  (registers the specs)
 from . import inputs, registry
+from . import rank as _rank
 from . import ranksum as _ranksum  # noqa: F401
 from . import report as _report
 from . import signrank as _signrank  # noqa: F401
@@ -160,11 +161,12 @@ for _spec in registry.SPECS.values():
     setattr(PairedDataArrayAccessor, _spec.name, _dataarray_method(_spec))
 
 
-# ------------------------------------------------------------------ the report
-def _report_method(container: str):
-    """``report``: a :class:`~pairedstats.report.Report` (not a table), so it is not a spec;
-    its keywords are declared once, in :data:`pairedstats.report.KEYWORDS`."""
-    keywords = [*_report.input_keywords(container), *_report.KEYWORDS]
+# ------------------------------------------------------------------ the report and the ranking
+def _summary_method(module, name: str, container: str):
+    """A method whose result is not a comparison table (the report, the ranking), so it is
+    not a spec: its keywords are declared once, in ``module.input_keywords(container)`` and
+    ``module.KEYWORDS``, and ``module.<name>(accessor, container, **keywords)`` computes it."""
+    keywords = [*module.input_keywords(container), *module.KEYWORDS]
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     params += [inspect.Parameter(k.name, inspect.Parameter.KEYWORD_ONLY, default=k.default)
                for k in keywords]  # fmt: skip
@@ -175,28 +177,29 @@ def _report_method(container: str):
             bound = sig.bind(self, **kwargs)
         except TypeError as exc:
             known = ", ".join(list(sig.parameters)[1:])
-            raise TypeError(f"report: {exc}; its keywords are {known}.") from None
+            raise TypeError(f"{name}: {exc}; its keywords are {known}.") from None
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         target = arguments.pop("self")
         if isinstance(target, PairedDataArrayAccessor):
             target = target._dataset()
-        return _report.report(target, container, **arguments)
+        return getattr(module, name)(target, container, **arguments)
 
-    method.__name__ = method.__qualname__ = "report"
+    method.__name__ = method.__qualname__ = name
     method.__signature__ = sig
     method.__doc__ = (
-        _report.SUMMARY
+        module.SUMMARY
         + "\n\nParameters\n----------\n"
         + registry.parameters_text(keywords)
-        + "\n\nReturns\n-------\nReport\n    "
-        + "``to_frame()``, ``str()``, ``to_markdown()``, ``to_latex()``, ``_repr_html_()``."
+        + "\n\nReturns\n-------\n"
+        + module.RETURNS[container]
         + "\n\nExamples\n--------\n"
-        + _report.EXAMPLES[container]
+        + module.EXAMPLES[container]
     )
     return method
 
 
-PairedDataFrameAccessor.report = _report_method("frame")
-PairedDatasetAccessor.report = _report_method("dataset")
-PairedDataArrayAccessor.report = _report_method("dataset")
+for _name, _module in (("report", _report), ("rank", _rank)):
+    setattr(PairedDataFrameAccessor, _name, _summary_method(_module, _name, "frame"))
+    setattr(PairedDatasetAccessor, _name, _summary_method(_module, _name, "dataset"))
+    setattr(PairedDataArrayAccessor, _name, _summary_method(_module, _name, "dataset"))

@@ -7,6 +7,7 @@
     pairedstats ranksum ratings.csv --score deviation --group changed -a unchanged -b changed
     pairedstats tukey-hsd --trec-eval bm25.txt dense.txt --measure ndcg_cut_10
     pairedstats report --trec-eval bm25.txt dense.txt --measure ndcg_cut_10 P_10 --baseline bm25
+    pairedstats rank runs.csv --item query --system run --score ndcg --by collection
 
 A table is tidy when ``--system`` and ``--score`` are given (one row per item and system),
 and wide otherwise (one row per item, one column per system; ``--item`` names the item
@@ -29,6 +30,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from . import rank as _rank
 from . import registry
 from . import report as _report
 
@@ -36,8 +38,9 @@ __all__ = ["main", "read_table", "read_trec_eval"]
 
 FORMATS = ("text", "csv", "json", "markdown", "latex")
 REPORT_FORMATS = ("text", "csv", "markdown", "latex")
-#: The subcommands, one per registered method, and the report.
-COMMANDS = (*(spec.command for spec in registry.SPECS.values()), "report")
+RANK_FORMATS = ("text", "csv", "json")
+#: The subcommands, one per registered method, the report and the ranking.
+COMMANDS = (*(spec.command for spec in registry.SPECS.values()), "report", "rank")
 
 
 # ---------------------------------------------------------------------------- reading
@@ -278,6 +281,24 @@ def _report_subcommand(sub) -> None:
     p.set_defaults(spec=None, alpha=None, options=_options(p))
 
 
+def _rank_subcommand(sub) -> None:
+    """``pairedstats rank``: the ranking's inputs and keywords (declared once, in
+    :data:`pairedstats.rank.KEYWORDS`)."""
+    summary = _rank.SUMMARY.split("\n\n")[0].replace("\n", " ")
+    p = sub.add_parser("rank", help=summary, description=summary)
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
+    for keyword in [*_rank.input_keywords("frame"), *_rank.KEYWORDS]:
+        if keyword.option is not None:
+            _add_option(p, keyword)
+    _trec_eval_options(p)
+    out = p.add_argument_group("output")
+    out.add_argument("--format", type=str.lower, choices=RANK_FORMATS, default="text",
+                     help="default: text")  # fmt: skip
+    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+    p.set_defaults(spec=None, alpha=None, options=_options(p))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``pairedstats``: one subcommand per registered method."""
     parser = argparse.ArgumentParser(
@@ -292,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     for spec in registry.SPECS.values():
         _subcommand(sub, spec)
     _report_subcommand(sub)
+    _rank_subcommand(sub)
     return parser
 
 
@@ -423,10 +445,9 @@ def _typed_labels(value, option: str, frame, column=None):
     return _label(value, labels, option, source)
 
 
-def _run_report(args, parser):
-    """The report of the parsed ``pairedstats report`` command."""
+def _summary_keywords(args, parser, keywords) -> tuple:
+    """The table and the keywords of the parsed report or rank command."""
     frame, names = _frame_and_columns(args, parser)
-    keywords = [*_report.input_keywords("frame"), *_report.KEYWORDS]
     given = {k.name: getattr(args, k.name) for k in keywords if hasattr(args, k.name)}
     given.update(names)
     for keyword in keywords:
@@ -434,16 +455,30 @@ def _run_report(args, parser):
             column = given.get(keyword.labels)
             option = args.options.get(keyword.name, keyword.name)
             given[keyword.name] = _typed_labels(given[keyword.name], option, frame, column)
+    return frame, given
+
+
+def _run_report(args, parser):
+    """The report of the parsed ``pairedstats report`` command."""
+    keywords = [*_report.input_keywords("frame"), *_report.KEYWORDS]
+    frame, given = _summary_keywords(args, parser, keywords)
     if given.get("adjust") == "none":
         given["adjust"] = None
     return frame.paired.report(**given)
+
+
+def _run_rank(args, parser):
+    """The ranking of the parsed ``pairedstats rank`` command."""
+    keywords = [*_rank.input_keywords("frame"), *_rank.KEYWORDS]
+    frame, given = _summary_keywords(args, parser, keywords)
+    return frame.paired.rank(**given, as_result=True)
 
 
 def run(args, parser):
     """The result object of the parsed command."""
     spec = args.spec
     if spec is None:
-        return _run_report(args, parser)
+        return (_run_rank if args.command == "rank" else _run_report)(args, parser)
     if spec.road == "paired":
         frame, names = _frame_and_columns(args, parser)
     else:

@@ -75,6 +75,11 @@ EXAMPLES = {
 {'a': 'b', 'b': 'b', 'c': 'a'}""",
 }
 
+RETURNS = dict.fromkeys(
+    ("frame", "dataset"),
+    "Report\n    ``to_frame()``, ``str()``, ``to_markdown()``, ``to_latex()``, ``_repr_html_()``.",
+)
+
 #: The tests a report can summarise: the accessor method and its name in the notes.
 TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD"}
 _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
@@ -137,6 +142,14 @@ KEYWORDS = (
         "Show the best mean of each metric (per group) in bold (LaTeX, HTML, Markdown).",
         option=dict(action="store_true", help="best mean per metric in bold"),
     ),
+    Keyword(
+        "ranks", False, "bool, default False",
+        "Add each system's rank set per metric, ``(rank_low-rank_high)`` after its mean: "
+        "the ranks it may hold, simultaneous at ``confidence_level`` over the systems of a "
+        "metric (``df.paired.rank``, from the bootstrap's max-t intervals of all pairs, "
+        "same ``rng`` and ``n_resamples``).",
+        option=dict(action="store_true", help="add each system's rank set per metric"),
+    ),
 )  # fmt: skip
 
 
@@ -181,6 +194,9 @@ def report(accessor, container: str, **keywords) -> Report:
     one call of the test per metric, with the same root entropy, then :class:`Report`."""
     given = {k.name: keywords.pop(k.name) for k in input_keywords(container)}
     digits, bold_best = keywords.pop("digits"), bool(keywords.pop("bold_best"))
+    with_ranks = keywords.pop("ranks")
+    if not isinstance(with_ranks, bool | np.bool_):
+        raise TypeError(f"`ranks` must be True or False; got {with_ranks!r}.")
     entropy = root_entropy(keywords.pop("rng"))
     settings = _settings(digits=digits, **keywords)
     score = given.pop("score")
@@ -199,8 +215,19 @@ def report(accessor, container: str, **keywords) -> Report:
     if settings["test"] == "bootstrap":
         options.update(confidence_level=settings["confidence_level"], adjust=settings["adjust"])
     results = {("score" if m is None else m): method(**given, score=m, **options) for m in metrics}
+    ranks = _ranks(accessor, given, metrics, settings, entropy) if with_ranks else None
     return Report(results=results, digits=digits, bold_best=bold_best,
-                  seed_entropy=entropy, **settings)  # fmt: skip
+                  seed_entropy=entropy, ranks=ranks, **settings)  # fmt: skip
+
+
+def _ranks(accessor, given, metrics, settings, entropy) -> dict:
+    """Metric -> its :class:`~pairedstats.rank.RankResult` (``ranks=True``)."""
+    options = dict(rng=entropy, confidence_level=settings["confidence_level"], as_result=True)
+    if settings["n_resamples"] is not None:
+        options["n_resamples"] = settings["n_resamples"]
+    return {("score" if m is None else m): accessor.rank(
+        **given, score=m, lower_is_better=m in settings["lower_is_better"], **options)
+        for m in metrics}  # fmt: skip
 
 
 def _alpha(confidence_level: float) -> float:
@@ -256,7 +283,19 @@ def _letter_rows(result, alpha: float):
     return rows, ["mean", "letters"]
 
 
-def _frame(results: dict, baseline, alpha: float, lower_is_better) -> object:
+def _with_ranks(rows, quantities, ranking):
+    """Add ``rank_low, rank_high`` of ``ranking`` (a RankResult) to each row."""
+    found = {}
+    for g, key in enumerate(ranking.group_keys):
+        for j, system in enumerate(ranking.systems):
+            found[tuple(key), system] = (int(ranking.rank_low[g, j]),
+                                         int(ranking.rank_high[g, j]))  # fmt: skip
+    for key, system, values in rows:
+        values["rank_low"], values["rank_high"] = found[tuple(key), system]
+    return rows, [*quantities, "rank_low", "rank_high"]
+
+
+def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None) -> object:
     """The report's numbers: rows (groups..., system), columns (metric, quantity)."""
     import pandas as pd
 
@@ -266,6 +305,8 @@ def _frame(results: dict, baseline, alpha: float, lower_is_better) -> object:
             rows, quantities = _letter_rows(result, alpha)
         else:
             rows, quantities = _against_baseline(result, alpha, metric in lower_is_better)
+        if ranks is not None:
+            rows, quantities = _with_ranks(rows, quantities, ranks[metric])
         names = [*result.group_names, "system"]
         index = pd.MultiIndex.from_tuples([(*k, s) for k, s, _ in rows], names=names)
         data = {(metric, q): [v[q] for _, _, v in rows] for q in quantities}
@@ -304,6 +345,9 @@ class Report:
         Whether the displays show the best mean per metric in bold.
     seed_entropy : int
         The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report).
+    ranks : dict or None
+        With ``ranks=True``: metric -> its :class:`~pairedstats.rank.RankResult`, whose
+        rank sets the report shows.
     """
 
     results: dict
@@ -316,11 +360,12 @@ class Report:
     digits: int = 3
     bold_best: bool = False
     seed_entropy: int | None = None
+    ranks: dict | None = None
     _table: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         alpha = _alpha(self.confidence_level)
-        table = _frame(self.results, self.baseline, alpha, self.lower_is_better)
+        table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks)
         object.__setattr__(self, "_table", table)
 
     @property
@@ -345,7 +390,8 @@ class Report:
             interval of the difference; simultaneous with max-t and Bonferroni), ``pvalue``
             (the p-value that decided: adjusted with ``adjust``; Tukey's many-to-one), and
             ``mark`` (``†`` better, ``‡`` worse, ``""``); the baseline's row has NaN there.
-            Without a baseline: ``letters``. ``attrs`` holds the settings.
+            Without a baseline: ``letters``. With ``ranks=True`` also ``rank_low`` and
+            ``rank_high``, the system's rank set. ``attrs`` holds the settings.
         """
         frame = self._table.copy()
         frame.attrs.update(self.metadata)
@@ -382,6 +428,11 @@ class Report:
             marks = self._table.xs("mark", axis=1, level="quantity").to_numpy().ravel()
             worse = f", {worse} significantly worse" if WORSE in set(marks.tolist()) else ""
             lines = [f"{better} significantly better than {base}{worse} ({name}, {how})."]
+        if self.ranks is not None:
+            kind = "(low--high)" if latex else "(low-high)"
+            lines.append(f"{kind}: the ranks a system may hold on the metric, "
+                         f"{self.confidence_level:g} simultaneous rank sets (max-t bootstrap "
+                         "intervals of all pairs).")  # fmt: skip
         if bold:
             lines.append("Bold: the best mean of each metric.")
         return lines

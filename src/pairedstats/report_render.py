@@ -82,6 +82,10 @@ def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -
     if intervals and "ci_low" in values and not math.isnan(values["ci_low"]):
         low, high = (_number(values[c], digits, sign=True) for c in ("ci_low", "ci_high"))
         span = f" [{low}, {high}]"
+    if "rank_low" in values:
+        low, high = values["rank_low"], values["rank_high"]
+        dash = "\\mbox{--}" if kind == "latex" else "-"
+        span += f" ({low})" if low == high else f" ({low}{dash}{high})"
     if kind == "latex":
         if strong:
             number = f"\\mathbf{{{number}}}"
