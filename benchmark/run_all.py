@@ -483,6 +483,19 @@ repeats are listed); the ratios are of times measured minutes apart in the same 
 |---|---|---|---|---|---|---|
 {rows}
 
+Reading the table:
+
+- Memory: the peers materialise all resamples x items (scipy's bootstrap: 3.9 GB traced for
+  10^8 draws; the naive Hodges-Lehmann median: 1.5 GB for 10^8 differences); pairedstats
+  stays within a few MiB beyond the data, whatever the number of resamples.
+- BCa costs about the same as the percentile interval: the jackknife of the mean is
+  closed-form.
+- The rank-sum *test* alone is slower than scipy's because pairedstats also computes the
+  Hodges-Lehmann shift and the two interval ends by exact selection among the `n_a x n_b`
+  differences; scipy computes neither.
+- The bootstrap kernel cuts each 64-bit random word into four 16-bit chunks (Lemire's rule
+  with rejection), so its floor is the second of the two bounds below.
+
 Physical limit (draws per second): {rates}. A method drawing one random number per item and
 resample cannot be faster than `draws / rate`:
 
