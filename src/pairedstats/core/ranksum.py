@@ -25,16 +25,20 @@ it): only additions of non-negative numbers.
 
 Pairwise differences without forming them
 -----------------------------------------
-:func:`kth_difference` selects the k-th smallest ``fl(b_j - a_i)`` of the ``n_a n_b`` floating
-point differences exactly (the same number ``np.sort(np.subtract.outer(b, a), axis=None)``
-holds at ``k - 1``) in ``O((n_a + n_b) log(n_a + n_b))`` time per round and ``O(n_a + n_b)``
-memory: both samples are sorted, the number of differences ``<= t`` in each row is found with a
-binary search corrected to the exact floating point comparison, and a few Floyd-Rivest rounds on
-a random sample of the remaining candidates (Monahan 1984, "Fast computation of the
-Hodges-Lehmann location estimator", ACM TOMS 10(3)) shrink the candidate set until it fits in
-memory, where ``np.partition`` finishes.
+:func:`order_differences` selects order statistics of the ``n_a n_b`` floating point
+differences ``fl(b_j - a_i)`` exactly (the numbers ``np.sort(np.subtract.outer(b, a),
+axis=None)`` holds at ``k - 1``) in one compiled call (:mod:`pairedstats.core.kernels.ranksum`):
+both samples sorted, the differences at or below a threshold counted row by row with two
+pointers on the floating point differences themselves (``O(n_a + n_b)``), and a few
+Floyd-Rivest rounds on a sample of the remaining candidates (Monahan 1984, "Fast computation
+of the Hodges-Lehmann location estimator", ACM TOMS 10(3)) shrink the candidates until a
+few thousand remain, which are selected directly; ``O(n_a + n_b)`` memory.
 
-This module imports numpy and scipy only.
+The pooled midranks (a merge of the sorted samples) and both exact recursions run in the
+same kernel module, each cell computed by the same floating point operations in the same
+order as the array formulas written here.
+
+This module imports numpy and scipy only (the kernels import numba, lazily).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ __all__ = [
     "kth_difference",
     "null_pmf_no_ties",
     "null_pmf_ties",
+    "order_differences",
     "rank_statistics",
     "ranksum_1d",
 ]
@@ -65,47 +70,55 @@ AUTO_EXACT_BUDGET = 2e7
 #: ``method="exact"`` refuses when the tables it would hold exceed this many float64 cells
 #: (2**27 cells = 1 GiB).
 EXACT_MAX_CELLS = 2**27
-#: Number of candidate differences below which :func:`kth_difference` materialises them.
-_MATERIALISE = 1 << 20
-#: Size of the random sample of candidates a selection round draws.
-_SAMPLE = 16384
+#: Number of candidate differences below which :func:`order_differences` selects directly.
+_DIRECT = 1 << 14
+#: Size of the sample of candidates a selection round draws.
+_SAMPLE = 2048
+
+
+def _kernel():
+    from .kernels import ranksum  # numba: imported when first needed
+
+    return ranksum
 
 
 # --------------------------------------------------------------------------- ranks
 
 
-def doubled_midranks(x: np.ndarray) -> np.ndarray:
-    """Twice the ascending midranks of ``x``, as exact integers.
+def rank_statistics(a: np.ndarray, b: np.ndarray, *, presorted: bool = False) -> dict:
+    """Rank sum of ``a``, ``u_a``, and the tie terms of the pooled sample.
 
-    A value with ``c`` ties after ``before`` smaller values has midrank
-    ``before + (c + 1) / 2``; twice that is an integer.
+    Returns a dict with ``doubled`` (twice the pooled ascending midranks, exact int64, ``a``
+    first, each sample in its given order), ``rank_sum_a``, ``u_a``, ``ties`` (``sum(t^3 - t)``
+    over pooled tie groups), ``ties_within`` (the same over tie groups inside ``a`` plus inside
+    ``b``: the ties that survive a shift of one sample), ``null_mean`` and ``null_variance``
+    (tie-corrected) of the rank sum. ``presorted=True`` says both are sorted ascending.
 
     Examples
     --------
-    >>> doubled_midranks(np.array([3.0, 1.0, 3.0, 2.0])).tolist()
-    [7, 2, 7, 4]
+    >>> st = rank_statistics(np.array([3.0, 1.0]), np.array([3.0, 2.0]))
+    >>> st["doubled"].tolist(), st["rank_sum_a"], st["ties"]
+    ([7, 2, 7, 4], 4.5, 6.0)
     """
-    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
-    before = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    return (2 * before + counts + 1)[inverse.reshape(-1)].astype(np.int64)
-
-
-def rank_statistics(a: np.ndarray, b: np.ndarray) -> dict:
-    """Rank sum of ``a``, ``u_a``, and the tie terms of the pooled sample.
-
-    Returns a dict with ``doubled`` (the pooled doubled midranks, int64, a first),
-    ``rank_sum_a``, ``u_a``, ``ties`` (``sum(t^3 - t)`` over pooled tie groups), ``ties_within``
-    (the same over tie groups inside ``a`` plus inside ``b``: the ties that survive a shift of
-    one sample), ``null_mean`` and ``null_variance`` (tie-corrected) of the rank sum.
-    """
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     n_a, n_b = a.size, b.size
     n = n_a + n_b
-    pooled = np.concatenate([a, b])
-    doubled = doubled_midranks(pooled)
+    if presorted:
+        order_a = order_b = None
+    else:
+        order_a, order_b = np.argsort(a, kind="stable"), np.argsort(b, kind="stable")
+        a, b = a[order_a], b[order_b]
+    doubled = np.empty(n, dtype=np.int64)
+    groups = np.empty((3, n), dtype=np.int64)
+    count = _kernel().merge_ranks(np.ascontiguousarray(a), np.ascontiguousarray(b), doubled,
+                                  groups)  # fmt: skip
+    groups = groups[:, :count]
     rank_sum_a = float(doubled[:n_a].sum()) / 2.0
+    if order_a is not None:
+        doubled[np.concatenate([order_a, n_a + order_b])] = doubled.copy()
     u_a = rank_sum_a - n_a * (n_a + 1) / 2.0
-    ties = _tie_term(pooled)
-    ties_within = _tie_term(a) + _tie_term(b)
+    ties = _tie_term(groups[0])
+    ties_within = _tie_term(groups[1]) + _tie_term(groups[2])
     null_mean = n_a * (n + 1) / 2.0
     null_variance = n_a * n_b / 12.0 * ((n + 1) - ties / (n * (n - 1)))
     return {
@@ -119,11 +132,8 @@ def rank_statistics(a: np.ndarray, b: np.ndarray) -> dict:
     }
 
 
-def _tie_term(x: np.ndarray) -> float:
-    """``sum(t^3 - t)`` over the groups of equal values of ``x``."""
-    if x.size < 2:
-        return 0.0
-    _, counts = np.unique(x, return_counts=True)
+def _tie_term(counts: np.ndarray) -> float:
+    """``sum(t^3 - t)`` over the sizes ``t`` of the groups of equal values (ascending)."""
     counts = counts[counts > 1].astype(np.float64)
     return float(np.sum(counts**3 - counts))
 
@@ -144,18 +154,7 @@ def null_pmf_no_ties(n_a: int, n_b: int) -> np.ndarray:
     array([1., 1., 2., 1., 1.])
     """
     big, m = max(n_a, n_b), min(n_a, n_b)
-    # prev[j] = f[i - 1, j] for j = 0..m (i runs over the larger size)
-    prev = [np.ones(1) for _ in range(m + 1)]  # f[0, j] = point mass at 0
-    for i in range(1, big + 1):
-        cur = [np.ones(1)]  # f[i, 0]
-        for j in range(1, m + 1):
-            f = np.zeros(i * j + 1)
-            w = i / (i + j)
-            f[j : j + prev[j].size] += w * prev[j]
-            f[: cur[j - 1].size] += (1 - w) * cur[j - 1]
-            cur.append(f)
-        prev = cur
-    return prev[m]
+    return _kernel().no_ties_pmf(big, m)
 
 
 def null_pmf_ties(doubled: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -188,23 +187,7 @@ def null_pmf_ties(doubled: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     g = int(np.gcd.reduce(s)) if np.any(s) else 1
     s = s // g
     top = int(s[n - k :].sum())  # largest possible subset sum of the scaled values
-    p = np.zeros((k + 1, top + 1))
-    p[0, 0] = 1.0
-    for j in range(1, n + 1):
-        v = int(s[j - 1])
-        c_hi = min(j, k)
-        c_lo = max(0, k - (n - j))  # rows that can still reach k
-        r0, r1 = max(c_lo, 1), c_hi + 1
-        if r0 >= r1:
-            continue
-        rows = np.arange(r0, r1)
-        take = (rows / j)[:, None]
-        leave = ((j - rows) / j)[:, None]
-        width = top + 1 - v
-        new = p[r0 - 1 : r1 - 1, :width] * take
-        p[r0:r1] *= leave
-        p[r0:r1, v:] += new
-    pmf = p[k]
+    pmf = _kernel().subset_sum_band(np.ascontiguousarray(s), k, top)
     support = np.nonzero(pmf > 0)[0]
     lo, hi = support[0], support[-1]
     values = (np.arange(lo, hi + 1, dtype=np.int64) * g) + k * base
@@ -283,125 +266,62 @@ def asymptotic_ci_ranks(
     return int(min(max(total - u_star, 1), total))
 
 
-# --------------------------------------------------------- k-th pairwise difference
-def _first_index(a: np.ndarray, b: np.ndarray, t: float, strict: bool) -> np.ndarray:
-    """Per ``b_j``, the first ``i`` with ``fl(b_j - a_i) <= t`` (``< t`` if strict).
-
-    ``a`` ascending; ``fl(b_j - a_i)`` decreases in ``i``, so the set is a suffix. A binary
-    search on ``b_j - t`` finds it up to rounding; a few steps over whole runs of equal
-    values of ``a`` make it exact for the floating point differences themselves.
-    """
-    n = a.size
-    with np.errstate(over="ignore", invalid="ignore"):
-        g = np.searchsorted(a, b - t, side="right" if strict else "left")
-
-    def ok(values):
-        with np.errstate(over="ignore", invalid="ignore"):
-            return values < t if strict else values <= t
-
-    while True:
-        moved = False
-        has_prev = g > 0
-        prev = a[np.maximum(g - 1, 0)]
-        left = has_prev & ok(b - prev)
-        if left.any():
-            g[left] = np.searchsorted(a, prev[left], side="left")
-            moved = True
-        has_cur = g < n
-        cur = a[np.minimum(g, n - 1)]
-        right = has_cur & ~ok(b - cur)
-        if right.any():
-            g[right] = np.searchsorted(a, cur[right], side="right")
-            moved = True
-        if not moved:
-            return g
-
-
-def kth_difference(a: np.ndarray, b: np.ndarray, k: int, *, rng=None) -> float:
-    """The ``k``-th smallest (1-based) of the differences ``b_j - a_i``, without forming them.
+# ------------------------------------------------------ order statistics of b - a
+def order_differences(a: np.ndarray, b: np.ndarray, ranks) -> np.ndarray:
+    """The ``ranks``-th smallest (1-based) of the differences ``b_j - a_i``, not formed.
 
     Parameters
     ----------
     a, b : ndarray of float64
         Both sorted ascending.
-    k : int
-        Rank, ``1 <= k <= a.size * b.size``.
-    rng : numpy.random.Generator, optional
-        Draws the candidate samples; only the running time depends on it (default: a fixed
-        seed, so the work done is reproducible too).
+    ranks : sequence of int
+        Ranks, each ``1 <= k <= a.size * b.size``, in any order.
 
     Returns
     -------
-    float
-        An actual difference ``fl(b_j - a_i)``: the value at ``k - 1`` of
+    ndarray of float64
+        Actual differences ``fl(b_j - a_i)``, one per rank: the values at ``k - 1`` of
         ``np.sort(np.subtract.outer(b, a), axis=None)``.
 
     Examples
     --------
     >>> a = np.array([0.0, 1.0, 5.0]); b = np.array([2.0, 3.0])
-    >>> [kth_difference(a, b, k) for k in range(1, 7)]
+    >>> order_differences(a, b, [1, 2, 3, 4, 5, 6]).tolist()
     [-3.0, -2.0, 1.0, 2.0, 2.0, 3.0]
     """
-    n, m = a.size, b.size
-    total = n * m
-    if not 1 <= k <= total:
-        raise ValueError(f"`k` must be between 1 and {total}; got {k}.")
-    if total <= _MATERIALISE:
-        d = np.subtract.outer(b, a).reshape(-1)
-        return float(np.partition(d, k - 1)[k - 1])
-    rng = np.random.default_rng(0x5EED) if rng is None else rng
-    # Active candidates of row j: i in [lo_i[j], hi_i[j]) (suffix starts of the thresholds).
-    lo_i = np.full(m, n, dtype=np.int64)  # count below = n - lo_i  (initially none below)
-    hi_i = np.zeros(m, dtype=np.int64)  # count at or below hi = n - hi_i (initially all)
-    below = 0
-    while True:
-        counts = lo_i - hi_i
-        active = int(counts.sum())
-        kk = k - below  # rank within the active candidates
-        if active <= _MATERIALISE:
-            rows = np.repeat(np.arange(m), counts)
-            starts = np.repeat(hi_i, counts)
-            offs = np.arange(active) - np.repeat(np.cumsum(counts) - counts, counts)
-            values = b[rows] - a[starts + offs]
-            return float(np.partition(values, kk - 1)[kk - 1])
-        cum = np.cumsum(counts)
-        draws = rng.integers(0, active, size=_SAMPLE)
-        row = np.searchsorted(cum, draws, side="right")
-        col = hi_i[row] + (draws - (cum[row] - counts[row]))
-        sample = np.sort(b[row] - a[col])
-        frac = kk / active
-        spread = 3.0 * math.sqrt(max(frac * (1 - frac), 1.0 / _SAMPLE) * _SAMPLE)
-        picks = {
-            int(min(max(math.floor(frac * _SAMPLE - spread), 0), _SAMPLE - 1)),
-            int(min(max(math.ceil(frac * _SAMPLE + spread), 0), _SAMPLE - 1)),
-        }
-        low_pick, high_pick = min(picks), max(picks)
-        for pick in sorted(picks):
-            t = sample[pick]
-            # the lower pivot is expected below the answer, the upper one above it: test
-            # the likely side first (one count per pivot in the usual case)
-            order = (False, True) if pick == low_pick and pick != high_pick else (True, False)
-            n_le = n_lt = None
-            for strict in order:
-                g = _first_index(a, b, t, strict=strict)
-                count = int((n - g).sum())
-                if strict:
-                    n_lt, g_lt = count, g
-                    if n_lt >= k:  # answer < t: everything >= t goes above
-                        hi_i = np.maximum(hi_i, g_lt)
-                        break
-                else:
-                    n_le, g_le = count, g
-                    if n_le < k:  # answer > t: everything <= t goes below
-                        lo_i = np.minimum(lo_i, g_le)
-                        below = n_le
-                        break
-                if n_le is not None and n_lt is not None:  # n_lt < k <= n_le
-                    return float(t)
-            else:  # pragma: no cover - the loop always breaks or returns
-                raise AssertionError("selection did not progress")
-            if n_lt is not None and n_lt >= k:
-                break  # the answer is below this pivot; the next one is higher still
+    total = a.size * b.size
+    ranks = np.asarray(ranks, dtype=np.int64).reshape(-1)
+    bad = ranks[(ranks < 1) | (ranks > total)]
+    if bad.size:
+        raise ValueError(f"`k` must be between 1 and {total}; got {int(bad[0])}.")
+    order = np.argsort(ranks, kind="stable")
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    c = np.ascontiguousarray(-np.asarray(a, dtype=np.float64)[::-1])  # b - a == b + (-a)
+    out = np.empty(ranks.size)
+    _kernel().select_differences(b, c, ranks[order], out, _DIRECT, _SAMPLE)
+    values = np.empty(ranks.size)
+    values[order] = out
+    return values
+
+
+def kth_difference(a: np.ndarray, b: np.ndarray, k: int) -> float:
+    """The ``k``-th smallest (1-based) of the differences ``b_j - a_i`` (``a``, ``b`` sorted).
+
+    Examples
+    --------
+    >>> kth_difference(np.array([0.0, 1.0, 5.0]), np.array([2.0, 3.0]), 3)
+    1.0
+    """
+    return float(order_differences(a, b, [k])[0])
+
+
+def _median_ranks(total: int) -> list[int]:
+    return [total // 2 + 1] if total % 2 else [total // 2, total // 2 + 1]
+
+
+def _median_of(values) -> float:
+    """Median from its one or two middle order statistics, as ``np.median`` computes it."""
+    return float(values[0]) if len(values) == 1 else float((values[0] + values[1]) / 2)
 
 
 def hodges_lehmann(a: np.ndarray, b: np.ndarray) -> float:
@@ -414,12 +334,7 @@ def hodges_lehmann(a: np.ndarray, b: np.ndarray) -> float:
     >>> hodges_lehmann(np.array([0.0, 1.0]), np.array([3.0, 10.0]))
     6.0
     """
-    total = a.size * b.size
-    if total % 2:
-        return kth_difference(a, b, total // 2 + 1)
-    lo = kth_difference(a, b, total // 2)
-    hi = kth_difference(a, b, total // 2 + 1)
-    return (lo + hi) / 2
+    return _median_of(order_differences(a, b, _median_ranks(a.size * b.size)))
 
 
 # --------------------------------------------------------------------- one test
@@ -443,7 +358,7 @@ def ranksum_1d(
     b = np.sort(np.asarray(b, dtype=np.float64))
     n_a, n_b = a.size, b.size
     total = n_a * n_b
-    st = rank_statistics(a, b)
+    st = rank_statistics(a, b, presorted=True)
     has_ties = st["ties"] > 0
     sigma = math.sqrt(st["null_variance"])
     u_a = st["u_a"]
@@ -451,13 +366,21 @@ def ranksum_1d(
     z = _z_score(total / 2.0 - u_a, sigma, alternative, correction)
     if use_exact:
         pvalue, used = _exact_pvalue(st, n_a, n_b, alternative, has_ties)
-        ci_low, ci_high, coverage, level_reached = _exact_interval(a, b, alternative,
-                                                                   confidence_level)  # fmt: skip
+        ci_ranks, coverage, level_reached = _exact_interval(n_a, n_b, alternative,
+                                                            confidence_level)  # fmt: skip
     else:
         pvalue, used = _asymptotic_pvalue(z, sigma, alternative), "asymptotic"
-        ci_low, ci_high = _asymptotic_interval(a, b, st, alternative, confidence_level,
-                                               correction)  # fmt: skip
+        ci_ranks = _asymptotic_interval(n_a, n_b, st, alternative, confidence_level,
+                                        correction)  # fmt: skip
         coverage, level_reached = confidence_level, True
+    # the shift and both interval ends: one selection among the differences
+    mid = _median_ranks(total)
+    values = order_differences(a, b, mid + [k for k in ci_ranks if k]).tolist()
+    ends = iter(values[len(mid) :])
+    ci_low = next(ends) if ci_ranks[0] else -math.inf
+    ci_high = next(ends) if ci_ranks[1] else math.inf
+    if ci_ranks == (0, 0):  # all values tied on the asymptotic path: no interval
+        ci_low = ci_high = math.nan
     common_language = 1.0 - u_a / total  # P(b > a) + P(b = a) / 2
     return {
         "n_a": n_a,
@@ -468,7 +391,7 @@ def ranksum_1d(
         "null_variance": st["null_variance"],
         "z": z,
         "pvalue": pvalue,
-        "shift": hodges_lehmann(a, b),
+        "shift": _median_of(values[: len(mid)]),
         "ci_low": ci_low,
         "ci_high": ci_high,
         "ci_coverage": coverage,
@@ -553,41 +476,37 @@ def _tail(alternative: str, confidence_level: float) -> float:
     return alpha / 2 if alternative == "two-sided" else alpha
 
 
-def _exact_interval(a, b, alternative: str, confidence_level: float):
-    """``(ci_low, ci_high, coverage, level_reached)`` at R's exact critical values."""
-    total = a.size * b.size
+def _exact_interval(n_a: int, n_b: int, alternative: str, confidence_level: float):
+    """``((rank_low, rank_high), coverage, level_reached)`` at R's exact critical values;
+    a rank is ``None`` for an infinite end."""
+    total = n_a * n_b
     tail = _tail(alternative, confidence_level)
-    ci_low, ci_high = -math.inf, math.inf
-    q, missed = exact_ci_rank(tail, null_pmf_no_ties(a.size, b.size))
-    if alternative in ("two-sided", "greater"):
-        ci_low = kth_difference(a, b, q)
-    if alternative in ("two-sided", "less"):
-        ci_high = kth_difference(a, b, total - q + 1)
+    q, missed = exact_ci_rank(tail, null_pmf_no_ties(n_a, n_b))
+    k_low = q if alternative in ("two-sided", "greater") else None
+    k_high = total - q + 1 if alternative in ("two-sided", "less") else None
     coverage = 1 - (2 * missed if alternative == "two-sided" else missed)
-    return ci_low, ci_high, coverage, missed <= tail
+    return (k_low, k_high), coverage, missed <= tail
 
 
-def _asymptotic_interval(a, b, st, alternative, confidence_level, correction):
-    """``(ci_low, ci_high)`` by R's normal inversion (tie-corrected variance)."""
-    n_a, n_b = a.size, b.size
+def _asymptotic_interval(n_a, n_b, st, alternative, confidence_level, correction):
+    """``(rank_low, rank_high)`` by R's normal inversion (tie-corrected variance); ``None``
+    for an infinite end, ``(0, 0)`` when the variance is 0 (no interval)."""
     n, total = n_a + n_b, n_a * n_b
     tail = _tail(alternative, confidence_level)
-    ci_low, ci_high = -math.inf, math.inf
+    k_low = k_high = None
     within = st["ties_within"]
     sigma_ci = math.sqrt(total / 12.0 * ((n + 1) - within / (n * (n - 1))))
     if sigma_ci == 0:
-        return math.nan, math.nan
+        return 0, 0
     # R works on d = a - b (x = a, y = b); its alternative is ours mirrored.
     r_alt = {"two-sided": "two-sided", "greater": "less", "less": "greater"}[alternative]
     z_hi = float(-special.ndtri(tail))
     if alternative in ("two-sided", "greater"):
         # our lower end = -(R's upper end) = -(k-th smallest a - b at zq = -z_hi)
-        k_r = asymptotic_ci_ranks(-z_hi, n_a, n_b, sigma_ci, correction, r_alt)
-        ci_low = kth_difference(a, b, total + 1 - k_r)
+        k_low = total + 1 - asymptotic_ci_ranks(-z_hi, n_a, n_b, sigma_ci, correction, r_alt)
     if alternative in ("two-sided", "less"):
-        k_r = asymptotic_ci_ranks(z_hi, n_a, n_b, sigma_ci, correction, r_alt)
-        ci_high = kth_difference(a, b, total + 1 - k_r)
-    return ci_low, ci_high
+        k_high = total + 1 - asymptotic_ci_ranks(z_hi, n_a, n_b, sigma_ci, correction, r_alt)
+    return k_low, k_high
 
 
 def _subset_sum_pmf_of_a(doubled: np.ndarray, n_a: int, n_b: int):
