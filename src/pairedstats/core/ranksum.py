@@ -74,6 +74,8 @@ EXACT_MAX_CELLS = 2**27
 _DIRECT = 1 << 14
 #: Size of the sample of candidates a selection round draws.
 _SAMPLE = 2048
+#: float64 cells the subset-sum recursion keeps in cache (16 MiB: the rows of a wavefront).
+_CACHE_CELLS = 1 << 21
 
 
 def _kernel():
@@ -154,7 +156,7 @@ def null_pmf_no_ties(n_a: int, n_b: int) -> np.ndarray:
     array([1., 1., 2., 1., 1.])
     """
     big, m = max(n_a, n_b), min(n_a, n_b)
-    return _kernel().no_ties_pmf(big, m)
+    return _kernel().no_ties_pmf(big, m, _CACHE_CELLS)
 
 
 def null_pmf_ties(doubled: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -187,7 +189,7 @@ def null_pmf_ties(doubled: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     g = int(np.gcd.reduce(s)) if np.any(s) else 1
     s = s // g
     top = int(s[n - k :].sum())  # largest possible subset sum of the scaled values
-    pmf = _kernel().subset_sum_band(np.ascontiguousarray(s), k, top)
+    pmf = _kernel().subset_sum_band(np.ascontiguousarray(s), k, top, _CACHE_CELLS)
     support = np.nonzero(pmf > 0)[0]
     lo, hi = support[0], support[-1]
     values = (np.arange(lo, hi + 1, dtype=np.int64) * g) + k * base

@@ -264,13 +264,35 @@ def _scaled_copy(x, factor, y):  # pragma: no cover
 
 
 @_njit
-def subset_sum_band(s, k, top):  # pragma: no cover
+def _row_step(p, s, cs, off, j, c):  # pragma: no cover
+    """Row ``c`` from step ``j - 1`` to step ``j`` (value ``s[j - 1]``), reading row ``c - 1``
+    at step ``j - 1``: ``p_c(x) = p_c(x) (j - c) / j + p_{c-1}(x - v) c / j``."""
+    v = s[j - 1]
+    take = c / j
+    leave = (j - c) / j
+    row = off[c] - cs[c]  # p[row + x] is row c at sum x
+    left = off[c - 1] - cs[c - 1] - v  # p[left + x] is row c - 1 at sum x - v
+    # row c - 1 (step j - 1) spans [L_{c-1}, H_{c-1}(j - 1)], moved by v: from
+    # cs[c - 1] + v up to H_c(j); row c (step j - 1) spans [L_c, H_c(j - 1)]
+    first = cs[c - 1] + v
+    if c < j:
+        _scale(p[row + cs[c] : row + min(first, cs[j - 1] - cs[j - 1 - c] + 1)], leave)
+    end = cs[j] - cs[j - c] + 1
+    _blend(p[row + first : row + end], leave, p[left + first : left + end], take)
+
+
+@_njit
+def subset_sum_band(s, k, top, cache_cells):  # pragma: no cover
     """Row ``k`` of the subset-sum recursion over the scaled values ``s`` (ascending), as a
     ``top + 1`` array: the array version's cells, each computed by the same operations.
 
     Row ``c`` after ``j`` values is nonzero only on ``[L_c, H_c(j)]`` with ``L_c`` the sum of
     the ``c`` smallest values and ``H_c(j)`` the sum of the ``c`` largest of the first ``j``;
-    it is stored from ``L_c`` to ``H_c(n)``.
+    it is stored from ``L_c`` to ``H_c(n)``. Step ``j`` updates rows ``c`` descending (row
+    ``c`` reads row ``c - 1`` before it moves on); ``T`` steps are run as a wavefront (row
+    ``d + t`` at step ``j0 + t``, ``t = 0..T-1``, ``d`` descending), which reads every row
+    at the same step as the step-by-step order while ``T + 1`` neighbouring rows stay in a
+    cache of ``cache_cells`` float64.
     """
     n = s.size
     cs = np.zeros(n + 1, dtype=np.int64)
@@ -281,22 +303,17 @@ def subset_sum_band(s, k, top):  # pragma: no cover
         off[c + 1] = off[c] + (cs[n] - cs[n - c]) - cs[c] + 1
     p = np.zeros(off[k + 1])
     p[0] = 1.0  # row 0: the empty subset, sum 0
-    for j in range(1, n + 1):
-        v = s[j - 1]
-        c_lo = max(1, k - (n - j))
-        c_hi = min(j, k)
-        for c in range(c_hi, c_lo - 1, -1):  # descending: row c - 1 still holds step j - 1
-            take = c / j
-            leave = (j - c) / j
-            row = off[c] - cs[c]  # p[row + x] is row c at sum x
-            left = off[c - 1] - cs[c - 1] - v  # p[left + x] is row c - 1 at sum x - v
-            # row c - 1 (step j - 1) spans [L_{c-1}, H_{c-1}(j - 1)], moved by v: from
-            # cs[c - 1] + v up to H_c(j); row c (step j - 1) spans [L_c, H_c(j - 1)]
-            first = cs[c - 1] + v
-            if c < j:
-                _scale(p[row + cs[c] : row + min(first, cs[j - 1] - cs[j - 1 - c] + 1)], leave)
-            end = cs[j] - cs[j - c] + 1
-            _blend(p[row + first : row + end], leave, p[left + first : left + end], take)
+    widest = 1
+    for c in range(k + 1):
+        widest = max(widest, off[c + 1] - off[c])
+    steps = max(1, cache_cells // widest - 1)
+    for j0 in range(1, n + 1, steps):
+        span = min(steps, n + 1 - j0)
+        for d in range(k, -span, -1):
+            for t in range(span):
+                j, c = j0 + t, d + t
+                if max(1, k - (n - j)) <= c <= min(j, k):
+                    _row_step(p, s, cs, off, j, c)
     out = np.zeros(top + 1)
     for x in range(cs[k], top + 1):
         out[x] = p[off[k] - cs[k] + x]
@@ -304,36 +321,47 @@ def subset_sum_band(s, k, top):  # pragma: no cover
 
 
 @_njit
-def no_ties_pmf(big, m):  # pragma: no cover
+def _no_ties_step(f, off, i, j):  # pragma: no cover
+    """Row ``j`` from ``i - 1`` to ``i``, reading row ``j - 1`` at ``i``:
+    ``f_j(u) = w f_j(u - j) + (1 - w) f_{j-1}(u)``, ``w = i / (i + j)``, ``u`` descending."""
+    w = i / (i + j)
+    rest = 1 - w
+    row, left = off[j], off[j - 1]  # row j at i - 1 spans u = 0..(i - 1) j
+    left_top = i * (j - 1)  # row j - 1 at i spans u = 0..left_top
+    top = i * j
+    _shifted(
+        f[row + left_top + 1 : row + top + 1], w, f[row + left_top + 1 - j : row + top + 1 - j]
+    )
+    _blend_down(
+        f[row + j : row + left_top + 1],
+        w,
+        f[row : row + left_top + 1 - j],
+        rest,
+        f[left + j : left + left_top + 1],
+    )
+    low = min(j - 1, left_top) + 1
+    _scaled_copy(f[row : row + low], rest, f[left : left + low])
+
+
+@_njit
+def no_ties_pmf(big, m, cache_cells):  # pragma: no cover
     """The array version's no-ties recursion on ``u``, the same operations on each cell:
     ``f[i, j](u) = w f[i - 1, j](u - j) + (1 - w) f[i, j - 1](u)``, ``w = i / (i + j)``,
-    ``i`` up to ``big``, ``j`` up to ``m``. Row ``j`` is kept in place (``u`` descending)."""
+    ``i`` up to ``big``, ``j`` up to ``m``. Row ``j`` is kept in place; ``T`` values of ``i``
+    run as a wavefront (row ``d - t`` at ``i0 + t``, ``d`` ascending), which reads every row
+    at the same ``i`` as the step-by-step order while ``T + 1`` rows stay in cache."""
     off = np.zeros(m + 2, dtype=np.int64)
     for j in range(m + 1):
         off[j + 1] = off[j] + big * j + 1
     f = np.zeros(off[m + 1])
     for j in range(m + 1):
         f[off[j]] = 1.0  # i = 0: all mass at u = 0
-    for i in range(1, big + 1):
-        for j in range(1, m + 1):
-            w = i / (i + j)
-            rest = 1 - w
-            row, left = off[j], off[j - 1]  # row j at i - 1 spans u = 0..(i - 1) j
-            left_top = i * (j - 1)  # row j - 1 at i spans u = 0..left_top
-            # u descending: f[row + u - j] still holds step i - 1
-            top = i * j
-            _shifted(
-                f[row + left_top + 1 : row + top + 1],
-                w,
-                f[row + left_top + 1 - j : row + top + 1 - j],
-            )
-            _blend_down(
-                f[row + j : row + left_top + 1],
-                w,
-                f[row : row + left_top + 1 - j],
-                rest,
-                f[left + j : left + left_top + 1],
-            )
-            low = min(j - 1, left_top) + 1
-            _scaled_copy(f[row : row + low], rest, f[left : left + low])
+    steps = max(1, cache_cells // (big * m + 1) - 1)
+    for i0 in range(1, big + 1, steps):
+        span = min(steps, big + 1 - i0)
+        for d in range(1, m + span):
+            for t in range(span):
+                j = d - t
+                if 1 <= j <= m:
+                    _no_ties_step(f, off, i0 + t, j)
     return f[off[m] : off[m] + big * m + 1].copy()
