@@ -7,6 +7,10 @@ folder (R's wilcox.test(x = a, y = b): it reports x - y = a - b, we report b - a
 import csv
 import itertools
 import math
+import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +18,9 @@ import pytest
 from scipy import stats
 
 from pairedstats.core import ranksum as core
+from pairedstats.core.kernels import ranksum as kernel
+
+from . import ranksum_reference as ref
 
 REF = Path(__file__).parent.parent / "reference" / "ranksum"
 # R's alternative about x - y = a - b, ours about b - a
@@ -316,3 +323,160 @@ def test_kth_difference_is_the_sorted_outer_difference():
 def test_kth_difference_rejects_bad_rank():
     with pytest.raises(ValueError, match=r"`k` must be between 1 and 6; got 7"):
         core.kth_difference(np.arange(2.0), np.arange(3.0), 7)
+
+
+# ------------------------------------- compiled kernels against the array formulas
+def _sorted_outer(a, b):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.sort(np.subtract.outer(b, a), axis=None)
+
+
+def _samples(rng):
+    """Pairs of sorted samples: sizes from 1 to a few hundred, ties, signed zeros, values
+    whose differences round or overflow."""
+    for n_a, n_b in [(1, 1), (1, 7), (9, 1), (2, 3), (17, 16), (120, 97), (301, 250)]:
+        yield rng.normal(size=n_a), rng.normal(size=n_b) + 0.3
+        yield rng.integers(0, 4, n_a) * 1.0, rng.integers(0, 5, n_b) * 1.0
+    yield np.full(40, 2.5), np.full(33, 2.5)
+    zeros = np.array([-0.0, 0.0, 1.0, -1.0])
+    yield rng.choice(zeros, 50), rng.choice(zeros, 61)
+    yield 1e8 + rng.normal(size=200) * 1e-4, 1e8 + rng.normal(size=150) * 1e-4
+    big = np.array([-1.7e308, -1e300, -1.0, 0.0, 1e-300, 1e300, 1.7e308])
+    yield rng.choice(big, 30), rng.choice(big, 41)  # differences overflow to +-inf
+    yield rng.normal(size=400) * 1e-9, rng.standard_cauchy(size=350)
+
+
+def test_order_differences_are_the_sorted_outer_difference_at_every_rank():
+    rng = np.random.default_rng(12)
+    for a, b in _samples(rng):
+        a, b = np.sort(a), np.sort(b)
+        d = _sorted_outer(a, b)
+        ks = np.arange(1, d.size + 1) if d.size <= 5000 else rng.integers(1, d.size + 1, 400)
+        got = core.order_differences(a, b, rng.permutation(ks))
+        np.testing.assert_array_equal(np.sort(got), np.sort(d[ks - 1]))
+        one_call = core.order_differences(a, b, ks)
+        assert (one_call == d[ks - 1]).all()
+
+
+@pytest.mark.parametrize(("limit", "size"), [(1, 2), (3, 16), (50, 64), (1000, 128)])
+def test_selection_rounds_give_the_same_numbers(limit, size):
+    # tiny direct-selection limits and samples: many rounds, pivots on ties and on the
+    # extremes; the answer never depends on them
+    rng = np.random.default_rng(limit)
+    for a, b in _samples(rng):
+        a, b = np.sort(a), np.sort(b)
+        d = _sorted_outer(a, b)
+        ks = np.unique(np.concatenate([[1, 2, d.size], rng.integers(1, d.size + 1, 12)]))
+        ks = ks[ks <= d.size]
+        out = np.empty(ks.size)
+        c = np.ascontiguousarray(-a[::-1])
+        with np.errstate(over="ignore", invalid="ignore"):
+            kernel.select_differences(b, c, ks, out, limit, size)
+        assert (out == d[ks - 1]).all()
+
+
+def test_hodges_lehmann_and_whole_test_ends_are_outer_difference_order_statistics():
+    rng = np.random.default_rng(13)
+    for a, b in _samples(rng):
+        if not np.isfinite(_sorted_outer(a, b)).all():
+            continue
+        d = _sorted_outer(a, b)
+        assert core.hodges_lehmann(np.sort(a), np.sort(b)) == np.median(d)
+        for method in ("asymptotic", "auto"):
+            out = _run(a, b, method=method)
+            assert out["shift"] == np.median(d)
+            for end in ("ci_low", "ci_high"):
+                assert math.isnan(out[end]) or out[end] in d
+
+
+def test_rank_statistics_equal_the_array_formulas():
+    rng = np.random.default_rng(14)
+    for a, b in _samples(rng):
+        expected = ref.rank_statistics(a, b)
+        for presorted in (False, True):
+            x, y = (np.sort(a), np.sort(b)) if presorted else (a, b)
+            want = ref.rank_statistics(x, y) if presorted else expected
+            got = core.rank_statistics(x, y, presorted=presorted)
+            assert got.keys() == want.keys()
+            np.testing.assert_array_equal(got["doubled"], want["doubled"])
+            for key in want.keys() - {"doubled"}:
+                assert got[key] == want[key], key
+    # large tie groups: t^3 exceeds 2^53 and the float sum rounds, in the same order
+    a = np.repeat([0.0, 1.0, 2.0], 300_000)
+    b = np.repeat([1.0, 3.0], 250_000)
+    got, want = core.rank_statistics(a, b), ref.rank_statistics(a, b)
+    assert (got["ties"], got["ties_within"]) == (want["ties"], want["ties_within"])
+
+
+def _tied_doubled(rng, n_a, n_b, levels):
+    pooled = np.concatenate([rng.integers(0, levels, n_a), rng.integers(0, levels, n_b)])
+    return ref.doubled_midranks(pooled * 1.0)
+
+
+def test_tied_null_equals_the_array_recursion():
+    rng = np.random.default_rng(15)
+    for n_a, n_b, levels in [(1, 1, 2), (3, 8, 2), (20, 13, 3), (37, 41, 6), (60, 45, 50)]:
+        doubled = _tied_doubled(rng, n_a, n_b, levels)
+        for k in (1, n_a, n_b, n_a + n_b):
+            v_ref, p_ref = ref.null_pmf_ties(doubled, k)
+            v, p = core.null_pmf_ties(doubled, k)
+            np.testing.assert_array_equal(v, v_ref)
+            np.testing.assert_array_equal(p, p_ref)  # the same floats, not close ones
+
+
+@pytest.mark.parametrize("cells", [1, 40, 700, 1 << 30])
+def test_wavefront_steps_do_not_change_a_float(cells):
+    # from one step at a time (1 cell of cache) to all steps in one wavefront
+    rng = np.random.default_rng(16)
+    doubled = _tied_doubled(rng, 25, 31, 5)
+    r = np.sort(doubled)
+    s = r - r[0]
+    s = s // np.gcd.reduce(s)
+    top = int(s[-25:].sum())
+    expected = ref.null_pmf_ties(doubled, 25)[1]
+    got = kernel.subset_sum_band(s, 25, top, cells)
+    lo = np.nonzero(got > 0)[0][0]
+    np.testing.assert_array_equal(got[lo : lo + expected.size], expected)
+    for big, m in [(1, 1), (9, 4), (30, 22)]:
+        want = ref.null_pmf_no_ties(big, m)
+        np.testing.assert_array_equal(kernel.no_ties_pmf(big, m, cells), want)
+
+
+def test_no_ties_null_equals_the_array_recursion():
+    for n_a, n_b in [(1, 1), (1, 9), (8, 3), (31, 40), (70, 66)]:
+        np.testing.assert_array_equal(
+            core.null_pmf_no_ties(n_a, n_b), ref.null_pmf_no_ties(n_a, n_b)
+        )
+
+
+BOUNDSCHECK = """
+import numpy as np
+from pairedstats.core import ranksum as core
+from tests.core import ranksum_reference as ref
+gen = np.random.default_rng(0)
+for n_a, n_b in [(1, 1), (5, 3), (40, 70)]:
+    for a, b in [(gen.normal(size=n_a), gen.normal(size=n_b)),
+                 (gen.integers(0, 3, n_a) * 1.0, gen.integers(0, 3, n_b) * 1.0)]:
+        a, b = np.sort(a), np.sort(b)
+        d = np.sort(np.subtract.outer(b, a), axis=None)
+        assert (core.order_differences(a, b, np.arange(1, d.size + 1)) == d).all()
+        st, want = core.rank_statistics(a, b), ref.rank_statistics(a, b)
+        assert (st["doubled"] == want["doubled"]).all() and st["ties"] == want["ties"]
+        for k in {1, n_a, n_a + n_b}:
+            assert (core.null_pmf_ties(st["doubled"], k)[1]
+                    == ref.null_pmf_ties(st["doubled"], k)[1]).all()
+        assert (core.null_pmf_no_ties(n_a, n_b) == ref.null_pmf_no_ties(n_a, n_b)).all()
+print("ok")
+"""
+
+
+def test_kernels_with_bounds_checking():
+    # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
+    # anywhere in the rank-sum kernels raises IndexError instead of reading memory
+    root = Path(__file__).parents[2]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
+        run = subprocess.run([sys.executable, "-c", BOUNDSCHECK], cwd=root, env=env,
+                             capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "ok"
