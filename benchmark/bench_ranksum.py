@@ -74,11 +74,11 @@ def whole(core, a, b, method):
 def row(label, ours, peer=None, before=None):
     (t1, m1), text = ours, ""
     if peer is not None:
-        text += f" {peer[0]:9.3f} {peer[1]:8.1f} {peer[0] / t1:8.1f}"
+        text += f" {peer[0]:9.4f} {peer[1]:8.1f} {peer[0] / t1:8.1f}"
     else:
         text += f" {'':>9} {'':>8} {'':>8}"
     if before is not None:
-        text += f" {before:9.3f} {before / t1:8.1f}"
+        text += f" {before:9.4f} {before / t1:8.1f}"
     print(f"{label:>34} {t1:9.4f} {m1:7.1f}{text}", flush=True)
 
 
@@ -149,7 +149,7 @@ def test_cases(rng, before, slow):
     row("5,000 x 5,000 asymptotic", timed(lambda: whole(CORE, a, b, "asymptotic"), 7),
         timed(peer, 3), t_before)  # fmt: skip
 
-    print("\nExact conditional test with ties (whole test; peer: the tied null alone)")
+    print("\nExact conditional test with ties (whole test)")
     header("-")
     a = rng.integers(0, 6, 300).astype(float)
     b = rng.integers(0, 6, 300).astype(float)

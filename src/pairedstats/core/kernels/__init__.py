@@ -9,6 +9,9 @@
   threshold, row by row with two pointers (the signed-rank shift and interval);
 * :func:`~pairedstats.core.kernels.crossing.crossing_stats`: where each row of replicates
   crosses a value, in one pass (the bootstrap's p-values).
+* :mod:`~pairedstats.core.kernels.ranksum`: the rank-sum test's pooled midranks, the order
+  statistics of ``b_j - a_i`` (shift and interval, all ranks in one call, two pointers as in
+  ``walsh``) and both exact null recursions.
 
 A *task* is one block of one stream (for the Tukey kernels, a range of trials within one
 block of one group). Tasks write disjoint parts of the output, so a caller can split a task
