@@ -76,14 +76,6 @@ def _ends(b, c, t, strict, out):  # pragma: no cover
 
 
 @_njit
-def _mix(x):  # pragma: no cover
-    """splitmix64 finaliser (sampling positions only: the results do not depend on it)."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@_njit
 def _nth(x, k):  # pragma: no cover
     """The ``k``-th smallest (0-based) of ``x``, reordering ``x`` (Hoare's selection)."""
     lo, hi = 0, x.size - 1
@@ -110,23 +102,14 @@ def _nth(x, k):  # pragma: no cover
 
 
 @_njit
-def _counts(lo, hi, cum):  # pragma: no cover
-    """``cum``: running sums of the row widths ``hi - lo``; returns ``(active, sum(lo))``."""
-    active = below = 0
-    for j in range(lo.size):
-        active += hi[j] - lo[j]
-        below += lo[j]
-        cum[j] = active
-    return active, below
-
-
-@_njit
 def _sample(b, c, lo, hi, cum, active, out, seed):  # pragma: no cover
     """Values at ``out.size`` random positions of the active candidates (rows in order)."""
     state = np.uint64(seed)
     for s in range(out.size):
-        state += np.uint64(0x9E3779B97F4A7C15)
-        pos = np.int64(_mix(state) % np.uint64(active))
+        state += np.uint64(0x9E3779B97F4A7C15)  # splitmix64: positions only, never results
+        x = (state ^ (state >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        pos = np.int64((x ^ (x >> np.uint64(31))) % np.uint64(active))
         left, right = 0, cum.size - 1  # first row j with cum[j] > pos
         while left < right:
             middle = (left + right) >> 1
@@ -149,36 +132,29 @@ def _gather(b, c, lo, hi, active):  # pragma: no cover
 
 
 @_njit
-def _extreme(b, c, lo, hi, smallest):  # pragma: no cover
-    """The smallest (largest) active candidate: the first (last) of each row."""
-    best = np.inf if smallest else -np.inf
-    for j in range(b.size):
-        if lo[j] < hi[j]:
-            v = b[j] + c[lo[j]] if smallest else b[j] + c[hi[j] - 1]
-            best = min(best, v) if smallest else max(best, v)
-    return best
-
-
-@_njit
-def _narrow(bound, ends, upper):  # pragma: no cover
-    for j in range(bound.size):
-        bound[j] = min(bound[j], ends[j]) if upper else max(bound[j], ends[j])
-
-
-@_njit
 def _select_one(b, c, k, lo, hi, buf, limit, size):  # pragma: no cover
     """The ``k``-th smallest sum, candidates ``lo[j] <= i < hi[j]`` (all smaller ones below
     ``lo``); narrows ``lo``, ``hi`` in place. ``buf`` receives row ends."""
-    cum = np.empty(b.size, dtype=np.int64)
+    n_b = b.size
+    cum = np.empty(n_b, dtype=np.int64)
     sample = np.empty(size)
     seed = 0x5EED
     while True:
-        active, below = _counts(lo, hi, cum)
+        active = below = 0
+        for j in range(n_b):
+            active += hi[j] - lo[j]
+            below += lo[j]
+            cum[j] = active  # running widths: where each row's candidates start
         kk = k - below
-        if kk == 1:
-            return _extreme(b, c, lo, hi, True)
-        if kk == active:
-            return _extreme(b, c, lo, hi, False)
+        if kk == 1 or kk == active:  # the smallest (largest): the first (last) of a row
+            best = np.inf if kk == 1 else -np.inf
+            for j in range(n_b):
+                if lo[j] < hi[j]:
+                    if kk == 1:
+                        best = min(best, b[j] + c[lo[j]])
+                    else:
+                        best = max(best, b[j] + c[hi[j] - 1])
+            return best
         if active <= limit:
             return _nth(_gather(b, c, lo, hi, active), kk - 1)
         seed += 1
@@ -189,18 +165,24 @@ def _select_one(b, c, k, lo, hi, buf, limit, size):  # pragma: no cover
         p_hi = int(min(max(np.ceil(frac * size + spread), 0.0), size - 1.0))
         t = _nth(sample, p_lo)
         t_hi = _nth(sample, p_hi)
+        # hi = min(hi, first i >= t) when the answer is below t; lo = max(lo, first i > t)
+        # when everything <= t is below
         if _ends(b, c, t, False, buf) >= k:
             if _ends(b, c, t, True, buf) < k:
                 return t
-            _narrow(hi, buf, True)  # the answer is below t
+            for j in range(n_b):
+                hi[j] = min(hi[j], buf[j])
             continue
-        _narrow(lo, buf, False)  # everything <= t is below
+        for j in range(n_b):
+            lo[j] = max(lo[j], buf[j])
         if _ends(b, c, t_hi, True, buf) >= k:
-            _narrow(hi, buf, True)
+            for j in range(n_b):
+                hi[j] = min(hi[j], buf[j])
             continue
         if _ends(b, c, t_hi, False, buf) >= k:
             return t_hi
-        _narrow(lo, buf, False)
+        for j in range(n_b):
+            lo[j] = max(lo[j], buf[j])
 
 
 @_njit
@@ -231,39 +213,6 @@ def select_differences(b, c, ranks, out, limit, size):  # pragma: no cover
 
 
 @_njit
-def _scale(x, factor):  # pragma: no cover
-    for i in range(x.size):
-        x[i] *= factor
-
-
-@_njit
-def _blend(x, wx, y, wy):  # pragma: no cover
-    """``x = x wx + y wy`` (``x``, ``y`` disjoint), each cell by the same two products."""
-    for i in range(x.size):
-        x[i] = x[i] * wx + y[i] * wy
-
-
-@_njit
-def _shifted(x, w, y):  # pragma: no cover
-    """``x = w y`` from the top down (``y`` may end where ``x`` starts)."""
-    for i in range(x.size - 1, -1, -1):
-        x[i] = w * y[i]
-
-
-@_njit
-def _blend_down(x, w, y, rest, z):  # pragma: no cover
-    """``x = w y + rest z`` from the top down (``y`` lies below ``x`` in the same row)."""
-    for i in range(x.size - 1, -1, -1):
-        x[i] = w * y[i] + rest * z[i]
-
-
-@_njit
-def _scaled_copy(x, factor, y):  # pragma: no cover
-    for i in range(x.size):
-        x[i] = factor * y[i]
-
-
-@_njit
 def _row_step(p, s, cs, off, j, c):  # pragma: no cover
     """Row ``c`` from step ``j - 1`` to step ``j`` (value ``s[j - 1]``), reading row ``c - 1``
     at step ``j - 1``: ``p_c(x) = p_c(x) (j - c) / j + p_{c-1}(x - v) c / j``."""
@@ -276,9 +225,13 @@ def _row_step(p, s, cs, off, j, c):  # pragma: no cover
     # cs[c - 1] + v up to H_c(j); row c (step j - 1) spans [L_c, H_c(j - 1)]
     first = cs[c - 1] + v
     if c < j:
-        _scale(p[row + cs[c] : row + min(first, cs[j - 1] - cs[j - 1 - c] + 1)], leave)
+        x = p[row + cs[c] : row + min(first, cs[j - 1] - cs[j - 1 - c] + 1)]
+        for i in range(x.size):  # views indexed from 0: loops the compiler vectorizes
+            x[i] *= leave
     end = cs[j] - cs[j - c] + 1
-    _blend(p[row + first : row + end], leave, p[left + first : left + end], take)
+    x, y = p[row + first : row + end], p[left + first : left + end]
+    for i in range(x.size):
+        x[i] = x[i] * leave + y[i] * take
 
 
 @_njit
@@ -329,18 +282,18 @@ def _no_ties_step(f, off, i, j):  # pragma: no cover
     row, left = off[j], off[j - 1]  # row j at i - 1 spans u = 0..(i - 1) j
     left_top = i * (j - 1)  # row j - 1 at i spans u = 0..left_top
     top = i * j
-    _shifted(
-        f[row + left_top + 1 : row + top + 1], w, f[row + left_top + 1 - j : row + top + 1 - j]
-    )
-    _blend_down(
-        f[row + j : row + left_top + 1],
-        w,
-        f[row : row + left_top + 1 - j],
-        rest,
-        f[left + j : left + left_top + 1],
-    )
+    # views indexed from 0, u descending: f[row + u - j] still holds step i - 1
+    x, y = f[row + left_top + 1 : row + top + 1], f[row + left_top + 1 - j : row + top + 1 - j]
+    for u in range(x.size - 1, -1, -1):  # beyond row j - 1
+        x[u] = w * y[u]
+    x, y = f[row + j : row + left_top + 1], f[row : row + left_top + 1 - j]
+    z = f[left + j : left + left_top + 1]
+    for u in range(x.size - 1, -1, -1):
+        x[u] = w * y[u] + rest * z[u]
     low = min(j - 1, left_top) + 1
-    _scaled_copy(f[row : row + low], rest, f[left : left + low])
+    x, z = f[row : row + low], f[left : left + low]
+    for u in range(low):
+        x[u] = rest * z[u]
 
 
 @_njit
