@@ -480,3 +480,8 @@ def test_kernels_with_bounds_checking():
                              capture_output=True, text=True, timeout=600)  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip() == "ok"
+
+
+def test_nan_is_refused_by_the_merge():
+    with pytest.raises(ValueError, match="must not hold NaN"):
+        core.rank_statistics(np.array([1.0, np.nan]), np.array([2.0]))

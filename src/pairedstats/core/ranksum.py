@@ -35,8 +35,9 @@ of the Hodges-Lehmann location estimator", ACM TOMS 10(3)) shrink the candidates
 few thousand remain, which are selected directly; ``O(n_a + n_b)`` memory.
 
 The pooled midranks (a merge of the sorted samples) and both exact recursions run in the
-same kernel module, each cell computed by the same floating point operations in the same
-order as the array formulas written here.
+same kernel module, each cell computed by the same floating point operations as the array
+formulation of the recursions above (``tests/core/ranksum_reference.py``, which the tests
+compare with them float for float).
 
 This module imports numpy and scipy only (the kernels import numba, lazily).
 """

@@ -43,6 +43,8 @@ def merge_ranks(a, b, doubled, groups):  # pragma: no cover  (compiled; tested v
         cb = 0
         while j + cb < n_b and b[j + cb] == v:
             cb += 1
+        if ca + cb == 0:  # NaN equals nothing: no group could ever be closed
+            raise ValueError("`a` and `b` must not hold NaN; remove them first.")
         rank2 = 2 * (i + j) + ca + cb + 1
         for r in range(i, i + ca):
             doubled[r] = rank2
