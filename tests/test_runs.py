@@ -56,3 +56,13 @@ def test_progress_is_checked(monkeypatch):
     with pytest.raises(ImportError, match=r"pip install pairedstats\[progress\]"):
         pairedstats.bootstrap(np.zeros((5, 2)), progress=True)
     assert check_progress(False) is False
+
+
+def test_the_report_shows_the_progress_of_each_metric(runs, capsys):
+    report = runs.paired.report(item="query", system="run", score=["ndcg", "p10"],
+                                baseline="bm25", n_resamples=200, rng=1, progress=True)  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.count("1/1") == 2  # one bar per metric, one group each
+    quiet = runs.paired.report(item="query", system="run", score=["ndcg", "p10"],
+                               baseline="bm25", n_resamples=200, rng=1)  # fmt: skip
+    pd.testing.assert_frame_equal(report.to_frame(), quiet.to_frame())

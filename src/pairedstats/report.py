@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import display, report_render
-from ._validation import check_choice, check_confidence_level
+from ._validation import check_choice, check_confidence_level, check_progress
 from .core.draws import root_entropy
-from .registry import INPUTS, RNG, Keyword, baseline_keyword
+from .registry import INPUTS, PROGRESS, RNG, Keyword, baseline_keyword
 
 __all__ = ["KEYWORDS", "TESTS", "Report", "report"]
 
@@ -126,6 +126,7 @@ KEYWORDS = (
         option=dict(type=int, metavar="N", help="default 10000"),
     ),
     RNG,
+    PROGRESS,
     Keyword(
         "lower_is_better", (), "str or list of str, optional",
         "Metrics whose lower values are better (losses, error rates): their marks and bold "
@@ -198,6 +199,7 @@ def report(accessor, container: str, **keywords) -> Report:
     if not isinstance(with_ranks, bool | np.bool_):
         raise TypeError(f"`ranks` must be True or False; got {with_ranks!r}.")
     entropy = root_entropy(keywords.pop("rng"))
+    progress = check_progress(keywords.pop("progress"))
     settings = _settings(digits=digits, **keywords)
     score = given.pop("score")
     if score is None and container == "dataset":
@@ -209,7 +211,7 @@ def report(accessor, container: str, **keywords) -> Report:
     if unknown:
         raise ValueError(f"`lower_is_better`: {unknown[0]!r} is not one of the metrics {metrics}")
     method = getattr(accessor, settings["test"])
-    options = dict(baseline=settings["baseline"], rng=entropy, as_result=True)
+    options = dict(baseline=settings["baseline"], rng=entropy, as_result=True, progress=progress)
     if settings["n_resamples"] is not None:
         options["n_resamples"] = settings["n_resamples"]
     if settings["test"] == "bootstrap":
