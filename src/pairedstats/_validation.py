@@ -22,6 +22,7 @@ __all__ = [
     "check_confidence_level",
     "check_n_resamples",
     "check_progress",
+    "check_rank_test",
     "check_workers",
     "metadata",
     "normalise_rng",
@@ -82,6 +83,19 @@ def check_baseline(baseline, systems):
             f"{plain(baseline)!r}."
         )
     return baseline
+
+
+def check_rank_test(alternative, confidence_level, method, correction, methods) -> tuple:
+    """The rank tests' keywords checked: ``(alternative, confidence_level, method,
+    correction)``."""
+    from .core.inference import ALTERNATIVES
+
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    confidence_level = check_confidence_level(confidence_level)
+    method = check_choice(method, "method", methods)
+    if not isinstance(correction, (bool, np.bool_)):
+        raise TypeError(f"`correction` must be True or False; got {correction!r}.")
+    return alternative, confidence_level, method, bool(correction)
 
 
 def check_progress(value) -> bool:

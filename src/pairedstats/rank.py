@@ -252,10 +252,8 @@ class RankResult:
 
     Attributes
     ----------
-    group_names : tuple of str
-        Names of the grouping keys (``by=`` columns or sweep dimensions).
-    group_keys : tuple of tuple
-        One key per group, in the order of the arrays' first axis.
+    group_names, group_keys : tuple
+        The groups, as in :class:`~pairedstats.results.ComparisonResult`.
     systems : tuple
         The system labels, in system order (the arrays' last axis).
     mean : ndarray, shape (n_groups, n_systems)

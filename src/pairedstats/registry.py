@@ -17,11 +17,19 @@ from dataclasses import dataclass, field
 
 from .core.inference import ALTERNATIVES
 
+#: The ``method`` choices of the rank tests.
+RANK_TEST_METHODS = ("auto", "exact", "asymptotic")
+
 __all__ = [
     "AS_RESULT",
+    "CORRECTION",
     "INPUTS",
+    "PAIRED_INPUTS",
     "PROGRESS",
+    "RANK_TEST_ALTERNATIVE",
+    "RANK_TEST_METHODS",
     "RNG",
+    "SHIFT_CONFIDENCE_LEVEL",
     "SPECS",
     "WORKERS",
     "Keyword",
@@ -31,6 +39,7 @@ __all__ = [
     "baseline_keyword",
     "design_function",
     "docstring",
+    "rank_test_method_keyword",
     "register",
     "signature",
 ]
@@ -352,6 +361,33 @@ WORKERS = Keyword(
 )
 
 
+CORRECTION = Keyword(
+    "correction",
+    True,
+    "bool, default True",
+    "Continuity correction of the normal approximation (p-value, ``z`` and the asymptotic "
+    "interval).",
+    option=dict(flags=("--no-correction",), action="store_false", help="no continuity correction"),
+)
+#: The inputs of a method on the paired road without clusters or strata.
+PAIRED_INPUTS = {
+    "frame": ("item", "system", "score", "systems", "by", "missing"),
+    "dataset": ("item", "system", "score", "systems", "missing"),
+    "array": ("scores", "systems", "missing"),
+}
+
+
+def rank_test_method_keyword(doc: str) -> Keyword:
+    """The ``method`` keyword of a rank test (``"auto"``, ``"exact"``, ``"asymptotic"``)."""
+    return Keyword(
+        "method",
+        "auto",
+        '{"auto", "exact", "asymptotic"}, default "auto"',
+        doc,
+        option=dict(type=str.lower, choices=RANK_TEST_METHODS),
+    )
+
+
 def baseline_keyword(doc: str) -> Keyword:
     """The ``baseline`` keyword (a system label, a = baseline), with the method's description."""
     return Keyword(
@@ -512,3 +548,18 @@ def design_function(spec: MethodSpec, module: str) -> Callable:
         return spec.compute(arguments.pop("design"), **arguments)
 
     return _finish(function, spec, "design", module)
+
+
+#: The keywords the rank tests share (rank-sum, signed-rank): about b - a, and the level of
+#: the interval of the shift.
+RANK_TEST_ALTERNATIVE = alternative_keyword(
+    'About b - a: ``"greater"`` means b tends to exceed a. One-sided alternatives give '
+    "one-sided intervals."
+)
+SHIFT_CONFIDENCE_LEVEL = Keyword(
+    "confidence_level",
+    0.95,
+    "float, default 0.95",
+    "Level of the interval of the shift.",
+    option=dict(type=float, metavar="LEVEL"),
+)
