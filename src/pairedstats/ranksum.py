@@ -12,30 +12,19 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import _validation
+from . import _validation, registry
 from .core import ranksum as _core
 from .core._warn import warn
 from .core.design import TwoSampleDesign
 from .inputs import check_two_sample, two_sample_from_arrays
-from .registry import (
-    CORRECTION,
-    PROGRESS,
-    RANK_TEST_ALTERNATIVE,
-    RANK_TEST_METHODS,
-    SHIFT_CONFIDENCE_LEVEL,
-    MethodSpec,
-    array_function,
-    design_function,
-    rank_test_method_keyword,
-    register,
-)
+from .registry import MethodSpec, array_function, design_function, register
 from .results import RankTestResult
 from .runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
 
 
-_METHODS = RANK_TEST_METHODS
+_METHODS = registry.RANK_TEST_METHODS
 
 
 class RanksumConfidenceWarning(UserWarning):
@@ -174,9 +163,9 @@ SPEC = register(
             "array": ("a", "b"),
         },
         keywords=(
-            RANK_TEST_ALTERNATIVE,
-            SHIFT_CONFIDENCE_LEVEL,
-            rank_test_method_keyword(
+            registry.RANK_TEST_ALTERNATIVE,
+            registry.SHIFT_CONFIDENCE_LEVEL,
+            registry.rank_test_method_keyword(
                 '``"exact"``: the exact null without ties, the exact conditional null given '
                 'the tied midranks with ties (as R\'s coin); ``"asymptotic"``: the normal '
                 'approximation with the tie-corrected variance. ``"auto"`` uses the exact '
@@ -184,8 +173,8 @@ SPEC = register(
                 "is at most ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about "
                 "90 x 90; with ties: about 60 x 60), the normal approximation otherwise."
             ),
-            CORRECTION,
-            PROGRESS,
+            registry.CORRECTION,
+            registry.PROGRESS,
         ),
         run=_compute,
         returns="""

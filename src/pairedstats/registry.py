@@ -37,6 +37,7 @@ __all__ = [
     "alternative_keyword",
     "array_function",
     "baseline_keyword",
+    "columns_keyword",
     "design_function",
     "docstring",
     "rank_test_method_keyword",
@@ -166,13 +167,21 @@ _SYSTEMS = Keyword(
     option=dict(nargs="+", metavar="NAME", help="select and order systems"),
     labels="system",
 )
-_BY = Keyword(
+
+
+def columns_keyword(name: str, doc: str, help: str) -> Keyword:
+    """An input keyword naming one column or several (``--name COL [COL ...]``)."""
+    return Keyword(
+        name, None, "str or list of str, optional", doc,
+        option=dict(nargs="+", metavar="COL", help=help),
+    )  # fmt: skip
+
+
+_BY = columns_keyword(
     "by",
-    None,
-    "str or list of str, optional",
     "Columns whose values split the table into groups, each computed on its own (its "
     "numbers do not depend on the other groups); the group keys lead the result's columns.",
-    option=dict(nargs="+", metavar="COL", help="run per group of these columns"),
+    "run per group of these columns",
 )
 _CLUSTER_DOC = (
     ": whole clusters are resampled, and the estimate is the item mean (total of the "

@@ -45,7 +45,7 @@ import numpy as np
 from . import display, report_render
 from ._validation import check_choice, check_confidence_level, check_progress
 from .core.draws import root_entropy
-from .registry import INPUTS, PROGRESS, RNG, Keyword, baseline_keyword
+from .registry import INPUTS, PROGRESS, RNG, Keyword, baseline_keyword, columns_keyword
 
 __all__ = ["KEYWORDS", "TESTS", "Report", "report"]
 
@@ -87,13 +87,11 @@ _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
 _LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger"}
 
-_SCORE = Keyword(
+_SCORE = columns_keyword(
     "score",
-    None,
-    "str or list of str, optional",
     "The metrics: columns of a tidy table, or data variables of a Dataset (default: all); "
     "each is tested on its own (a wide table has one metric).",
-    option=dict(nargs="+", metavar="COL", help="score columns, one per metric (tidy tables)"),
+    "score columns, one per metric (tidy tables)",
 )
 #: The report's keywords, declared once: the accessors' signatures, their docstrings and
 #: the command line's options are made from them.

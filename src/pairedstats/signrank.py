@@ -224,9 +224,10 @@ SPEC = register(
             "array": """
             >>> import numpy as np
             >>> from pairedstats import signrank
-            >>> before = np.array([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30])
-            >>> after = np.array([0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
-            >>> res = signrank(np.column_stack([before, after]), systems=["before", "after"])
+            >>> scores = np.array([[1.83, 0.878], [0.50, 0.647], [1.62, 0.598], [2.48, 2.05],
+            ...                    [1.68, 1.06], [1.88, 1.29], [1.55, 1.06], [3.06, 3.14],
+            ...                    [1.30, 1.29]])  # Hamilton depression scale, two visits
+            >>> res = signrank(scores, systems=["before", "after"])
             >>> print(res.method[0, 0], res.statistic[0, 0], round(res.pvalue[0, 0], 4))
             exact 5.0 0.0391
             >>> print(round(res.shift[0, 0], 3), round(res.ci_low[0, 0], 3),
