@@ -95,6 +95,9 @@ class MethodSpec:
         numpydoc sections of the function's docstring (without their headers).
     examples : dict
         Container (``"array"``, ``"frame"``, ``"dataset"``, ``"design"``) -> doctest text.
+    refuses : dict
+        Keywords of other methods that this one refuses on purpose -> why (a TypeError
+        that says so, rather than "unexpected keyword").
     """
 
     name: str
@@ -109,6 +112,7 @@ class MethodSpec:
     warns: str = ""
     notes: str = ""
     examples: dict = field(default_factory=dict)
+    refuses: dict = field(default_factory=dict)
 
     def keyword(self, name: str) -> Keyword:
         """The keyword ``name`` of the method (a StopIteration if it has none)."""
@@ -169,6 +173,14 @@ _CLUSTER_DOC = (
     ": whole clusters are resampled, and the estimate is the item mean (total of the "
     "cluster sums over the total count), not the mean of cluster means."
 )
+_REPLICATE_DOC = (
+    ": repeated runs of each system (training seeds, epochs, folds). Items and replicates "
+    "are resampled crossed (the pigeonhole bootstrap), so the interval covers both the "
+    "sampling of the items and the run-to-run variation. Replicates are paired when two "
+    "systems have the same labels (resampled once for both) and unpaired when their labels "
+    "are disjoint; partly overlapping labels are refused. Every item needs a score for every "
+    "replicate of every system (a balanced design)."
+)
 _STRATA_DOC = (
     ": items (or clusters) are resampled within each stratum, with the same draws for "
     "every system, and stratum mean differences are combined with ``weights``."
@@ -205,6 +217,12 @@ def _paired_frame() -> dict:
             "strata", None, "str, optional", f"Column of each item's stratum{_STRATA_DOC}",
             option=dict(metavar="COL", help="resample within strata"),
         ),
+        "replicate": Keyword(
+            "replicate", None, "str, optional",
+            f"Column of the replicate labels of a tidy table, one row per (item, system, "
+            f"replicate){_REPLICATE_DOC}",
+            option=dict(metavar="COL", help="repeated runs (seeds): resample them crossed"),
+        ),
         "missing": _MISSING,
     }  # fmt: skip
 
@@ -229,6 +247,11 @@ def _paired_dataset() -> dict:
             "strata", None, "str, optional",
             f"A coordinate along the items naming each item's stratum{_STRATA_DOC}",
         ),
+        "replicate": Keyword(
+            "replicate", None, "str, optional",
+            "Dimension of the repeated runs; a system's replicates are the labels along it "
+            f"where it has scores (NaN elsewhere){_REPLICATE_DOC}",
+        ),
         "missing": _MISSING,
     }  # fmt: skip
 
@@ -252,6 +275,12 @@ def _paired_array() -> dict:
         "strata": Keyword(
             "strata", None, "array_like, shape (n_items,), optional",
             f"Each item's stratum label{_STRATA_DOC}",
+        ),
+        "replicate": Keyword(
+            "replicate", None, "array_like, shape (n_replicates,), optional",
+            "Labels of the runs along the last axis of ``scores``, which then has shape "
+            "(n_items, n_systems, n_replicates), NaN where a system has no such run"
+            f"{_REPLICATE_DOC}",
         ),
         "missing": _MISSING,
     }  # fmt: skip
@@ -470,6 +499,7 @@ def bind(spec: MethodSpec, container: str, args: tuple, kwargs: dict) -> dict:
     """Every keyword of a call, defaults filled in; an unknown one is a TypeError naming it
     and listing the method's keywords."""
     sig = signature(spec, container)
+    refuse(spec.name, spec.refuses, kwargs)
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as exc:
@@ -477,6 +507,21 @@ def bind(spec: MethodSpec, container: str, args: tuple, kwargs: dict) -> dict:
         raise TypeError(f"{spec.name}: {exc}; its keywords are {known}.") from None
     bound.apply_defaults()
     return dict(bound.arguments)
+
+
+def refuse(name: str, refuses: dict, kwargs: dict) -> None:
+    """A TypeError saying why ``name`` does not take a keyword of ``refuses`` given in
+    ``kwargs`` (e.g. ``replicate``, which only the bootstrap resamples)."""
+    for keyword, reason in refuses.items():
+        if keyword in kwargs:
+            raise TypeError(f"{name} does not take `{keyword}`: {reason}")
+
+
+#: Why the methods that do not resample repeated runs refuse ``replicate=``.
+NO_REPLICATE = (
+    "Use bootstrap(..., replicate=...), which resamples items and replicates crossed, or "
+    "average the replicates first (then the items are the only random factor)."
+)
 
 
 def _split(spec: MethodSpec, container: str, arguments: dict) -> tuple[dict, dict]:
