@@ -221,3 +221,20 @@ def test_coverage_crossed_holds_the_level_and_items_only_undercovers():
     # 5 seeds: the crossed interval is a little short (the bootstrap of 5 seeds sees
     # (R - 1) / R of their variance), far closer to the level than the item-only one
     assert crossed5 - items5 > 3 * se
+
+
+def test_swapped_systems_negate_the_replicates_exactly():
+    df = tidy()
+    ab = df.paired.bootstrap(**KW, systems=["a", "b"], as_result=True)
+    ba = df.paired.bootstrap(**KW, systems=["b", "a"], as_result=True)
+    assert np.array_equal(ab.bootstrap_distribution, -ba.bootstrap_distribution)
+    assert ab.ci_low[0, 0] == -ba.ci_high[0, 0]
+
+
+def test_constant_differences_warn_of_a_point():
+    grid = np.round(CELLS[:, :1] * 8) / 8  # b - a = 0.5 exactly in every cell
+    cells = np.repeat(grid, 2, axis=1) + np.array([0.0, 0.5])[None, :, None]
+    with pytest.warns(pairedstats.PointDistributionWarning):
+        res = pairedstats.bootstrap(cells, systems=["a", "b"], replicate=SEEDS, rng=1,
+                                    n_resamples=300)  # fmt: skip
+    assert res.ci_low[0, 0] == res.ci_high[0, 0] == pytest.approx(0.5, abs=1e-15)
