@@ -59,10 +59,9 @@ def test_progress_is_checked(monkeypatch):
 
 
 def test_the_report_shows_the_progress_of_each_metric(runs, capsys):
-    report = runs.paired.report(item="query", system="run", score=["ndcg", "p10"],
-                                baseline="bm25", n_resamples=200, rng=1, progress=True)  # fmt: skip
+    kw = dict(item="query", system="run", score=["ndcg", "p10"], baseline="bm25", rng=1)
+    report = runs.paired.report(**kw, n_resamples=200, progress=True)
     err = capsys.readouterr().err
     assert err.count("1/1") == 2  # one bar per metric, one group each
-    quiet = runs.paired.report(item="query", system="run", score=["ndcg", "p10"],
-                               baseline="bm25", n_resamples=200, rng=1)  # fmt: skip
+    quiet = runs.paired.report(**kw, n_resamples=200)
     pd.testing.assert_frame_equal(report.to_frame(), quiet.to_frame())

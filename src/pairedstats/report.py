@@ -45,7 +45,15 @@ import numpy as np
 from . import display, report_render
 from ._validation import check_choice, check_confidence_level, check_progress
 from .core.draws import root_entropy
-from .registry import INPUTS, PROGRESS, RNG, Keyword, baseline_keyword, columns_keyword
+from .registry import (
+    INPUTS,
+    NO_REPLICATE,
+    PROGRESS,
+    RNG,
+    Keyword,
+    baseline_keyword,
+    columns_keyword,
+)
 
 __all__ = ["KEYWORDS", "TESTS", "Report", "report"]
 
@@ -93,6 +101,12 @@ _SCORE = columns_keyword(
     "each is tested on its own (a wide table has one metric).",
     "score columns, one per metric (tidy tables)",
 )
+#: Keywords refused on purpose, with why (:func:`pairedstats.registry.refuse`).
+REFUSES = {
+    "replicate": "its tests (bootstrap or Tukey HSD per metric) take one score per item and "
+    "system; the run-to-run (seed) variance of repeated runs would be left out. " + NO_REPLICATE
+}
+
 #: The report's keywords, declared once: the accessors' signatures, their docstrings and
 #: the command line's options are made from them.
 KEYWORDS = (

@@ -20,6 +20,7 @@ from .core.design import PairedDesign, comparison_pairs
 from .inputs import check_design, design_from_array
 from .registry import (
     CORRECTION,
+    NO_REPLICATE,
     PAIRED_INPUTS,
     PROGRESS,
     RANK_TEST_ALTERNATIVE,
@@ -201,6 +202,12 @@ SPEC = register(
             PROGRESS,
         ),
         run=_compute,
+        refuses={
+            "replicate": (
+                "the signed-rank test treats each item's difference as one exact observation, "
+                "which leaves out the run-to-run (seed) variance of repeated runs. " + NO_REPLICATE
+            )
+        },
         returns="""
         SignrankResult
             One row per comparison and group: ``system_a, system_b, n_items, n_zeros,

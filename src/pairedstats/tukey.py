@@ -28,6 +28,7 @@ from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
 from .registry import (
+    NO_REPLICATE,
     PAIRED_INPUTS,
     PROGRESS,
     RNG,
@@ -437,6 +438,12 @@ SPEC = register(
             WORKERS,
         ),
         run=_compute,
+        refuses={
+            "replicate": (
+                "Tukey's randomization of the systems within items does not account for the "
+                "run-to-run (seed) variance of repeated runs. " + NO_REPLICATE
+            )
+        },
         returns="""
         TukeyHSDResult
             One row per pair ``(a, b)``, a before b in system order, per group (with
