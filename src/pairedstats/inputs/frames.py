@@ -214,14 +214,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
             f"{int(dup.sum())} rows in duplicated pairs (the first: {label}). Aggregate or "
             "remove the duplicates first."
         )
-    first_row = np.unique(rows, return_index=True)[1]
-    item_labels = frame[item].to_numpy(dtype=object)[first_row]
-
-    def where(idx):
-        r = idx[0]
-        return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
-
-    _check_infinite(values, "score", where)
+    item_labels = _checked_items(frame, item, system, rows, values)
     scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
     scores[rows, sys_code] = values
     present = np.zeros((n_rows, len(chosen)), dtype=bool)
@@ -247,20 +240,26 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     )
 
 
-def _tidy_replicates(
-    frame, item, system, score_cols, chosen, by, group_keys, cluster, strata, missing,
-    replicate, values, rows, sys_code, group_code_rows,
-):  # fmt: skip
-    """The tidy road with ``replicate``: one row per (item, system, replicate)."""
-    n_rows = int(rows.max()) + 1
+def _checked_items(frame, item, system, rows, values) -> np.ndarray:
+    """The item label of each design row (its first table row), once the scores are checked
+    finite (a message names the item and system of the first infinite one)."""
     first_row = np.unique(rows, return_index=True)[1]
-    item_labels = frame[item].to_numpy(dtype=object)[first_row]
 
     def where(idx):
         r = idx[0]
         return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
 
     _check_infinite(values, "score", where)
+    return frame[item].to_numpy(dtype=object)[first_row]
+
+
+def _tidy_replicates(
+    frame, item, system, score_cols, chosen, by, group_keys, cluster, strata, missing,
+    replicate, values, rows, sys_code, group_code_rows,
+):  # fmt: skip
+    """The tidy road with ``replicate``: one row per (item, system, replicate)."""
+    n_rows = int(rows.max()) + 1
+    item_labels = _checked_items(frame, item, system, rows, values)
     means, cells, labels, complete = replicate_cells(
         rows, sys_code, frame[replicate].to_numpy(dtype=object), values[:, 0], n_rows, chosen,
         item_labels, missing,
