@@ -41,6 +41,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import floors  # noqa: E402  (benchmark/, on the path above)
+
 
 # --------------------------------------------------------------------------- cases
 def _sizes(quick: bool) -> dict:
@@ -51,6 +53,8 @@ def _sizes(quick: bool) -> dict:
             "tukey": [(50, 5, 20_000), (200, 20, 2_000)],
             "hl": 2_000,
             "mwu": 2_000,
+            "boot_floor": (5_000, 2_000),
+            "tukey_floor": (200, 20, 2_000),
         }
     return {
         "boot": (10_000, 10_000),
@@ -58,6 +62,8 @@ def _sizes(quick: bool) -> dict:
         "tukey": [(50, 5, 100_000), (1000, 20, 10_000)],
         "hl": 10_000,
         "mwu": 10_000,
+        "boot_floor": (100_000, 10_000),
+        "tukey_floor": (1000, 20, 100_000),
     }
 
 
@@ -305,6 +311,8 @@ def _case_table(quick: bool) -> dict:
     )
 
     # the physical limit
+    floors.add_cases(add, s)
+
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
 

@@ -316,3 +316,13 @@ def test_messages_show_plain_values():
     for method in (pairedstats.bootstrap, pairedstats.tukey_hsd):
         with pytest.raises(ValueError, match=r"systems \[0, 1\]; got 3\.$"):
             method(np.zeros((5, 2)), systems=[0, 1], baseline=np.int64(3))
+
+
+def test_keyword_messages_show_plain_values():
+    x = np.zeros((5, 2))
+    with pytest.raises(TypeError, match=r"`n_resamples` must be a positive integer; got 2\.5\."):
+        bootstrap(x, n_resamples=np.float64(2.5))
+    with pytest.raises(ValueError, match=r"'studentized'; got 'bc'\.$"):
+        bootstrap(x, method=np.str_("bc"))
+    with pytest.raises(TypeError, match=r"or None; got 1\.5\.$"):
+        bootstrap(x, workers=np.float64(1.5))

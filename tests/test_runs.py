@@ -56,3 +56,12 @@ def test_progress_is_checked(monkeypatch):
     with pytest.raises(ImportError, match=r"pip install pairedstats\[progress\]"):
         pairedstats.bootstrap(np.zeros((5, 2)), progress=True)
     assert check_progress(False) is False
+
+
+def test_the_report_shows_the_progress_of_each_metric(runs, capsys):
+    kw = dict(item="query", system="run", score=["ndcg", "p10"], baseline="bm25", rng=1)
+    report = runs.paired.report(**kw, n_resamples=200, progress=True)
+    err = capsys.readouterr().err
+    assert err.count("1/1") == 2  # one bar per metric, one group each
+    quiet = runs.paired.report(**kw, n_resamples=200)
+    pd.testing.assert_frame_equal(report.to_frame(), quiet.to_frame())

@@ -22,6 +22,7 @@ __all__ = [
     "check_confidence_level",
     "check_n_resamples",
     "check_progress",
+    "check_rank_test",
     "check_workers",
     "metadata",
     "normalise_rng",
@@ -56,7 +57,7 @@ def check_n_resamples(value, name: str = "n_resamples", maximum: int = MAX_RESAM
     ValueError: `n_resamples` must be at most 1000000000; got 1000000000000. ...
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be a positive integer; got {value!r}.")
+        raise TypeError(f"`{name}` must be a positive integer; got {plain(value)!r}.")
     if value < 1:
         raise ValueError(f"`{name}` must be a positive integer; got {value}.")
     if value > maximum:
@@ -84,10 +85,23 @@ def check_baseline(baseline, systems):
     return baseline
 
 
+def check_rank_test(alternative, confidence_level, method, correction, methods) -> tuple:
+    """The rank tests' keywords checked: ``(alternative, confidence_level, method,
+    correction)``."""
+    from .core.inference import ALTERNATIVES
+
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    confidence_level = check_confidence_level(confidence_level)
+    method = check_choice(method, "method", methods)
+    if not isinstance(correction, (bool, np.bool_)):
+        raise TypeError(f"`correction` must be True or False; got {plain(correction)!r}.")
+    return alternative, confidence_level, method, bool(correction)
+
+
 def check_progress(value) -> bool:
     """``progress`` as a bool; True needs tqdm (the ``progress`` extra), else raise."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`progress` must be True or False; got {value!r}.")
+        raise TypeError(f"`progress` must be True or False; got {plain(value)!r}.")
     if value:
         try:
             import tqdm  # noqa: F401
@@ -109,7 +123,7 @@ def check_workers(value) -> int | None:
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`workers` must be a positive integer or None; got {value!r}.")
+        raise TypeError(f"`workers` must be a positive integer or None; got {plain(value)!r}.")
     if value < 1:
         raise ValueError(f"`workers` must be a positive integer or None; got {value}.")
     return int(value)
@@ -120,7 +134,7 @@ def check_choice(value, name: str, choices: Sequence[str]) -> str:
     if isinstance(value, str) and value.lower() in choices:
         return value.lower()
     listed = ", ".join(repr(c) for c in choices)
-    raise ValueError(f"`{name}` must be one of {listed}; got {value!r}.")
+    raise ValueError(f"`{name}` must be one of {listed}; got {plain(value)!r}.")
 
 
 def normalise_rng(rng) -> int:

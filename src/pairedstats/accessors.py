@@ -110,6 +110,8 @@ def _dataset_method(spec: registry.MethodSpec):
             given["columns_as_score"] = keywords.get("statistic") is not None
             variables = inputs.score_variables(ds, given["score"], given["item"], given["system"])
             core = (given["item"], given["system"])
+            if given.get("replicate") is not None:
+                core = (*core, given["replicate"])
         else:
             score, group, item = given["score"], given["group"], given["item"]
             variables = [score] if score is not None else list(ds.data_vars)
@@ -173,6 +175,7 @@ def _summary_method(module, name: str, container: str):
     sig = inspect.Signature(params)
 
     def method(self, **kwargs):
+        registry.refuse(name, getattr(module, "REFUSES", {}), kwargs)
         try:
             bound = sig.bind(self, **kwargs)
         except TypeError as exc:

@@ -22,6 +22,7 @@ from .bootstrap_warnings import (
     design_findings,
 )
 from .core import bootstrap as _core
+from .core import crossed as _crossed
 from .core.design import PairedDesign, comparison_pairs
 from .core.effects import paired_effects
 from .core.intervals import tie_error
@@ -71,6 +72,8 @@ def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, n
     path (its jackknife). The numbers are the same either way: streams are keyed by group key.
     """
     if statistic is not None or design.cluster is not None or design.strata is not None:
+        return {}
+    if design.replicates is not None:
         return {}
     if method == "bca" or resampling == "counts":
         return {}
@@ -183,6 +186,8 @@ def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals, bar) -> 
 def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
     """Group ``g`` on its own: clusters, strata, ``statistic``, BCa or the counts path."""
     design, rows = s.design, s.design.group(g)
+    if design.replicates is not None:
+        return _run_crossed(s, pairs, g, intervals)
     group = _core.GroupData(
         design.scores[rows], pairs,
         cluster=None if design.cluster is None else design.cluster[rows],
@@ -205,6 +210,21 @@ def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> N
     ties = _tie_errors(s, g, pairs, sides)
     se = (out["replicate_se"], out["estimate_se"]) if "replicate_se" in out else None
     intervals.finish(g, out["replicates"], out["estimate"], ties, out.get("acceleration"), se)
+
+
+def _run_crossed(s: Settings, pairs, g: int, intervals: _Intervals) -> None:
+    """Group ``g`` with replicates: items and replicates resampled crossed."""
+    design, rows = s.design, s.design.group(g)
+    cells = [c[rows] for c in design.replicates]
+    intervals.effects(g, design.scores[rows, :, 0], pairs)
+    out = _crossed.crossed_replicates(
+        cells, design.replicate_labels, pairs, group_key=design.stream_key(g), root=s.root,
+        n_resamples=s.n_resamples,
+    )  # fmt: skip
+    intervals.out.set(g, mean_a=out["stat_a"], mean_b=out["stat_b"], difference=out["estimate"])
+    largest = np.array([np.abs(c).max() for c in cells])
+    ties = np.array([tie_error(largest[[a, b]][None], design.precision) for a, b in pairs])
+    intervals.finish(g, out["replicates"], out["estimate"], ties)
 
 
 def _tie_errors(s: Settings, g: int, pairs, statistics=None) -> np.ndarray:
@@ -246,6 +266,7 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
         baseline=s.baseline, resampling=s.resampling,
         statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
         weights=weights, cluster=design.cluster is not None, strata=design.strata is not None,
+        replicate=design.replicates is not None,
     )  # fmt: skip
     return BootstrapResult(
         **comparison_labels(design, pairs), metadata=meta,
@@ -254,10 +275,11 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
 
 
 # ---------------------------------------------------------------------- the method
-def _read(scores, *, systems, cluster, strata, missing) -> PairedDesign:
+def _read(scores, *, systems, cluster, strata, replicate, missing) -> PairedDesign:
     return design_from_array(
-        scores, systems=systems, cluster=cluster, strata=strata, missing=missing
-    )
+        scores, systems=systems, cluster=cluster, strata=strata, replicate=replicate,
+        missing=missing,
+    )  # fmt: skip
 
 
 SPEC = register(
@@ -271,9 +293,28 @@ SPEC = register(
         difference.""",
         road="paired",
         inputs={
-            "frame": ("item", "system", "score", "systems", "by", "cluster", "strata", "missing"),
-            "dataset": ("item", "system", "score", "systems", "cluster", "strata", "missing"),
-            "array": ("scores", "systems", "cluster", "strata", "missing"),
+            "frame": (
+                "item",
+                "system",
+                "score",
+                "systems",
+                "by",
+                "cluster",
+                "strata",
+                "replicate",
+                "missing",
+            ),
+            "dataset": (
+                "item",
+                "system",
+                "score",
+                "systems",
+                "cluster",
+                "strata",
+                "replicate",
+                "missing",
+            ),
+            "array": ("scores", "systems", "cluster", "strata", "replicate", "missing"),
         },
         keywords=(
             baseline_keyword(

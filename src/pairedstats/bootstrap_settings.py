@@ -69,7 +69,7 @@ def bootstrap_iv(
     method, alternative, adjust, resampling, rng, progress, workers, keep,
 ) -> Settings:  # fmt: skip
     """Validate every keyword into the call's settings."""
-    design = check_design(design)
+    design = check_design(design, replicates=True)
     statistic = _check_statistic(statistic)
     if statistic is None and design.scores.shape[2] != 1:
         raise ValueError(
@@ -100,6 +100,7 @@ def bootstrap_iv(
             "'index'."
         )
     _check_nesting(design)
+    _check_replicates(design, statistic, method, resampling)
     adjust = _check_adjust(adjust, design, baseline, resampling)
     return Settings(
         design=design, baseline=baseline, weights=weights, statistic=statistic,
@@ -165,6 +166,35 @@ def _check_nesting(design: PairedDesign) -> None:
                 "`cluster` must be nested in `strata`: cluster "
                 f"{design.cluster_labels[int(bad)]!r} has items in several strata."
             )
+
+
+def _check_replicates(design: PairedDesign, statistic, method: str, resampling: str) -> None:
+    """What the crossed bootstrap of items and replicates (``replicate=``) supports."""
+    if design.replicates is None:
+        return
+    if statistic is not None:
+        raise ValueError(
+            "`replicate`: items and replicates are resampled crossed for the mean over "
+            "(item, replicate) cells; a `statistic` is not supported with it. Drop "
+            "`statistic`, or average the replicates first."
+        )
+    if design.cluster is not None or design.strata is not None:
+        raise ValueError(
+            "`replicate` cannot be combined with `cluster` or `strata`: the crossed "
+            "resampling of items and replicates has no clustered or stratified form here."
+        )
+    if method in ("bca", "studentized"):
+        raise ValueError(
+            f"`method={method!r}` is not available with `replicate`: BCa's acceleration and "
+            "the bootstrap-t's standard error of each resample would need a jackknife or a "
+            "variance formula of the crossed (items x replicates) design; use "
+            "method='percentile' or 'basic'."
+        )
+    if resampling == "counts":
+        raise ValueError(
+            "`resampling='counts'` is not available with `replicate`: items and replicates "
+            "are drawn as unit indices. Use resampling='auto' or 'index'."
+        )
 
 
 def _check_adjust(adjust, design: PairedDesign, baseline, resampling: str) -> str | None:

@@ -253,16 +253,32 @@ def _subcommand(sub, spec) -> None:
     p.set_defaults(spec=spec, options=_options(p))
 
 
+def _summary_subcommand(sub, module):
+    """The subcommand of a method whose keywords are declared in its module's ``KEYWORDS``
+    (the report, the ranking): its input and keyword options; the caller adds its own input
+    options, then :func:`_summary_output`."""
+    summary = module.SUMMARY.split("\n\n")[0].replace("\n", " ")
+    p = sub.add_parser(module.__name__.rsplit(".", 1)[-1], help=summary, description=summary)
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
+    for keyword in [*module.input_keywords("frame"), *module.KEYWORDS]:
+        if keyword.option is not None:
+            _add_option(p, keyword)
+    return p
+
+
+def _summary_output(p, formats: tuple) -> None:
+    out = p.add_argument_group("output")
+    out.add_argument("--format", type=str.lower, choices=formats, default="text",
+                     help="default: text")  # fmt: skip
+    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
+    p.set_defaults(spec=None, alpha=None, options=_options(p))
+
+
 def _report_subcommand(sub) -> None:
     """``pairedstats report``: the report's inputs and keywords (declared once, in
     :data:`pairedstats.report.KEYWORDS`), trec_eval input with several measures."""
-    summary = _report.SUMMARY.split("\n\n")[0].replace("\n", " ")
-    p = sub.add_parser("report", help=summary, description=summary)
-    p.add_argument("file", nargs="?", metavar="FILE",
-                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
-    for keyword in [*_report.input_keywords("frame"), *_report.KEYWORDS]:
-        if keyword.option is not None:
-            _add_option(p, keyword)
+    p = _summary_subcommand(sub, _report)
     trec = p.add_argument_group("trec_eval input (instead of FILE)")
     trec.add_argument("--trec-eval", nargs="+", metavar="RUN",
                       help="trec_eval -q outputs, one file per run")  # fmt: skip
@@ -274,29 +290,15 @@ def _report_subcommand(sub) -> None:
         help="the measures, e.g. ndcg_cut_10 P_10 (or --measure repeated)",
     )
     trec.add_argument("--names", nargs="+", help="run names (default: the file stems)")
-    out = p.add_argument_group("output")
-    out.add_argument("--format", type=str.lower, choices=REPORT_FORMATS, default="text",
-                     help="default: text")  # fmt: skip
-    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
-    p.set_defaults(spec=None, alpha=None, options=_options(p))
+    _summary_output(p, REPORT_FORMATS)
 
 
 def _rank_subcommand(sub) -> None:
     """``pairedstats rank``: the ranking's inputs and keywords (declared once, in
     :data:`pairedstats.rank.KEYWORDS`)."""
-    summary = _rank.SUMMARY.split("\n\n")[0].replace("\n", " ")
-    p = sub.add_parser("rank", help=summary, description=summary)
-    p.add_argument("file", nargs="?", metavar="FILE",
-                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
-    for keyword in [*_rank.input_keywords("frame"), *_rank.KEYWORDS]:
-        if keyword.option is not None:
-            _add_option(p, keyword)
+    p = _summary_subcommand(sub, _rank)
     _trec_eval_options(p)
-    out = p.add_argument_group("output")
-    out.add_argument("--format", type=str.lower, choices=RANK_FORMATS, default="text",
-                     help="default: text")  # fmt: skip
-    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
-    p.set_defaults(spec=None, alpha=None, options=_options(p))
+    _summary_output(p, RANK_FORMATS)
 
 
 def build_parser() -> argparse.ArgumentParser:

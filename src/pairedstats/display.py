@@ -24,6 +24,8 @@ import string
 
 import numpy as np
 
+from ._validation import plain
+
 __all__ = ["html_table", "latex_table", "letters", "markdown_table", "text_table"]
 
 TEXT_DIGITS = 6
@@ -199,7 +201,7 @@ def letters(result, alpha: float = 0.05):
     import pandas as pd
 
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
+        raise ValueError(f"`alpha` must be a number in (0, 1); got {plain(alpha)!r}")
     columns = getattr(result, "columns", None)
     columns = columns if isinstance(columns, dict) else {}  # a result's, not a table's
     for name in ("pvalue", "mean_a", "mean_b"):
@@ -438,7 +440,7 @@ def latex_table(
     frame = result.to_dataframe()
     columns, mark = _latex_columns(result, frame, columns, mark)
     if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
-        raise ValueError(f"`digits` must be a non-negative integer; got {digits!r}")
+        raise ValueError(f"`digits` must be a non-negative integer; got {plain(digits)!r}")
     flags = result.significant(alpha).to_numpy().reshape(-1)
     names = [*result.group_names, *result.label_columns]
     shown = [*names, *columns]

@@ -41,7 +41,7 @@ import numpy as np
 from . import _validation
 from .core.design import comparison_pairs
 from .core.draws import root_entropy
-from .registry import AS_RESULT, INPUTS, PROGRESS, RNG, WORKERS, Keyword
+from .registry import AS_RESULT, INPUTS, NO_REPLICATE, PROGRESS, RNG, WORKERS, Keyword
 from .results import _coordinate_values, _group_grid, _label_array, _with_missing
 
 __all__ = ["KEYWORDS", "RankResult", "rank"]
@@ -83,6 +83,12 @@ EXAMPLES = {
 >>> res = ds.paired.rank(n_resamples=1000, rng=1)
 >>> res["rank_low"].values.tolist(), res["rank_high"].values.tolist()
 ([2, 2, 1], [3, 3, 1])""",
+}
+
+#: Keywords refused on purpose, with why (:func:`pairedstats.registry.refuse`).
+REFUSES = {
+    "replicate": "its bootstrap of all pairs takes one score per item and system; the run-to-run "
+    "(seed) variance of repeated runs would be left out. " + NO_REPLICATE
 }
 
 #: The ranking's own keywords, declared once: the accessors' signatures, their docstrings
@@ -252,10 +258,8 @@ class RankResult:
 
     Attributes
     ----------
-    group_names : tuple of str
-        Names of the grouping keys (``by=`` columns or sweep dimensions).
-    group_keys : tuple of tuple
-        One key per group, in the order of the arrays' first axis.
+    group_names, group_keys : tuple
+        The groups, as in :class:`~pairedstats.results.ComparisonResult`.
     systems : tuple
         The system labels, in system order (the arrays' last axis).
     mean : ndarray, shape (n_groups, n_systems)

@@ -12,28 +12,19 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import _validation
+from . import _validation, registry
 from .core import ranksum as _core
 from .core._warn import warn
 from .core.design import TwoSampleDesign
-from .core.inference import ALTERNATIVES
 from .inputs import check_two_sample, two_sample_from_arrays
-from .registry import (
-    PROGRESS,
-    Keyword,
-    MethodSpec,
-    alternative_keyword,
-    array_function,
-    design_function,
-    register,
-)
-from .results import ComparisonResult, PValueRule
+from .registry import MethodSpec, array_function, design_function, register
+from .results import RankTestResult
 from .runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]
 
 
-_METHODS = ("auto", "exact", "asymptotic")
+_METHODS = registry.RANK_TEST_METHODS
 
 
 class RanksumConfidenceWarning(UserWarning):
@@ -45,12 +36,16 @@ class RanksumConfidenceWarning(UserWarning):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RanksumResult(PValueRule, ComparisonResult):
+class RanksumResult(RankTestResult):
     """Result of :func:`ranksum` and :func:`ranksum_design`.
 
     Every attribute below is a read-only array of shape ``(n_groups, 1)``: one row per
     group, one comparison (b minus a). The comparison is significant when
-    ``pvalue < alpha`` (:meth:`significant`).
+    ``pvalue < alpha`` (:meth:`significant`). Besides those of
+    :class:`~pairedstats.results.RankTestResult` (``null_mean`` and ``null_variance`` are
+    of ``rank_sum_a``; ``z`` is 0 when all values are tied, then every arrangement gives
+    the observed statistic and the p-value is 1, as in scipy; ``shift`` is the median of
+    all ``b_j - a_i``):
 
     Attributes
     ----------
@@ -61,84 +56,40 @@ class RanksumResult(PValueRule, ComparisonResult):
     u_a : ndarray
         ``rank_sum_a - n_a (n_a + 1) / 2``: pairs with ``a_i > b_j`` plus half the tied pairs
         (R's ``W`` of ``wilcox.test(a, b)``, scipy's ``U1`` of ``mannwhitneyu(a, b)``).
-    null_mean, null_variance : ndarray
-        Null mean and tie-corrected null variance of ``rank_sum_a``.
-    z : ndarray
-        Normal score, positive when b tends to exceed a; continuity-corrected (by 0.5
-        toward the null for the chosen ``alternative``) when ``correction=True``. 0 when
-        all values are tied (then every arrangement gives the observed statistic and the
-        p-value is 1, as in scipy).
-    pvalue : ndarray
-        p-value for ``alternative`` (about b - a) by the method in ``method``.
-    shift : ndarray
-        Hodges-Lehmann shift: the median of all ``b_j - a_i``.
-    ci_low, ci_high : ndarray
-        Distribution-free interval for the shift (one end infinite for one-sided
-        alternatives).
-    ci_coverage : ndarray
-        Coverage the interval guarantees for continuous data: on the exact path
-        ``1 - P(miss)`` from the exact null (at least the confidence level when it can be
-        reached); on the asymptotic path the nominal level.
     common_language : ndarray
         ``P(b > a) + P(b = a) / 2`` over all pairs, ``1 - u_a / (n_a n_b)``.
     rank_biserial : ndarray
         ``2 common_language - 1``, in ``[-1, 1]``, positive when b tends to exceed a.
-    method : ndarray of str
-        ``"exact"``, ``"exact-conditional"`` (exact given the tied midranks) or
-        ``"asymptotic"``: what each group used.
     """
 
     n_a: np.ndarray
     n_b: np.ndarray
     rank_sum_a: np.ndarray
     u_a: np.ndarray
-    null_mean: np.ndarray
-    null_variance: np.ndarray
-    z: np.ndarray
-    pvalue: np.ndarray
-    shift: np.ndarray
-    ci_low: np.ndarray
-    ci_high: np.ndarray
-    ci_coverage: np.ndarray
     common_language: np.ndarray
     rank_biserial: np.ndarray
-    method: np.ndarray
 
     _columns: ClassVar[tuple[str, ...]] = (
         "n_a",
         "n_b",
         "rank_sum_a",
         "u_a",
-        "null_mean",
-        "null_variance",
-        "z",
-        "pvalue",
-        "shift",
-        "ci_low",
-        "ci_high",
-        "ci_coverage",
+        *RankTestResult.test_columns,
         "common_language",
         "rank_biserial",
         "method",
     )
     label_columns: ClassVar[tuple[str, str]] = ("group_a", "group_b")
-    estimate: ClassVar[str] = "shift"
-    interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
     summary_columns: ClassVar[tuple[str, ...]] = ("n_a", "n_b", "shift", "ci_low", "ci_high",
                                                   "pvalue")  # fmt: skip
     title: ClassVar[str] = "Wilcoxon rank-sum test, Hodges-Lehmann shift of b - a"
-    printed_metadata = ("alternative", "confidence_level", "method_requested", "correction")
 
 
 def _ranksum_iv(a, b, design, alternative, confidence_level, method, correction):
     """Validate the arguments of :func:`ranksum` (``a``, ``b``) or :func:`ranksum_design`."""
-    alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
-    confidence_level = _validation.check_confidence_level(confidence_level)
-    method = _validation.check_choice(method, "method", _METHODS)
-    if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"`correction` must be True or False; got {correction!r}.")
-    correction = bool(correction)
+    alternative, confidence_level, method, correction = _validation.check_rank_test(
+        alternative, confidence_level, method, correction, _METHODS
+    )
     design = two_sample_from_arrays(a, b) if design is None else check_two_sample(design)
     return design, alternative, confidence_level, method, correction
 
@@ -212,42 +163,18 @@ SPEC = register(
             "array": ("a", "b"),
         },
         keywords=(
-            alternative_keyword(
-                'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
-                "alternatives give one-sided intervals."
-            ),
-            Keyword(
-                "confidence_level",
-                0.95,
-                "float, default 0.95",
-                "Level of the interval of the shift.",
-                option=dict(type=float, metavar="LEVEL"),
-            ),
-            Keyword(
-                "method",
-                "auto",
-                '{"auto", "exact", "asymptotic"}, default "auto"',
+            registry.RANK_TEST_ALTERNATIVE,
+            registry.SHIFT_CONFIDENCE_LEVEL,
+            registry.rank_test_method_keyword(
                 '``"exact"``: the exact null without ties, the exact conditional null given '
                 'the tied midranks with ties (as R\'s coin); ``"asymptotic"``: the normal '
                 'approximation with the tie-corrected variance. ``"auto"`` uses the exact '
                 "distribution whenever its cost (:func:`pairedstats.core.ranksum.exact_cost`) "
                 "is at most ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about "
-                "90 x 90; with ties: about 60 x 60), the normal approximation otherwise.",
-                option=dict(type=str.lower, choices=_METHODS),
+                "90 x 90; with ties: about 60 x 60), the normal approximation otherwise."
             ),
-            Keyword(
-                "correction",
-                True,
-                "bool, default True",
-                "Continuity correction of the normal approximation (p-value, ``z`` and the "
-                "asymptotic interval).",
-                option=dict(
-                    flags=("--no-correction",),
-                    action="store_false",
-                    help="no continuity correction",
-                ),
-            ),
-            PROGRESS,
+            registry.CORRECTION,
+            registry.PROGRESS,
         ),
         run=_compute,
         returns="""

@@ -15,13 +15,37 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .core.inference import ALTERNATIVES
+from .keywords import (  # noqa: F401  (the declarations, re-exported for the methods)
+    AS_RESULT,
+    CORRECTION,
+    INPUTS,
+    NO_REPLICATE,
+    PAIRED_INPUTS,
+    POSITIONAL,
+    PROGRESS,
+    RANK_TEST_ALTERNATIVE,
+    RANK_TEST_METHODS,
+    RNG,
+    ROADS,
+    SHIFT_CONFIDENCE_LEVEL,
+    WORKERS,
+    Keyword,
+    alternative_keyword,
+    baseline_keyword,
+    columns_keyword,
+    rank_test_method_keyword,
+)
 
 __all__ = [
     "AS_RESULT",
+    "CORRECTION",
     "INPUTS",
+    "PAIRED_INPUTS",
     "PROGRESS",
+    "RANK_TEST_ALTERNATIVE",
+    "RANK_TEST_METHODS",
     "RNG",
+    "SHIFT_CONFIDENCE_LEVEL",
     "SPECS",
     "WORKERS",
     "Keyword",
@@ -29,41 +53,13 @@ __all__ = [
     "alternative_keyword",
     "array_function",
     "baseline_keyword",
+    "columns_keyword",
     "design_function",
     "docstring",
+    "rank_test_method_keyword",
     "register",
     "signature",
 ]
-
-
-@dataclass(frozen=True)
-class Keyword:
-    """One keyword of a method or of an input road.
-
-    Attributes
-    ----------
-    name : str
-        The keyword.
-    default : object
-        Its default.
-    type : str
-        The numpydoc type line (``"int, default 10_000"``).
-    doc : str
-        What it means (numpydoc description, plain text).
-    option : dict or None
-        Keywords of :meth:`argparse.ArgumentParser.add_argument` for the command line (the
-        flag is ``--name`` with dashes unless ``flags`` is given); None: not an option.
-    labels : str or None
-        On the command line, the typed text is matched against the labels of this input
-        (``"system"``, ``"group"``): ``--baseline 0`` finds the integer label 0.
-    """
-
-    name: str
-    default: object = None
-    type: str = ""
-    doc: str = ""
-    option: dict | None = None
-    labels: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +91,9 @@ class MethodSpec:
         numpydoc sections of the function's docstring (without their headers).
     examples : dict
         Container (``"array"``, ``"frame"``, ``"dataset"``, ``"design"``) -> doctest text.
+    refuses : dict
+        Keywords of other methods that this one refuses on purpose -> why (a TypeError
+        that says so, rather than "unexpected keyword").
     """
 
     name: str
@@ -109,6 +108,7 @@ class MethodSpec:
     warns: str = ""
     notes: str = ""
     examples: dict = field(default_factory=dict)
+    refuses: dict = field(default_factory=dict)
 
     def keyword(self, name: str) -> Keyword:
         """The keyword ``name`` of the method (a StopIteration if it has none)."""
@@ -134,254 +134,6 @@ def register(spec: MethodSpec) -> MethodSpec:
             raise ValueError(f"{spec.name}: unknown {container} inputs {unknown}")
     SPECS[spec.name] = spec
     return spec
-
-
-# ------------------------------------------------------------------ input keywords
-_MISSING = Keyword(
-    "missing",
-    "raise",
-    '{"raise", "complete"}, default "raise"',
-    "Missing scores (NaN, or an item without a row for some system) raise a ValueError "
-    'that counts them; "complete" keeps the items scored for every system and reports how '
-    "many were dropped (the ``n_dropped`` column).",
-    option=dict(type=str.lower, choices=("raise", "complete"), help="'complete': keep the "
-                "items scored for every system"),
-)  # fmt: skip
-_SYSTEMS = Keyword(
-    "systems",
-    None,
-    "sequence, optional",
-    "The systems to compare, in the order that sets the pairs and which side of a pair is "
-    "a (any ordered collection: list, array, Index). Default: every system, in order of "
-    "first appearance (tidy) or of the columns (wide, arrays).",
-    option=dict(nargs="+", metavar="NAME", help="select and order systems"),
-    labels="system",
-)
-_BY = Keyword(
-    "by",
-    None,
-    "str or list of str, optional",
-    "Columns whose values split the table into groups, each computed on its own (its "
-    "numbers do not depend on the other groups); the group keys lead the result's columns.",
-    option=dict(nargs="+", metavar="COL", help="run per group of these columns"),
-)
-_CLUSTER_DOC = (
-    ": whole clusters are resampled, and the estimate is the item mean (total of the "
-    "cluster sums over the total count), not the mean of cluster means."
-)
-_STRATA_DOC = (
-    ": items (or clusters) are resampled within each stratum, with the same draws for "
-    "every system, and stratum mean differences are combined with ``weights``."
-)
-
-
-def _paired_frame() -> dict:
-    return {
-        "item": Keyword(
-            "item", None, "str, optional",
-            "Column of the item labels. A tidy table needs it; a wide table's items are "
-            "its index unless ``item`` names a column.",
-            option=dict(metavar="COL", help="item column (query, example, ...)"),
-        ),
-        "system": Keyword(
-            "system", None, "str, optional",
-            "Column of the system labels: the table is tidy, one row per item and system "
-            "(``item`` and ``score`` are needed too). Without it the table is wide: one row "
-            "per item, one column per system.",
-            option=dict(metavar="COL", help="system column (tidy tables)"),
-        ),
-        "score": Keyword(
-            "score", None, "str or list of str, optional",
-            "Column of the scores of a tidy table (several columns for ``statistic``).",
-            option=dict(metavar="COL", help="score column (tidy tables)"),
-        ),
-        "systems": _SYSTEMS,
-        "by": _BY,
-        "cluster": Keyword(
-            "cluster", None, "str, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
-            option=dict(metavar="COL", help="resample whole clusters"),
-        ),
-        "strata": Keyword(
-            "strata", None, "str, optional", f"Column of each item's stratum{_STRATA_DOC}",
-            option=dict(metavar="COL", help="resample within strata"),
-        ),
-        "missing": _MISSING,
-    }  # fmt: skip
-
-
-def _paired_dataset() -> dict:
-    return {
-        "item": Keyword("item", "item", 'str, default "item"', "Dimension of the items."),
-        "system": Keyword(
-            "system", "system", 'str, default "system"', "Dimension of the systems."
-        ),
-        "score": Keyword(
-            "score", None, "str or list of str, optional",
-            "Data variables to compare (default: all). Several add a ``score`` dimension to "
-            "the result; with ``statistic`` they are the statistic's columns instead.",
-        ),
-        "systems": _SYSTEMS,
-        "cluster": Keyword(
-            "cluster", None, "str, optional",
-            f"A coordinate along the items naming each item's cluster{_CLUSTER_DOC}",
-        ),
-        "strata": Keyword(
-            "strata", None, "str, optional",
-            f"A coordinate along the items naming each item's stratum{_STRATA_DOC}",
-        ),
-        "missing": _MISSING,
-    }  # fmt: skip
-
-
-def _paired_array() -> dict:
-    return {
-        "scores": Keyword(
-            "scores", inspect.Parameter.empty,
-            "array_like, shape (n_items, n_systems) or (n_items, n_systems, n_columns)",
-            "One row per item, one column per system (several score columns for "
-            "``statistic``).",
-        ),
-        "systems": Keyword(
-            "systems", None, "sequence, optional",
-            "Labels of the systems, in column order (default ``0, 1, ...``).",
-        ),
-        "cluster": Keyword(
-            "cluster", None, "array_like, shape (n_items,), optional",
-            f"Each item's cluster label{_CLUSTER_DOC}",
-        ),
-        "strata": Keyword(
-            "strata", None, "array_like, shape (n_items,), optional",
-            f"Each item's stratum label{_STRATA_DOC}",
-        ),
-        "missing": _MISSING,
-    }  # fmt: skip
-
-
-_AB_DOC = (
-    "Which two groups: labels in the ``group`` column (tidy) or two column names (wide). "
-    "Differences read b minus a."
-)
-
-
-def _two_sample_frame() -> dict:
-    return {
-        "score": Keyword(
-            "score", None, "str, optional", "Column of the scores (tidy tables).",
-            option=dict(metavar="COL", help="score column (tidy tables)"),
-        ),
-        "group": Keyword(
-            "group", None, "str, optional", "Column of the group labels (tidy tables).",
-            option=dict(metavar="COL", help="column of the group labels (tidy)"),
-        ),
-        "a": Keyword(
-            "a", None, "label, optional", _AB_DOC,
-            option=dict(flags=("-a", "--a"), metavar="LABEL", help="group (or column) a"),
-            labels="group",
-        ),
-        "b": Keyword(
-            "b", None, "label, optional", _AB_DOC,
-            option=dict(flags=("-b", "--b"), metavar="LABEL", help="group (or column) b"),
-            labels="group",
-        ),
-        "by": _BY,
-    }  # fmt: skip
-
-
-def _two_sample_dataset() -> dict:
-    return {
-        "score": Keyword(
-            "score", None, "str, optional", "The data variable of the scores (default: all)."
-        ),
-        "group": Keyword(
-            "group", "group", 'str, default "group"',
-            "A dimension holding the two group labels, or a coordinate along ``item`` giving "
-            "each value's group.",
-        ),
-        "a": Keyword("a", None, "label, optional", "The label of group a."),
-        "b": Keyword("b", None, "label, optional", "The label of group b (b minus a)."),
-        "item": Keyword(
-            "item", "item", 'str, default "item"', "Dimension of the values of a sample."
-        ),
-    }  # fmt: skip
-
-
-def _two_sample_array() -> dict:
-    sample = "array_like, 1-D"
-    return {
-        "a": Keyword("a", inspect.Parameter.empty, sample, "The scores of group a."),
-        "b": Keyword(
-            "b", inspect.Parameter.empty, sample,
-            "The scores of group b (finite numbers, at least one each). Differences read b "
-            "minus a.",
-        ),
-    }  # fmt: skip
-
-
-#: Input keywords by road and container: the same keyword means the same on every method.
-INPUTS = {
-    "paired": {"frame": _paired_frame(), "dataset": _paired_dataset(), "array": _paired_array()},
-    "two-sample": {
-        "frame": _two_sample_frame(),
-        "dataset": _two_sample_dataset(),
-        "array": _two_sample_array(),
-    },
-}
-ROADS = tuple(INPUTS)
-#: Positional inputs of the functions on arrays.
-POSITIONAL = {"scores", "a", "b"}
-
-RNG = Keyword(
-    "rng",
-    None,
-    "None, int, SeedSequence, BitGenerator or Generator",
-    "Seed material (SPEC 7), the root of the random streams; recorded as "
-    '``metadata["seed_entropy"]``, which passed back as ``rng`` re-runs the call.',
-    option=dict(type=int, metavar="SEED", help="random seed"),
-)
-PROGRESS = Keyword(
-    "progress",
-    False,
-    "bool, default False",
-    "Show a tqdm progress bar (needs ``pairedstats[progress]``). The numbers do not depend on it.",
-)
-WORKERS = Keyword(
-    "workers",
-    None,
-    "int, optional",
-    "Threads (default: the CPUs this process may use). The numbers do not depend on it.",
-)
-
-
-def baseline_keyword(doc: str) -> Keyword:
-    """The ``baseline`` keyword (a system label, a = baseline), with the method's description."""
-    return Keyword(
-        "baseline",
-        None,
-        "label, optional",
-        doc,
-        option=dict(metavar="NAME", help="compare every system with this one"),
-        labels="system",
-    )
-
-
-def alternative_keyword(doc: str) -> Keyword:
-    """The ``alternative`` keyword (about b - a), with the method's own description."""
-    return Keyword(
-        "alternative",
-        "two-sided",
-        '{"two-sided", "less", "greater"}, default "two-sided"',
-        doc,
-        option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"),
-    )
-
-
-AS_RESULT = Keyword(
-    "as_result",
-    False,
-    "bool, default False",
-    "Return the result object (its numbers as arrays, displays, plots and, for the "
-    "bootstrap, the distribution of the replicates) instead of a table.",
-)
 
 
 # ------------------------------------------------------------------ signatures and docs
@@ -470,6 +222,7 @@ def bind(spec: MethodSpec, container: str, args: tuple, kwargs: dict) -> dict:
     """Every keyword of a call, defaults filled in; an unknown one is a TypeError naming it
     and listing the method's keywords."""
     sig = signature(spec, container)
+    refuse(spec.name, spec.refuses, kwargs)
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as exc:
@@ -477,6 +230,14 @@ def bind(spec: MethodSpec, container: str, args: tuple, kwargs: dict) -> dict:
         raise TypeError(f"{spec.name}: {exc}; its keywords are {known}.") from None
     bound.apply_defaults()
     return dict(bound.arguments)
+
+
+def refuse(name: str, refuses: dict, kwargs: dict) -> None:
+    """A TypeError saying why ``name`` does not take a keyword of ``refuses`` given in
+    ``kwargs`` (e.g. ``replicate``, which only the bootstrap resamples)."""
+    for keyword, reason in refuses.items():
+        if keyword in kwargs:
+            raise TypeError(f"{name} does not take `{keyword}`: {reason}")
 
 
 def _split(spec: MethodSpec, container: str, arguments: dict) -> tuple[dict, dict]:

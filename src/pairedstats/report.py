@@ -43,9 +43,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import display, report_render
-from ._validation import check_choice, check_confidence_level
+from ._validation import check_choice, check_confidence_level, check_progress
 from .core.draws import root_entropy
-from .registry import INPUTS, RNG, Keyword, baseline_keyword
+from .registry import (
+    INPUTS,
+    NO_REPLICATE,
+    PROGRESS,
+    RNG,
+    Keyword,
+    baseline_keyword,
+    columns_keyword,
+)
 
 __all__ = ["KEYWORDS", "TESTS", "Report", "report"]
 
@@ -87,14 +95,18 @@ _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
 _LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger"}
 
-_SCORE = Keyword(
+_SCORE = columns_keyword(
     "score",
-    None,
-    "str or list of str, optional",
     "The metrics: columns of a tidy table, or data variables of a Dataset (default: all); "
     "each is tested on its own (a wide table has one metric).",
-    option=dict(nargs="+", metavar="COL", help="score columns, one per metric (tidy tables)"),
+    "score columns, one per metric (tidy tables)",
 )
+#: Keywords refused on purpose, with why (:func:`pairedstats.registry.refuse`).
+REFUSES = {
+    "replicate": "its tests (bootstrap or Tukey HSD per metric) take one score per item and "
+    "system; the run-to-run (seed) variance of repeated runs would be left out. " + NO_REPLICATE
+}
+
 #: The report's keywords, declared once: the accessors' signatures, their docstrings and
 #: the command line's options are made from them.
 KEYWORDS = (
@@ -126,6 +138,7 @@ KEYWORDS = (
         option=dict(type=int, metavar="N", help="default 10000"),
     ),
     RNG,
+    PROGRESS,
     Keyword(
         "lower_is_better", (), "str or list of str, optional",
         "Metrics whose lower values are better (losses, error rates): their marks and bold "
@@ -198,6 +211,7 @@ def report(accessor, container: str, **keywords) -> Report:
     if not isinstance(with_ranks, bool | np.bool_):
         raise TypeError(f"`ranks` must be True or False; got {with_ranks!r}.")
     entropy = root_entropy(keywords.pop("rng"))
+    progress = check_progress(keywords.pop("progress"))
     settings = _settings(digits=digits, **keywords)
     score = given.pop("score")
     if score is None and container == "dataset":
@@ -209,7 +223,7 @@ def report(accessor, container: str, **keywords) -> Report:
     if unknown:
         raise ValueError(f"`lower_is_better`: {unknown[0]!r} is not one of the metrics {metrics}")
     method = getattr(accessor, settings["test"])
-    options = dict(baseline=settings["baseline"], rng=entropy, as_result=True)
+    options = dict(baseline=settings["baseline"], rng=entropy, as_result=True, progress=progress)
     if settings["n_resamples"] is not None:
         options["n_resamples"] = settings["n_resamples"]
     if settings["test"] == "bootstrap":

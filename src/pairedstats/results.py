@@ -21,7 +21,7 @@ import numpy as np
 from . import display
 from .core.draws import canonical_bytes
 
-__all__ = ["ComparisonResult", "IntervalRule", "PValueRule", "labelled_flags"]
+__all__ = ["ComparisonResult", "IntervalRule", "PValueRule", "RankTestResult", "labelled_flags"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -277,8 +277,7 @@ class PValueRule:
         Returns
         -------
         pandas.DataFrame of bool
-            One row per group, one column per comparison (:func:`labelled_flags`);
-            ``.to_numpy()`` is the ``(n_groups, n_comparisons)`` array.
+            :func:`labelled_flags`.
         """
         _check_alpha(alpha)
         flags = np.asarray(self.pvalue, dtype=float) < (0.05 if alpha is None else float(alpha))
@@ -326,6 +325,53 @@ class IntervalRule:
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note, ``95\\% interval excludes 0``."""
         return f"{self.metadata.get('confidence_level', 0.95) * 100:g}\\% interval excludes 0"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankTestResult(PValueRule, ComparisonResult):
+    """What the rank tests' results share (rank-sum, signed-rank): arrays of shape
+    ``(n_groups, n_comparisons)``, significant when ``pvalue < alpha``.
+
+    Attributes
+    ----------
+    null_mean, null_variance : ndarray
+        Null mean and tie-corrected null variance of the rank statistic.
+    z : ndarray
+        Normal score, positive when b tends to exceed a; continuity-corrected (0.5 toward
+        the null for the chosen ``alternative``) when ``correction=True``.
+    pvalue : ndarray
+        p-value for ``alternative`` (about b - a) by the method in ``method``.
+    shift : ndarray
+        The Hodges-Lehmann estimate of the shift of b - a.
+    ci_low, ci_high : ndarray
+        Distribution-free interval for the shift (one end infinite for one-sided
+        alternatives).
+    ci_coverage : ndarray
+        Coverage the interval guarantees for continuous data: on the exact path
+        ``1 - P(miss)`` from the exact null; on the asymptotic path the nominal level.
+    method : ndarray of str
+        ``"exact"``, ``"exact-conditional"`` (exact given the tied midranks) or
+        ``"asymptotic"``: what each comparison used.
+    """
+
+    null_mean: np.ndarray
+    null_variance: np.ndarray
+    z: np.ndarray
+    pvalue: np.ndarray
+    shift: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    ci_coverage: np.ndarray
+    method: np.ndarray
+
+    #: The shared columns, in the order a subclass's ``_columns`` shows them.
+    test_columns: ClassVar[tuple[str, ...]] = (
+        "null_mean", "null_variance", "z", "pvalue", "shift", "ci_low", "ci_high", "ci_coverage",
+    )  # fmt: skip
+    estimate: ClassVar[str] = "shift"
+    interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
+    printed_metadata = ("alternative", "confidence_level", "method_requested", "correction")
 
 
 def labelled_flags(result, flags: np.ndarray):

@@ -17,25 +17,29 @@ from . import _validation
 from .core import signrank as _core
 from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
-from .core.inference import ALTERNATIVES
 from .inputs import check_design, design_from_array
 from .registry import (
+    CORRECTION,
+    NO_REPLICATE,
+    PAIRED_INPUTS,
     PROGRESS,
-    Keyword,
+    RANK_TEST_ALTERNATIVE,
+    RANK_TEST_METHODS,
+    SHIFT_CONFIDENCE_LEVEL,
     MethodSpec,
-    alternative_keyword,
     array_function,
     baseline_keyword,
     design_function,
+    rank_test_method_keyword,
     register,
 )
-from .results import ComparisonResult, PValueRule
+from .results import RankTestResult
 from .runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = ["SignrankConfidenceWarning", "SignrankResult", "signrank", "signrank_design"]
 
 
-_METHODS = ("auto", "exact", "asymptotic")
+_METHODS = RANK_TEST_METHODS
 
 
 class SignrankConfidenceWarning(UserWarning):
@@ -49,11 +53,17 @@ class SignrankConfidenceWarning(UserWarning):
 
 
 @dataclass(frozen=True, kw_only=True)
-class SignrankResult(PValueRule, ComparisonResult):
+class SignrankResult(RankTestResult):
     """Result of :func:`signrank` and :func:`signrank_design`.
 
     Every attribute below is a read-only array of shape ``(n_groups, n_comparisons)``. A
-    comparison is significant when ``pvalue < alpha`` (:meth:`significant`).
+    comparison is significant when ``pvalue < alpha`` (:meth:`significant`). Besides those
+    of :class:`~pairedstats.results.RankTestResult` (``null_mean`` and ``null_variance``
+    are ``n (n + 1) / 4`` and the tie-corrected ``n (n + 1) (2n + 1) / 24 - sum(t^3 - t) /
+    48``, ``n`` non-zero differences, ``t`` the sizes of the groups of tied ``|b - a|``;
+    ``shift`` is the paired Hodges-Lehmann estimate, the median of the Walsh averages
+    ``(d_i + d_j) / 2``, ``i <= j``, of the non-zero differences ``d = b - a``;
+    ``ci_coverage`` is NaN on the asymptotic path when the level cannot be reached):
 
     Attributes
     ----------
@@ -65,72 +75,26 @@ class SignrankResult(PValueRule, ComparisonResult):
     statistic : ndarray
         ``V``: the sum of the ranks of the positive differences, ranks of ``|b - a|``
         ascending with midranks for ties (R's ``V``; scipy's ``r_plus``).
-    null_mean, null_variance : ndarray
-        ``n (n + 1) / 4`` and the tie-corrected ``n (n + 1) (2n + 1) / 24 - sum(t^3 - t) / 48``
-        (``n`` non-zero differences, ``t`` the sizes of the groups of tied ``|b - a|``).
-    z : ndarray
-        Normal score of ``statistic``, positive when b tends to exceed a; continuity-corrected
-        (0.5 toward the null for the chosen ``alternative``) when ``correction=True``.
-    pvalue : ndarray
-        p-value for ``alternative`` (about b - a) by the method in ``method``.
-    shift : ndarray
-        Paired Hodges-Lehmann estimate: the median of the Walsh averages
-        ``(d_i + d_j) / 2``, ``i <= j``, of the non-zero differences ``d = b - a``.
-    ci_low, ci_high : ndarray
-        Distribution-free interval for the shift (one end infinite for one-sided
-        alternatives).
-    ci_coverage : ndarray
-        Coverage the interval guarantees for continuous data: on the exact path
-        ``1 - P(miss)`` from the exact null; on the asymptotic path the nominal level (NaN
-        when it cannot be reached).
     n_dropped : ndarray of int
         Items removed from the group by ``missing="complete"``.
-    method : ndarray of str
-        ``"exact"``, ``"exact-conditional"`` (exact given the tied midranks) or
-        ``"asymptotic"``: what each comparison used.
     """
 
     n_items: np.ndarray
     n_zeros: np.ndarray
     statistic: np.ndarray
-    null_mean: np.ndarray
-    null_variance: np.ndarray
-    z: np.ndarray
-    pvalue: np.ndarray
-    shift: np.ndarray
-    ci_low: np.ndarray
-    ci_high: np.ndarray
-    ci_coverage: np.ndarray
     n_dropped: np.ndarray
-    method: np.ndarray
 
     _columns: ClassVar[tuple[str, ...]] = (
         "n_items",
         "n_zeros",
         "statistic",
-        "null_mean",
-        "null_variance",
-        "z",
-        "pvalue",
-        "shift",
-        "ci_low",
-        "ci_high",
-        "ci_coverage",
+        *RankTestResult.test_columns,
         "n_dropped",
         "method",
     )
-    estimate: ClassVar[str] = "shift"
-    interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
     summary_columns: ClassVar[tuple[str, ...]] = ("n_items", "shift", "ci_low", "ci_high",
                                                   "pvalue")  # fmt: skip
     title: ClassVar[str] = "Wilcoxon signed-rank test, Hodges-Lehmann shift of b - a"
-    printed_metadata: ClassVar[tuple[str, ...]] = (
-        "alternative",
-        "confidence_level",
-        "method_requested",
-        "correction",
-    )
 
 
 def _signrank_iv(design, baseline, alternative, confidence_level, method, correction):
@@ -142,12 +106,9 @@ def _signrank_iv(design, baseline, alternative, confidence_level, method, correc
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
     baseline = _validation.check_baseline(baseline, design.systems)
-    alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
-    confidence_level = _validation.check_confidence_level(confidence_level)
-    method = _validation.check_choice(method, "method", _METHODS)
-    if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"`correction` must be True or False; got {correction!r}.")
-    return design, baseline, alternative, confidence_level, method, bool(correction)
+    checked = _validation.check_rank_test(alternative, confidence_level, method, correction,
+                                          _METHODS)  # fmt: skip
+    return design, baseline, *checked
 
 
 def _compute(design: PairedDesign, keep: bool, *, progress, **keywords) -> SignrankResult:
@@ -222,53 +183,31 @@ SPEC = register(
         Walsh averages of the differences, with its distribution-free confidence
         interval.""",
         road="paired",
-        inputs={
-            "frame": ("item", "system", "score", "systems", "by", "missing"),
-            "dataset": ("item", "system", "score", "systems", "missing"),
-            "array": ("scores", "systems", "missing"),
-        },
+        inputs=PAIRED_INPUTS,
         keywords=(
             baseline_keyword(
                 "Compare every other system with this one (a = baseline); default: all "
                 "pairs, a before b in system order."
             ),
-            alternative_keyword(
-                'About b - a: ``"greater"`` means b tends to exceed a. One-sided '
-                "alternatives give one-sided intervals."
-            ),
-            Keyword(
-                "confidence_level",
-                0.95,
-                "float, default 0.95",
-                "Level of the interval of the shift.",
-                option=dict(type=float, metavar="LEVEL"),
-            ),
-            Keyword(
-                "method",
-                "auto",
-                '{"auto", "exact", "asymptotic"}, default "auto"',
+            RANK_TEST_ALTERNATIVE,
+            SHIFT_CONFIDENCE_LEVEL,
+            rank_test_method_keyword(
                 '``"exact"``: the exact null of ``V`` (given the tied midranks when '
                 '``|b - a|`` has ties); ``"asymptotic"``: the normal approximation with the '
                 'tie-corrected variance. ``"auto"`` follows R: exact with fewer than 50 '
                 "non-zero differences and neither ties nor zeros, asymptotic otherwise. "
-                '``"exact"`` is refused beyond about 1,250 non-zero differences.',
-                option=dict(type=str.lower, choices=_METHODS),
+                '``"exact"`` is refused beyond about 1,250 non-zero differences.'
             ),
-            Keyword(
-                "correction",
-                True,
-                "bool, default True",
-                "Continuity correction of the normal approximation (p-value, ``z`` and the "
-                "asymptotic interval).",
-                option=dict(
-                    flags=("--no-correction",),
-                    action="store_false",
-                    help="no continuity correction",
-                ),
-            ),
+            CORRECTION,
             PROGRESS,
         ),
         run=_compute,
+        refuses={
+            "replicate": (
+                "the signed-rank test treats each item's difference as one exact observation, "
+                "which leaves out the run-to-run (seed) variance of repeated runs. " + NO_REPLICATE
+            )
+        },
         returns="""
         SignrankResult
             One row per comparison and group: ``system_a, system_b, n_items, n_zeros,
@@ -292,9 +231,10 @@ SPEC = register(
             "array": """
             >>> import numpy as np
             >>> from pairedstats import signrank
-            >>> before = np.array([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30])
-            >>> after = np.array([0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
-            >>> res = signrank(np.column_stack([before, after]), systems=["before", "after"])
+            >>> scores = np.array([[1.83, 0.878], [0.50, 0.647], [1.62, 0.598], [2.48, 2.05],
+            ...                    [1.68, 1.06], [1.88, 1.29], [1.55, 1.06], [3.06, 3.14],
+            ...                    [1.30, 1.29]])  # Hamilton depression scale, two visits
+            >>> res = signrank(scores, systems=["before", "after"])
             >>> print(res.method[0, 0], res.statistic[0, 0], round(res.pvalue[0, 0], 4))
             exact 5.0 0.0391
             >>> print(round(res.shift[0, 0], 3), round(res.ci_low[0, 0], 3),
@@ -319,12 +259,12 @@ SPEC = register(
             "dataset": """
             >>> import numpy as np, xarray as xr
             >>> import pairedstats
-            >>> ds = xr.Dataset({"ndcg": (("seed", "item", "system"),
-            ...                           np.random.default_rng(0).random((3, 20, 2)))},
-            ...                 coords={"seed": [1, 2, 3], "system": ["a", "b"]})
-            >>> res = ds.paired.signrank()
+            >>> scores = np.random.default_rng(4).random((2, 30, 3))
+            >>> ds = xr.Dataset({"f1": (("fold", "item", "system"), scores)},
+            ...                 coords={"fold": [0, 1], "system": ["x", "y", "z"]})
+            >>> res = ds.paired.signrank(baseline="x")
             >>> dict(res["pvalue"].sizes)
-            {'seed': 3, 'comparison': 1}""",
+            {'fold': 2, 'comparison': 2}""",
         },
     )
 )

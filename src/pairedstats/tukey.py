@@ -28,6 +28,8 @@ from .core.draws import canonical_bytes
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
 from .registry import (
+    NO_REPLICATE,
+    PAIRED_INPUTS,
     PROGRESS,
     RNG,
     WORKERS,
@@ -387,11 +389,7 @@ SPEC = register(
         tests are the same. The tie rule, the exact path and the Monte Carlo columns are
         those of all pairs.""",
         road="paired",
-        inputs={
-            "frame": ("item", "system", "score", "systems", "by", "missing"),
-            "dataset": ("item", "system", "score", "systems", "missing"),
-            "array": ("scores", "systems", "missing"),
-        },
+        inputs=PAIRED_INPUTS,
         keywords=(
             baseline_keyword(
                 "Compare every other system with this one (a = baseline), the comparisons "
@@ -440,6 +438,12 @@ SPEC = register(
             WORKERS,
         ),
         run=_compute,
+        refuses={
+            "replicate": (
+                "Tukey's randomization of the systems within items does not account for the "
+                "run-to-run (seed) variance of repeated runs. " + NO_REPLICATE
+            )
+        },
         returns="""
         TukeyHSDResult
             One row per pair ``(a, b)``, a before b in system order, per group (with

@@ -81,6 +81,14 @@ class PairedDesign:
         Labels put before every group key in the keys of the random streams: the key of the
         enclosing pandas group when a method is called inside ``groupby(...).apply``, so
         that its numbers equal those of ``by=`` (empty otherwise).
+    replicates : tuple of ndarray or None
+        With ``replicate=`` (repeated runs of each system: seeds, epochs, folds), per system
+        its scores of each row and replicate, shape ``(n_rows, R_s)``, the columns in the
+        canonical order of ``replicate_labels[s]``; ``scores`` then holds each row's mean
+        over the system's replicates. None otherwise.
+    replicate_labels : tuple of tuple
+        Per system, the labels of its replicates (empty without ``replicate=``). Systems
+        with equal labels have paired replicates; other systems' labels are disjoint.
     """
 
     scores: np.ndarray
@@ -97,6 +105,8 @@ class PairedDesign:
     dropped: tuple = ()
     precision: float = 2.0**-53
     stream_prefix: tuple = ()
+    replicates: tuple | None = None
+    replicate_labels: tuple = ()
 
     @property
     def n_groups(self) -> int:

@@ -49,9 +49,16 @@ def _check_prior(prior) -> tuple[float, float]:
     return a, b
 
 
+def _plain(value):
+    """A numpy scalar as the Python value it holds, for messages (``3``, not ``np.int64(3)``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _check_probability(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a number strictly between 0 and 1; got {value!r}.")
+        raise TypeError(
+            f"`{name}` must be a number strictly between 0 and 1; got {_plain(value)!r}."
+        )
     value = float(value)
     if not 0 < value < 1:
         raise ValueError(f"`{name}` must be strictly between 0 and 1; got {value}.")
@@ -224,7 +231,7 @@ class MonteCarloPValue:
         for name in ("exceeding", "trials"):
             value = getattr(self, name)
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-                raise TypeError(f"`{name}` must be a non-negative integer; got {value!r}.")
+                raise TypeError(f"`{name}` must be a non-negative integer; got {_plain(value)!r}.")
             if value < 0:
                 raise ValueError(f"`{name}` must be a non-negative integer; got {value}.")
             object.__setattr__(self, name, int(value))
@@ -309,7 +316,7 @@ def _strictly_between(value, name: str, high: float) -> float:
     """``value`` as a float in ``(0, high)``, else a TypeError or ValueError naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(
-            f"`{name}` must be a number strictly between 0 and {high:g}; got {value!r}."
+            f"`{name}` must be a number strictly between 0 and {high:g}; got {_plain(value)!r}."
         )
     if not (0 < float(value) < high):
         raise ValueError(f"`{name}` must be strictly between 0 and {high:g}; got {value}.")

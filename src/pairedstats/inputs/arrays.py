@@ -21,6 +21,7 @@ def design_from_array(
     items=None,
     cluster=None,
     strata=None,
+    replicate=None,
     missing: str = "raise",
 ) -> PairedDesign:
     """Turn an array of shape (n_items, n_systems[, n_columns]) into a design.
@@ -28,7 +29,10 @@ def design_from_array(
     ``systems`` labels the columns (default ``0, 1, ...``); ``items``, ``groups``,
     ``cluster`` and ``strata`` give one label per row and follow the rules of table columns.
     Every paired method reads its array argument through this function, so an array is
-    accepted or refused with the same message by all of them.
+    accepted or refused with the same message by all of them. With ``replicate`` (the labels
+    of repeated runs), ``scores`` has shape (n_items, n_systems, n_replicates): the last
+    axis holds the runs, NaN where a system has no such run (a system's replicates are the
+    labels where it has scores; :mod:`pairedstats.inputs.replicates`).
 
     Examples
     --------
@@ -38,6 +42,18 @@ def design_from_array(
     """
     missing = _check_missing_arg(missing)
     arr, precision = _score_array(scores)
+    if replicate is not None:
+        if np.ndim(scores) != 3 or columns is not None:
+            raise ValueError(
+                "`replicate`: repeated runs need `scores` of shape (n_items, n_systems, "
+                f"n_replicates), one label per run in `replicate`; got shape {np.shape(scores)}."
+            )
+        replicate = _as_list(replicate, "replicate")
+        if len(replicate) != arr.shape[2]:
+            raise ValueError(
+                f"`replicate` must label each of the {arr.shape[2]} runs (the last axis of "
+                f"`scores`); got {len(replicate)} labels."
+            )
     n, k = arr.shape[:2]
     systems = list(range(k)) if systems is None else _as_list(systems, "systems")
     if len(systems) != k:
@@ -45,6 +61,9 @@ def design_from_array(
             f"`systems` must name each of the {k} columns of `scores`; got {len(systems)} names."
         )
     _select_systems(systems, None)
+    if replicate is not None:
+        return _with_replicates(arr, replicate, systems, items, groups, cluster, strata,
+                                missing, precision)  # fmt: skip
     columns = (
         [f"score{c}" if arr.shape[2] > 1 else "score" for c in range(arr.shape[2])]
         if columns is None
@@ -79,6 +98,37 @@ def design_from_array(
     return _finish(
         arr, items, systems, columns, group_code, group_names, group_keys, cluster, strata,
         complete, "scores", precision,
+    )  # fmt: skip
+
+
+def _with_replicates(arr, replicate, systems, items, groups, cluster, strata, missing,
+                     precision) -> PairedDesign:  # fmt: skip
+    """An array of runs (n_items, n_systems, n_replicates), through the tidy rules."""
+    from .replicates import replicate_cells
+
+    n = arr.shape[0]
+    items = np.arange(n, dtype=object) if items is None else _object_array(items)
+    for name, values in {"items": items, "groups": groups, "cluster": cluster,
+                         "strata": strata}.items():  # fmt: skip
+        if values is not None and len(values) != n:
+            raise ValueError(f"`{name}` must have one entry per item ({n}); got {len(values)}.")
+    _check_infinite(arr, "scores", lambda idx: f"row {idx[0]}, system {systems[idx[1]]!r}")
+    rows, sys_code, rep = np.nonzero(~np.isnan(arr))
+    means, cells, labels, complete = replicate_cells(
+        rows, sys_code, _object_array(replicate)[rep], arr[rows, sys_code, rep], n, systems,
+        items, missing,
+    )  # fmt: skip
+    if groups is None:
+        group_code, group_keys, group_names = np.zeros(n, dtype=np.int64), [()], []
+    else:
+        groups = _object_array(groups).tolist()
+        keys = list(dict.fromkeys(groups))
+        group_code = np.array([keys.index(v) for v in groups], dtype=np.int64)
+        group_keys, group_names = [(v,) for v in keys], ["group"]
+    cluster, strata = (None if x is None else _object_array(x) for x in (cluster, strata))
+    return _finish(
+        means, items, systems, ["score"], group_code, group_names, group_keys, cluster,
+        strata, complete, "scores", precision, cells, labels,
     )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from .labels import (
     _select_systems,
 )
 from .paired import _finish
+from .replicates import replicate_cells
 from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
 
 __all__ = ["design_from_dataset", "score_variables"]
@@ -104,6 +105,7 @@ def design_from_dataset(
     systems=None,
     cluster=None,
     strata=None,
+    replicate=None,
     missing: str = "raise",
     columns_as_score: bool = False,
 ) -> PairedDesign:
@@ -112,10 +114,15 @@ def design_from_dataset(
     ``item`` and ``system`` name dimensions. Every other dimension of the score variables
     is a sweep; several score variables add a ``score`` sweep unless ``columns_as_score``
     makes them the columns of one statistic. Group keys are the sweep coordinates.
+    ``replicate`` names a dimension of repeated runs (seeds, epochs, folds): a system's
+    replicates are the labels along it where it has scores (NaN elsewhere), read by the
+    rules of :mod:`pairedstats.inputs.replicates`.
     """
     missing = _check_missing_arg(missing)
     _check_dims(ds, {"item": item, "system": system})
+
     names = score_variables(ds, score, item, system)
+    _check_replicate_dim(ds, names, replicate, columns_as_score)
     available = _coordinate(ds, system, "systems")
     chosen = _select_systems(available, None if systems is None else _as_list(systems, "systems"))
     # by position: a label list would be turned into one numpy array by `.sel`, which
@@ -128,11 +135,16 @@ def design_from_dataset(
     # one variable, or the columns of a statistic: the variables are the last axis; several
     # variables otherwise: a leading "score" sweep and a last axis of one column
     as_columns = columns_as_score or len(names) == 1
-    sweep = [d for d in stacked.dims if d not in (item, system, "__column")]
+    sweep = [d for d in stacked.dims if d not in (item, system, replicate, "__column")]
     if not as_columns:
         sweep = ["__column", *sweep]
         stacked = stacked.expand_dims("__one")
-    stacked = stacked.transpose(*sweep, item, system, "__column" if as_columns else "__one")
+    last = "__column" if as_columns else "__one"
+    if replicate is not None:
+        stacked = stacked.transpose(*sweep, item, system, replicate, last)
+        stacked = stacked.isel({last: 0})
+    else:
+        stacked = stacked.transpose(*sweep, item, system, last)
     if stacked.dtype.kind not in "biuf":
         raise TypeError(f"`score`: variables must be numeric; got dtype {stacked.dtype}.")
     for d in sweep:
@@ -152,8 +164,14 @@ def design_from_dataset(
         return f"item {item_labels[idx[0]]!r}, system {chosen[idx[1]]!r}"
 
     _check_infinite(arr, "score", where)
-    present = np.ones(arr.shape[:2], dtype=bool)
-    complete = _check_missing(present, arr, item_labels, chosen, "score", missing)
+    cells, rep_labels = None, ()
+    if replicate is None:
+        present = np.ones(arr.shape[:2], dtype=bool)
+        complete = _check_missing(present, arr, item_labels, chosen, "score", missing)
+    else:
+        arr, cells, rep_labels, complete = _replicate_cells(
+            arr, _coordinate(ds, replicate, "replicate"), chosen, item_labels, missing
+        )
     cl = _item_coord(ds, cluster, item, "cluster")
     st = _item_coord(ds, strata, item, "strata")
     columns = names if as_columns else ["score"]
@@ -170,5 +188,37 @@ def design_from_dataset(
         complete,
         "score",
         unit_roundoff(*(ds[n].dtype for n in names)),
+        cells,
+        rep_labels,
     )
     return design
+
+
+def _check_replicate_dim(ds, names, replicate, columns_as_score) -> None:
+    """``replicate`` names a dimension of every score variable; the mean only."""
+    if replicate is None:
+        return
+    _check_dims(ds, {"replicate": replicate})
+    if columns_as_score:
+        raise ValueError(
+            "`replicate`: repeated runs are averaged, so they work with the mean, without "
+            "`statistic`."
+        )
+    lacking = [n for n in names if replicate not in ds[n].dims]
+    if lacking:
+        raise ValueError(
+            f"`replicate`: the score variable(s) {_fmt(lacking)} lack the dimension "
+            f"{replicate!r} of the repeated runs."
+        )
+
+
+def _replicate_cells(arr, labels, systems, items, missing):
+    """The observed (not NaN) cells of ``arr`` (rows, systems, replicates) as observations
+    of :func:`pairedstats.inputs.replicates.replicate_cells`."""
+    rows, sys_code, rep = np.nonzero(~np.isnan(arr))
+    if rows.size == 0:
+        raise ValueError("`replicate`: every score is missing (NaN).")
+    return replicate_cells(
+        rows, sys_code, _object_array(labels)[rep], arr[rows, sys_code, rep], arr.shape[0],
+        systems, items, missing,
+    )  # fmt: skip

@@ -10,6 +10,7 @@ import numpy as np
 from ..core.design import PairedDesign, unit_roundoff
 from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
 from .paired import _finish
+from .replicates import replicate_cells
 from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
 
 __all__ = ["design_from_frame"]
@@ -97,6 +98,7 @@ def design_from_frame(
     by=None,
     cluster=None,
     strata=None,
+    replicate=None,
     missing: str = "raise",
 ) -> PairedDesign:
     """Turn a tidy or wide :class:`pandas.DataFrame` into a :class:`PairedDesign`.
@@ -104,7 +106,8 @@ def design_from_frame(
     Tidy when ``system`` is given (then ``item`` and ``score`` are required too): one row
     per (item, system). Wide otherwise: one row per item, one column per system; items are
     the index or the column ``item``; systems are the remaining numeric columns or
-    ``systems``.
+    ``systems``. ``replicate`` (tidy tables) names the column of the repeated runs: one row
+    per (item, system, replicate) (:mod:`pairedstats.inputs.replicates`).
 
     Examples
     --------
@@ -122,13 +125,21 @@ def design_from_frame(
     by = _as_list(by, "by")
     systems = None if systems is None else _as_list(systems, "systems")
     if system is not None:
-        design = _tidy(frame, item, system, score, systems, by, cluster, strata, missing)
+        design = _tidy(
+            frame, item, system, score, systems, by, cluster, strata, missing, replicate
+        )
     elif score is not None:
         raise ValueError(
             f"`score`: got score={score!r} but no `system=`, so the table would be read as "
             "wide (one column per system), where the scores are the system columns and "
             "`score` names nothing. For a tidy table (one row per item and system) pass "
             "`item=` and `system=` too; for a wide table drop `score`."
+        )
+    elif replicate is not None:
+        raise ValueError(
+            f"`replicate`: got replicate={replicate!r} but no `system=`; repeated runs are "
+            "read from a tidy table, one row per (item, system, replicate): pass `item=`, "
+            "`system=` and `score=` too."
         )
     else:
         design = _wide(frame, item, systems, by, cluster, strata, missing)
@@ -153,7 +164,7 @@ def _enclosing_group(frame) -> tuple:
     return key
 
 
-def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
+def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, replicate=None):
     if item is None or score is None:
         raise ValueError(
             "A tidy table needs `item`, `system` and `score` column names; got "
@@ -161,10 +172,14 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
         )
     score_cols = _as_list(score, "score")
     wanted = {"item": [item], "system": [system], "score": score_cols, "by": by}
-    if cluster is not None:
-        wanted["cluster"] = [cluster]
-    if strata is not None:
-        wanted["strata"] = [strata]
+    for arg, name in (("cluster", cluster), ("strata", strata), ("replicate", replicate)):
+        if name is not None:
+            wanted[arg] = [name]
+    if replicate is not None and len(score_cols) != 1:
+        raise ValueError(
+            "`replicate`: repeated runs are averaged, so they need one score column (the "
+            f"mean, without `statistic`); got score={score!r}."
+        )
     _check_columns(frame, wanted)
     for arg, col in (("item", item), ("system", system)):
         if frame[col].isna().any():
@@ -185,6 +200,10 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
     values = np.stack([_numeric(frame[c], "score", f"column {c!r}") for c in score_cols], axis=-1)
     rows = frame.groupby([*by, item], sort=False).ngroup().to_numpy(np.int64)
     n_rows = int(rows.max()) + 1
+    if replicate is not None:
+        return _tidy_replicates(frame, item, system, score_cols, chosen, by, group_keys,
+                                cluster, strata, missing, replicate, values, rows, sys_code,
+                                group_code_rows)  # fmt: skip
     cell = rows * len(chosen) + sys_code
     dup = np.bincount(cell, minlength=n_rows * len(chosen))[cell] > 1
     if dup.any():
@@ -195,14 +214,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
             f"{int(dup.sum())} rows in duplicated pairs (the first: {label}). Aggregate or "
             "remove the duplicates first."
         )
-    first_row = np.unique(rows, return_index=True)[1]
-    item_labels = frame[item].to_numpy(dtype=object)[first_row]
-
-    def where(idx):
-        r = idx[0]
-        return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
-
-    _check_infinite(values, "score", where)
+    item_labels = _checked_items(frame, item, system, rows, values)
     scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
     scores[rows, sys_code] = values
     present = np.zeros((n_rows, len(chosen)), dtype=bool)
@@ -226,6 +238,40 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing):
         "score",
         unit_roundoff(*(frame[c].dtype for c in score_cols)),
     )
+
+
+def _checked_items(frame, item, system, rows, values) -> np.ndarray:
+    """The item label of each design row (its first table row), once the scores are checked
+    finite (a message names the item and system of the first infinite one)."""
+    first_row = np.unique(rows, return_index=True)[1]
+
+    def where(idx):
+        r = idx[0]
+        return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
+
+    _check_infinite(values, "score", where)
+    return frame[item].to_numpy(dtype=object)[first_row]
+
+
+def _tidy_replicates(
+    frame, item, system, score_cols, chosen, by, group_keys, cluster, strata, missing,
+    replicate, values, rows, sys_code, group_code_rows,
+):  # fmt: skip
+    """The tidy road with ``replicate``: one row per (item, system, replicate)."""
+    n_rows = int(rows.max()) + 1
+    item_labels = _checked_items(frame, item, system, rows, values)
+    means, cells, labels, complete = replicate_cells(
+        rows, sys_code, frame[replicate].to_numpy(dtype=object), values[:, 0], n_rows, chosen,
+        item_labels, missing,
+    )  # fmt: skip
+    group_code = np.empty(n_rows, dtype=np.int64)
+    group_code[rows] = group_code_rows
+    cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", "item")
+    st = None if strata is None else _per_item_label(frame, rows, strata, "strata", "item")
+    return _finish(
+        means, item_labels, chosen, score_cols, group_code, by, group_keys, cl, st, complete,
+        "score", unit_roundoff(*(frame[c].dtype for c in score_cols)), cells, labels,
+    )  # fmt: skip
 
 
 def _wide(frame, item, systems, by, cluster, strata, missing):

@@ -34,6 +34,8 @@ def _finish(
     complete,
     score_arg,
     precision: float = 2.0**-53,
+    replicates=None,
+    replicate_labels: tuple = (),
 ) -> PairedDesign:
     """Check the labels, drop incomplete rows (if asked), put the rows in their canonical
     order (by group, then item label), check sizes and magnitudes, build the design."""
@@ -50,6 +52,7 @@ def _finish(
         scores, items, group_code = scores[complete], items[complete], group_code[complete]
         cluster = None if cluster is None else cluster[complete]
         strata = None if strata is None else strata[complete]
+        replicates = None if replicates is None else [c[complete] for c in replicates]
     ranks = canonical_ranks(items)
     order = np.lexsort((ranks, group_code))
     scores, items, group_code = scores[order], items[order], group_code[order]
@@ -57,6 +60,8 @@ def _finish(
     counts = np.bincount(group_code, minlength=n_groups)
     _check_items_per_group(counts, group_names, group_keys, score_arg)
     _check_magnitude(scores, int(counts.max()), score_arg)
+    if replicates is not None:
+        replicates = tuple(np.ascontiguousarray(c[order], dtype=np.float64) for c in replicates)
     cluster_codes, cluster_labels = _codes(cluster, order)
     strata_codes, strata_labels = _codes(strata, order)
     return PairedDesign(
@@ -73,6 +78,8 @@ def _finish(
         strata_labels=strata_labels,
         dropped=tuple(int(x) for x in dropped),
         precision=precision,
+        replicates=replicates,
+        replicate_labels=tuple(replicate_labels),
     )
 
 
@@ -129,12 +136,13 @@ def _check_items_per_group(counts, group_names, group_keys, arg: str) -> None:
         )
 
 
-def check_design(design) -> PairedDesign:
+def check_design(design, replicates: bool = False) -> PairedDesign:
     """The rules of the containers, applied to a design given to a method as it is.
 
     A design made by the input layer meets them already; one built by hand is held to
     the same rules: at least 2 systems, at least 2 items per group, finite scores, and
-    arrays whose shapes agree.
+    arrays whose shapes agree. A design with replicates (``replicate=``) is refused unless
+    the method resamples them (``replicates=True``).
 
     Examples
     --------
@@ -167,4 +175,34 @@ def check_design(design) -> PairedDesign:
             f"`design`: a comparison needs at least 2 systems; got {design.n_systems}."
         )
     _check_items_per_group(np.diff(offsets), design.group_names, design.group_keys, "design")
+    if design.replicates is not None:
+        if not replicates:
+            raise ValueError(
+                "`design` holds repeated runs (`replicate=`), which only the bootstrap "
+                "resamples; this method would treat the runs' means as exact and leave out "
+                "their variance. Build the design without `replicate`."
+            )
+        _check_replicates(design, rows)
     return design
+
+
+def _check_replicates(design: PairedDesign, rows: int) -> None:
+    """Per system an array (n_rows, R_s) of finite cells, R_s labels, equal or disjoint."""
+    from .replicates import check_replicate_labels
+
+    cells, labels = design.replicates, design.replicate_labels
+    if len(cells) != design.n_systems or len(labels) != design.n_systems:
+        raise ValueError(
+            "`design.replicates` and `design.replicate_labels` must hold one entry per "
+            f"system ({design.n_systems}); got {len(cells)} and {len(labels)}."
+        )
+    for c, t, name in zip(cells, labels, design.systems, strict=True):
+        if np.ndim(c) != 2 or np.shape(c) != (rows, len(t)) or len(t) == 0:
+            raise ValueError(
+                f"`design.replicates`: system {name!r} needs shape (n_rows, n_replicates) = "
+                f"({rows}, {len(t)}) by its labels, with at least one replicate; got "
+                f"{np.shape(c)}."
+            )
+        if not np.isfinite(c).all():
+            raise ValueError(f"`design.replicates`: system {name!r} has non-finite cells.")
+    check_replicate_labels(labels, design.systems)

@@ -1,0 +1,379 @@
+"""The keywords of the methods and of the input roads, each declared once.
+
+A :class:`Keyword` holds a name, its default, its documentation and its command-line option.
+:data:`INPUTS` declares the input keywords of each road (paired, two-sample) and container
+(frame, dataset, array); the rest are the keywords several methods share, each with the one
+description it needs (``baseline_keyword(doc)``, ``alternative_keyword(doc)``, ...).
+:mod:`pairedstats.registry` builds the methods' signatures, docstrings and command-line
+options from them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+from .core.inference import ALTERNATIVES
+
+#: The ``method`` choices of the rank tests.
+RANK_TEST_METHODS = ("auto", "exact", "asymptotic")
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """One keyword of a method or of an input road.
+
+    Attributes
+    ----------
+    name : str
+        The keyword.
+    default : object
+        Its default.
+    type : str
+        The numpydoc type line (``"int, default 10_000"``).
+    doc : str
+        What it means (numpydoc description, plain text).
+    option : dict or None
+        Keywords of :meth:`argparse.ArgumentParser.add_argument` for the command line (the
+        flag is ``--name`` with dashes unless ``flags`` is given); None: not an option.
+    labels : str or None
+        On the command line, the typed text is matched against the labels of this input
+        (``"system"``, ``"group"``): ``--baseline 0`` finds the integer label 0.
+    """
+
+    name: str
+    default: object = None
+    type: str = ""
+    doc: str = ""
+    option: dict | None = None
+    labels: str | None = None
+
+
+# ------------------------------------------------------------------ input keywords
+_MISSING = Keyword(
+    "missing",
+    "raise",
+    '{"raise", "complete"}, default "raise"',
+    "Missing scores (NaN, or an item without a row for some system) raise a ValueError "
+    'that counts them; "complete" keeps the items scored for every system and reports how '
+    "many were dropped (the ``n_dropped`` column).",
+    option=dict(type=str.lower, choices=("raise", "complete"), help="'complete': keep the "
+                "items scored for every system"),
+)  # fmt: skip
+_SYSTEMS = Keyword(
+    "systems",
+    None,
+    "sequence, optional",
+    "The systems to compare, in the order that sets the pairs and which side of a pair is "
+    "a (any ordered collection: list, array, Index). Default: every system, in order of "
+    "first appearance (tidy) or of the columns (wide, arrays).",
+    option=dict(nargs="+", metavar="NAME", help="select and order systems"),
+    labels="system",
+)
+
+
+def columns_keyword(name: str, doc: str, help: str) -> Keyword:
+    """An input keyword naming one column or several (``--name COL [COL ...]``)."""
+    return Keyword(
+        name, None, "str or list of str, optional", doc,
+        option=dict(nargs="+", metavar="COL", help=help),
+    )  # fmt: skip
+
+
+_BY = columns_keyword(
+    "by",
+    "Columns whose values split the table into groups, each computed on its own (its "
+    "numbers do not depend on the other groups); the group keys lead the result's columns.",
+    "run per group of these columns",
+)
+_CLUSTER_DOC = (
+    ": whole clusters are resampled, and the estimate is the item mean (total of the "
+    "cluster sums over the total count), not the mean of cluster means."
+)
+_REPLICATE_DOC = (
+    ": repeated runs of each system (training seeds, epochs, folds). Items and replicates "
+    "are resampled crossed (the pigeonhole bootstrap), so the interval covers both the "
+    "sampling of the items and the run-to-run variation. Replicates are paired when two "
+    "systems have the same labels (resampled once for both) and unpaired when their labels "
+    "are disjoint; partly overlapping labels are refused. Every item needs a score for every "
+    "replicate of every system (a balanced design)."
+)
+_STRATA_DOC = (
+    ": items (or clusters) are resampled within each stratum, with the same draws for "
+    "every system, and stratum mean differences are combined with ``weights``."
+)
+
+
+def _paired_frame() -> dict:
+    return {
+        "item": Keyword(
+            "item", None, "str, optional",
+            "Column of the item labels. A tidy table needs it; a wide table's items are "
+            "its index unless ``item`` names a column.",
+            option=dict(metavar="COL", help="item column (query, example, ...)"),
+        ),
+        "system": Keyword(
+            "system", None, "str, optional",
+            "Column of the system labels: the table is tidy, one row per item and system "
+            "(``item`` and ``score`` are needed too). Without it the table is wide: one row "
+            "per item, one column per system.",
+            option=dict(metavar="COL", help="system column (tidy tables)"),
+        ),
+        "score": Keyword(
+            "score", None, "str or list of str, optional",
+            "Column of the scores of a tidy table (several columns for ``statistic``).",
+            option=dict(metavar="COL", help="score column (tidy tables)"),
+        ),
+        "systems": _SYSTEMS,
+        "by": _BY,
+        "cluster": Keyword(
+            "cluster", None, "str, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
+            option=dict(metavar="COL", help="resample whole clusters"),
+        ),
+        "strata": Keyword(
+            "strata", None, "str, optional", f"Column of each item's stratum{_STRATA_DOC}",
+            option=dict(metavar="COL", help="resample within strata"),
+        ),
+        "replicate": Keyword(
+            "replicate", None, "str, optional",
+            f"Column of the replicate labels of a tidy table, one row per (item, system, "
+            f"replicate){_REPLICATE_DOC}",
+            option=dict(metavar="COL", help="repeated runs (seeds): resample them crossed"),
+        ),
+        "missing": _MISSING,
+    }  # fmt: skip
+
+
+def _paired_dataset() -> dict:
+    return {
+        "item": Keyword("item", "item", 'str, default "item"', "Dimension of the items."),
+        "system": Keyword(
+            "system", "system", 'str, default "system"', "Dimension of the systems."
+        ),
+        "score": Keyword(
+            "score", None, "str or list of str, optional",
+            "Data variables to compare (default: all). Several add a ``score`` dimension to "
+            "the result; with ``statistic`` they are the statistic's columns instead.",
+        ),
+        "systems": _SYSTEMS,
+        "cluster": Keyword(
+            "cluster", None, "str, optional",
+            f"A coordinate along the items naming each item's cluster{_CLUSTER_DOC}",
+        ),
+        "strata": Keyword(
+            "strata", None, "str, optional",
+            f"A coordinate along the items naming each item's stratum{_STRATA_DOC}",
+        ),
+        "replicate": Keyword(
+            "replicate", None, "str, optional",
+            "Dimension of the repeated runs; a system's replicates are the labels along it "
+            f"where it has scores (NaN elsewhere){_REPLICATE_DOC}",
+        ),
+        "missing": _MISSING,
+    }  # fmt: skip
+
+
+def _paired_array() -> dict:
+    return {
+        "scores": Keyword(
+            "scores", inspect.Parameter.empty,
+            "array_like, shape (n_items, n_systems) or (n_items, n_systems, n_columns)",
+            "One row per item, one column per system (several score columns for "
+            "``statistic``).",
+        ),
+        "systems": Keyword(
+            "systems", None, "sequence, optional",
+            "Labels of the systems, in column order (default ``0, 1, ...``).",
+        ),
+        "cluster": Keyword(
+            "cluster", None, "array_like, shape (n_items,), optional",
+            f"Each item's cluster label{_CLUSTER_DOC}",
+        ),
+        "strata": Keyword(
+            "strata", None, "array_like, shape (n_items,), optional",
+            f"Each item's stratum label{_STRATA_DOC}",
+        ),
+        "replicate": Keyword(
+            "replicate", None, "array_like, shape (n_replicates,), optional",
+            "Labels of the runs along the last axis of ``scores``, which then has shape "
+            "(n_items, n_systems, n_replicates), NaN where a system has no such run"
+            f"{_REPLICATE_DOC}",
+        ),
+        "missing": _MISSING,
+    }  # fmt: skip
+
+
+_AB_DOC = (
+    "Which two groups: labels in the ``group`` column (tidy) or two column names (wide). "
+    "Differences read b minus a."
+)
+
+
+def _two_sample_frame() -> dict:
+    return {
+        "score": Keyword(
+            "score", None, "str, optional", "Column of the scores (tidy tables).",
+            option=dict(metavar="COL", help="score column (tidy tables)"),
+        ),
+        "group": Keyword(
+            "group", None, "str, optional", "Column of the group labels (tidy tables).",
+            option=dict(metavar="COL", help="column of the group labels (tidy)"),
+        ),
+        "a": Keyword(
+            "a", None, "label, optional", _AB_DOC,
+            option=dict(flags=("-a", "--a"), metavar="LABEL", help="group (or column) a"),
+            labels="group",
+        ),
+        "b": Keyword(
+            "b", None, "label, optional", _AB_DOC,
+            option=dict(flags=("-b", "--b"), metavar="LABEL", help="group (or column) b"),
+            labels="group",
+        ),
+        "by": _BY,
+    }  # fmt: skip
+
+
+def _two_sample_dataset() -> dict:
+    return {
+        "score": Keyword(
+            "score", None, "str, optional", "The data variable of the scores (default: all)."
+        ),
+        "group": Keyword(
+            "group", "group", 'str, default "group"',
+            "A dimension holding the two group labels, or a coordinate along ``item`` giving "
+            "each value's group.",
+        ),
+        "a": Keyword("a", None, "label, optional", "The label of group a."),
+        "b": Keyword("b", None, "label, optional", "The label of group b (b minus a)."),
+        "item": Keyword(
+            "item", "item", 'str, default "item"', "Dimension of the values of a sample."
+        ),
+    }  # fmt: skip
+
+
+def _two_sample_array() -> dict:
+    sample = "array_like, 1-D"
+    return {
+        "a": Keyword("a", inspect.Parameter.empty, sample, "The scores of group a."),
+        "b": Keyword(
+            "b", inspect.Parameter.empty, sample,
+            "The scores of group b (finite numbers, at least one each). Differences read b "
+            "minus a.",
+        ),
+    }  # fmt: skip
+
+
+#: Input keywords by road and container: the same keyword means the same on every method.
+INPUTS = {
+    "paired": {"frame": _paired_frame(), "dataset": _paired_dataset(), "array": _paired_array()},
+    "two-sample": {
+        "frame": _two_sample_frame(),
+        "dataset": _two_sample_dataset(),
+        "array": _two_sample_array(),
+    },
+}
+ROADS = tuple(INPUTS)
+#: Positional inputs of the functions on arrays.
+POSITIONAL = {"scores", "a", "b"}
+
+RNG = Keyword(
+    "rng",
+    None,
+    "None, int, SeedSequence, BitGenerator or Generator",
+    "Seed material (SPEC 7), the root of the random streams; recorded as "
+    '``metadata["seed_entropy"]``, which passed back as ``rng`` re-runs the call.',
+    option=dict(type=int, metavar="SEED", help="random seed"),
+)
+PROGRESS = Keyword(
+    "progress",
+    False,
+    "bool, default False",
+    "Show a tqdm progress bar (needs ``pairedstats[progress]``). The numbers do not depend on it.",
+)
+WORKERS = Keyword(
+    "workers",
+    None,
+    "int, optional",
+    "Threads (default: the CPUs this process may use). The numbers do not depend on it.",
+)
+
+
+CORRECTION = Keyword(
+    "correction",
+    True,
+    "bool, default True",
+    "Continuity correction of the normal approximation (p-value, ``z`` and the asymptotic "
+    "interval).",
+    option=dict(flags=("--no-correction",), action="store_false", help="no continuity correction"),
+)
+#: The inputs of a method on the paired road without clusters or strata.
+PAIRED_INPUTS = {
+    "frame": ("item", "system", "score", "systems", "by", "missing"),
+    "dataset": ("item", "system", "score", "systems", "missing"),
+    "array": ("scores", "systems", "missing"),
+}
+
+
+def rank_test_method_keyword(doc: str) -> Keyword:
+    """The ``method`` keyword of a rank test (``"auto"``, ``"exact"``, ``"asymptotic"``)."""
+    return Keyword(
+        "method",
+        "auto",
+        '{"auto", "exact", "asymptotic"}, default "auto"',
+        doc,
+        option=dict(type=str.lower, choices=RANK_TEST_METHODS),
+    )
+
+
+def baseline_keyword(doc: str) -> Keyword:
+    """The ``baseline`` keyword (a system label, a = baseline), with the method's description."""
+    return Keyword(
+        "baseline",
+        None,
+        "label, optional",
+        doc,
+        option=dict(metavar="NAME", help="compare every system with this one"),
+        labels="system",
+    )
+
+
+def alternative_keyword(doc: str) -> Keyword:
+    """The ``alternative`` keyword (about b - a), with the method's own description."""
+    return Keyword(
+        "alternative",
+        "two-sided",
+        '{"two-sided", "less", "greater"}, default "two-sided"',
+        doc,
+        option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"),
+    )
+
+
+AS_RESULT = Keyword(
+    "as_result",
+    False,
+    "bool, default False",
+    "Return the result object (its numbers as arrays, displays, plots and, for the "
+    "bootstrap, the distribution of the replicates) instead of a table.",
+)
+
+
+#: Why the methods that do not resample repeated runs refuse ``replicate=``.
+NO_REPLICATE = (
+    "Use bootstrap(..., replicate=...), which resamples items and replicates crossed, or "
+    "average the replicates first (then the items are the only random factor)."
+)
+
+
+#: The keywords the rank tests share (rank-sum, signed-rank): about b - a, and the level of
+#: the interval of the shift.
+RANK_TEST_ALTERNATIVE = alternative_keyword(
+    'About b - a: ``"greater"`` means b tends to exceed a. One-sided alternatives give '
+    "one-sided intervals."
+)
+SHIFT_CONFIDENCE_LEVEL = Keyword(
+    "confidence_level",
+    0.95,
+    "float, default 0.95",
+    "Level of the interval of the shift.",
+    option=dict(type=float, metavar="LEVEL"),
+)
