@@ -53,6 +53,8 @@ __all__ = [
     "AUTO_EXACT_BUDGET",
     "EXACT_MAX_CELLS",
     "asymptotic_ci_ranks",
+    "asymptotic_pvalue",
+    "ci_tail",
     "exact_ci_rank",
     "exact_cost",
     "hodges_lehmann",
@@ -375,7 +377,7 @@ def ranksum_1d(
         ci_ranks, coverage, level_reached = _exact_interval(n_a, n_b, alternative,
                                                             confidence_level)  # fmt: skip
     else:
-        pvalue, used = _asymptotic_pvalue(z, sigma, alternative), "asymptotic"
+        pvalue, used = asymptotic_pvalue(z, sigma, alternative), "asymptotic"
         ci_ranks = _asymptotic_interval(n_a, n_b, st, alternative, confidence_level,
                                         correction)  # fmt: skip
         coverage, level_reached = confidence_level, True
@@ -467,7 +469,9 @@ def _exact_pvalue(st: dict, n_a: int, n_b: int, alternative: str, has_ties: bool
     return {"greater": p_less_u, "less": p_more_u, "two-sided": p_two}[alternative], used
 
 
-def _asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
+def asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
+    """The normal p-value of ``z`` for ``alternative`` (1 when the null has no spread);
+    shared by the rank tests."""
     if sigma <= 0:
         return 1.0
     if alternative == "greater":
@@ -477,7 +481,8 @@ def _asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
     return float(min(1.0, 2 * special.ndtr(-abs(z))))
 
 
-def _tail(alternative: str, confidence_level: float) -> float:
+def ci_tail(alternative: str, confidence_level: float) -> float:
+    """The miss probability of each finite end of an interval at ``confidence_level``."""
     alpha = 1 - confidence_level
     return alpha / 2 if alternative == "two-sided" else alpha
 
@@ -486,7 +491,7 @@ def _exact_interval(n_a: int, n_b: int, alternative: str, confidence_level: floa
     """``((rank_low, rank_high), coverage, level_reached)`` at R's exact critical values;
     a rank is ``None`` for an infinite end."""
     total = n_a * n_b
-    tail = _tail(alternative, confidence_level)
+    tail = ci_tail(alternative, confidence_level)
     q, missed = exact_ci_rank(tail, null_pmf_no_ties(n_a, n_b))
     k_low = q if alternative in ("two-sided", "greater") else None
     k_high = total - q + 1 if alternative in ("two-sided", "less") else None
@@ -498,7 +503,7 @@ def _asymptotic_interval(n_a, n_b, st, alternative, confidence_level, correction
     """``(rank_low, rank_high)`` by R's normal inversion (tie-corrected variance); ``None``
     for an infinite end, ``(0, 0)`` when the variance is 0 (no interval)."""
     n, total = n_a + n_b, n_a * n_b
-    tail = _tail(alternative, confidence_level)
+    tail = ci_tail(alternative, confidence_level)
     k_low = k_high = None
     within = st["ties_within"]
     sigma_ci = math.sqrt(total / 12.0 * ((n + 1) - within / (n * (n - 1))))

@@ -40,7 +40,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .ranksum import exact_ci_rank
+from .ranksum import asymptotic_pvalue, ci_tail, exact_ci_rank
 
 __all__ = [
     "EXACT_MAX_OPERATIONS",
@@ -293,7 +293,7 @@ def signrank_1d(
         pvalue = _exact_pvalue(st, alternative)
         used = "exact-conditional" if has_ties else "exact"
     else:
-        pvalue, used = _asymptotic_pvalue(z, sigma, alternative), "asymptotic"
+        pvalue, used = asymptotic_pvalue(z, sigma, alternative), "asymptotic"
     if n == 0:
         ci_low = ci_high = shift = coverage = math.nan
         level_reached = True
@@ -363,26 +363,11 @@ def _exact_pvalue(st: dict, alternative: str) -> float:
     return min(1.0, 2.0 * min(lower, upper))  # the null is symmetric
 
 
-def _asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
-    if sigma <= 0:
-        return 1.0
-    if alternative == "greater":
-        return float(special.ndtr(-z))
-    if alternative == "less":
-        return float(special.ndtr(z))
-    return float(min(1.0, 2 * special.ndtr(-abs(z))))
-
-
-def _tail(alternative: str, confidence_level: float) -> float:
-    alpha = 1 - confidence_level
-    return alpha / 2 if alternative == "two-sided" else alpha
-
-
 def _exact_interval(x: np.ndarray, alternative: str, confidence_level: float):
     """``(ci_low, ci_high, coverage, level_reached)`` at R's ``qsignrank`` ranks."""
     n = x.size
     total = n * (n + 1) // 2
-    tail = _tail(alternative, confidence_level)
+    tail = ci_tail(alternative, confidence_level)
     _, pmf = null_pmf(2 * np.arange(1, n + 1))
     q, missed = exact_ci_rank(tail, pmf)
     ci_low = kth_walsh(x, q) if alternative in ("two-sided", "greater") else -math.inf
@@ -396,7 +381,7 @@ def _asymptotic_interval(x: np.ndarray, alternative: str, confidence_level: floa
     """``(ci_low, ci_high, level_reached)`` by R's normal inversion, solved exactly."""
     n = x.size
     total = n * (n + 1) // 2
-    tail = _tail(alternative, confidence_level)
+    tail = ci_tail(alternative, confidence_level)
     sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - _tie_term(x) / 48.0)
     z_hi = float(-special.ndtri(tail))
     reached = True

@@ -19,6 +19,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .walsh import gather_sums
+
 _njit = numba.njit(cache=True, nogil=True)
 
 
@@ -125,11 +127,7 @@ def _sample(b, c, lo, hi, cum, active, out, seed):  # pragma: no cover
 @_njit
 def _gather(b, c, lo, hi, active):  # pragma: no cover
     out = np.empty(active)
-    k = 0
-    for j in range(b.size):
-        for i in range(lo[j], hi[j]):
-            out[k] = b[j] + c[i]
-            k += 1
+    gather_sums(b, c, lo, hi, out)
     return out
 
 

@@ -36,14 +36,21 @@ def row_ends(d, s, strict, out):  # pragma: no cover  (compiled; tested through 
 
 
 @_njit
-def gather(d, lo, hi, out):  # pragma: no cover
-    """The sums ``fl(d_i + d_j)``, ``lo[i] <= j < hi[i]``, row after row, into ``out``."""
+def gather_sums(x, y, lo, hi, out):  # pragma: no cover
+    """The sums ``fl(x_i + y_j)``, ``lo[i] <= j < hi[i]``, row after row, into ``out``;
+    returns how many (the rank-sum kernel gathers its differences ``b_j - a_i`` too)."""
     k = 0
-    for i in range(d.size):
+    for i in range(x.size):
         for j in range(lo[i], hi[i]):
-            out[k] = d[i] + d[j]
+            out[k] = x[i] + y[j]
             k += 1
     return k
+
+
+@_njit
+def gather(d, lo, hi, out):  # pragma: no cover
+    """The sums ``fl(d_i + d_j)``, ``lo[i] <= j < hi[i]``, row after row, into ``out``."""
+    return gather_sums(d, d, lo, hi, out)
 
 
 @_njit
