@@ -503,6 +503,10 @@ Reading the table:
   differences; scipy computes neither.
 - The bootstrap kernel cuts each 64-bit random word into four 16-bit chunks (Lemire's rule
   with rejection), so its floor is the second of the two bounds below.
+- The `floor:` rows time a minimal fused kernel (`benchmark/floors.py`: draw and sum, or
+  shuffle each item's row, sum and take the range; a fast generator, no label-keyed streams,
+  no intervals or p-values); their ratio is the floor's time over pairedstats': 1 is the
+  floor's pace, below 1 the factor by which pairedstats is slower.
 
 Physical limit (draws per second): {rates}. A method drawing one random number per item and
 resample cannot be faster than `draws / rate`:
