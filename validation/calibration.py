@@ -321,6 +321,8 @@ def simulate_two_sample(kind, na, nb, n_sims, rng, shift=0.0):
 
 
 def run_ranksum_null(kind, na, nb, n_sims, *, methods, key=()):
+    from calibration_families import rejection_rows
+
     a, b = simulate_two_sample(kind, na, nb, n_sims, _rng("ranksum", kind, na, nb, *key))
     design = _two_sample(a, b, n_sims)
     rows = []
@@ -328,21 +330,8 @@ def run_ranksum_null(kind, na, nb, n_sims, *, methods, key=()):
         res = ranksum_design(design, method=method)
         p = res.pvalue[:, 0]
         used = ",".join(sorted(set(res.method[:, 0].tolist())))
-        for alpha in (0.05, 0.01):
-            e = float(np.mean(p <= alpha))
-            rows.append(
-                {
-                    "data": kind,
-                    "n_a": na,
-                    "n_b": nb,
-                    "method": method,
-                    "used": used,
-                    "alpha": alpha,
-                    "n_sims": n_sims,
-                    "type1": e,
-                    "se": float(binomial_se(e, n_sims)),
-                }
-            )
+        cell = {"data": kind, "n_a": na, "n_b": nb, "method": method, "used": used}
+        rows += rejection_rows(p, cell, "type1")
     return rows
 
 

@@ -156,6 +156,17 @@ def simulate_null_systems(kind: str, n: int, k: int, n_sims: int, rng) -> np.nda
     return x
 
 
+def rejection_rows(pvalues, key: dict, column: str) -> list[dict]:
+    """One row per level (0.05, 0.01): ``key``, the level, the number of simulations, the
+    share of ``pvalues`` at or below the level (``column``) and its binomial s.e."""
+    rows = []
+    for alpha in (0.05, 0.01):
+        e = float(np.mean(pvalues <= alpha))
+        rows.append({**key, "alpha": alpha, "n_sims": len(pvalues), column: e,
+                     "se": float(np.sqrt(e * (1 - e) / len(pvalues)))})  # fmt: skip
+    return rows
+
+
 def run_tukey_null(kind, n, k, n_sims, *, rng, seed, n_resamples=999, naive=None):
     """Family-wise type-I error (all pairs) of the randomized Tukey HSD on ``k``
     exchangeable systems; ``naive`` (a seed): also the floating-point ``>=`` comparison of
@@ -167,21 +178,8 @@ def run_tukey_null(kind, n, k, n_sims, *, rng, seed, n_resamples=999, naive=None
     res = tukey_hsd_design(design, n_resamples=n_resamples, method="monte-carlo",
                            rng=seed)  # fmt: skip
     pmin = res.pvalue.min(axis=1)
-    rows = []
-    for alpha in (0.05, 0.01):
-        e = float(np.mean(pmin <= alpha))
-        rows.append(
-            {
-                "scores": kind,
-                "n_items": n,
-                "systems": k,
-                "implementation": "pairedstats",
-                "alpha": alpha,
-                "n_sims": n_sims,
-                "type1_fwer": e,
-                "se": float(np.sqrt(e * (1 - e) / n_sims)),
-            }
-        )
+    key = {"scores": kind, "n_items": n, "systems": k}
+    rows = rejection_rows(pmin, {**key, "implementation": "pairedstats"}, "type1_fwer")
     if (
         naive is not None
     ):  # the floating-point comparison the tie fix replaces (benchmark/bench_tukey.py)
@@ -195,18 +193,6 @@ def run_tukey_null(kind, n, k, n_sims, *, rng, seed, n_resamples=999, naive=None
                 for s in range(n_sims)
             ]
         )
-        for alpha in (0.05, 0.01):
-            e = float(np.mean(pmin_naive <= alpha))
-            rows.append(
-                {
-                    "scores": kind,
-                    "n_items": n,
-                    "systems": k,
-                    "implementation": "naive float >=",
-                    "alpha": alpha,
-                    "n_sims": n_sims,
-                    "type1_fwer": e,
-                    "se": float(np.sqrt(e * (1 - e) / n_sims)),
-                }
-            )
+        rows += rejection_rows(pmin_naive, {**key, "implementation": "naive float >="},
+                               "type1_fwer")  # fmt: skip
     return rows
