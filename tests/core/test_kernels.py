@@ -1,11 +1,6 @@
 """The compiled kernels against the numpy reference engine, also with bounds checking on."""
 
 import itertools
-import os
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +11,7 @@ from pairedstats.core import tukey_mc
 from pairedstats.core.draws import BLOCK
 
 from . import reference_engine as ref
+from .boundscheck import run_with_boundscheck
 
 
 def _sums_case(seed=4):
@@ -159,13 +155,7 @@ print("ok")
 def test_kernels_with_bounds_checking_equal_the_reference():
     # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
     # anywhere in the kernels raises IndexError instead of reading memory
-    root = Path(__file__).parents[2]
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
-        run = subprocess.run([sys.executable, "-c", BOUNDSCHECK], cwd=root, env=env,
-                             capture_output=True, text=True, timeout=600)  # fmt: skip
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "ok"
+    run_with_boundscheck(BOUNDSCHECK)
 
 
 def test_block_size_is_part_of_the_layout():

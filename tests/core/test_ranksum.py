@@ -7,10 +7,6 @@ folder (R's wilcox.test(x = a, y = b): it reports x - y = a - b, we report b - a
 import csv
 import itertools
 import math
-import os
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +17,7 @@ from pairedstats.core import ranksum as core
 from pairedstats.core.kernels import ranksum as kernel
 
 from . import ranksum_reference as ref
+from .boundscheck import run_with_boundscheck
 
 REF = Path(__file__).parent.parent / "reference" / "ranksum"
 # R's alternative about x - y = a - b, ours about b - a
@@ -473,13 +470,7 @@ print("ok")
 def test_kernels_with_bounds_checking():
     # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
     # anywhere in the rank-sum kernels raises IndexError instead of reading memory
-    root = Path(__file__).parents[2]
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
-        run = subprocess.run([sys.executable, "-c", BOUNDSCHECK], cwd=root, env=env,
-                             capture_output=True, text=True, timeout=600)  # fmt: skip
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip() == "ok"
+    run_with_boundscheck(BOUNDSCHECK)
 
 
 def test_nan_is_refused_by_the_merge():
