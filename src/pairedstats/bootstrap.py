@@ -25,7 +25,7 @@ from .core import bootstrap as _core
 from .core import crossed as _crossed
 from .core.design import PairedDesign, comparison_pairs
 from .core.effects import paired_effects
-from .core.intervals import tie_error
+from .core.intervals import comparison_tie_errors, tie_error
 from .core.parallel import run_in_parts
 from .core.summary import Rule, summarize
 from .inputs import design_from_array
@@ -207,7 +207,7 @@ def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> N
     if design.cluster is not None:
         intervals.out.set(g, n_clusters=group.n_units)
     sides = None if s.statistic is None else (out["stat_a"], out["stat_b"])
-    ties = _tie_errors(s, g, pairs, sides)
+    ties = out["tie_error"] if "tie_error" in out else _tie_errors(s, g, pairs, sides)
     se = (out["replicate_se"], out["estimate_se"]) if "replicate_se" in out else None
     intervals.finish(g, out["replicates"], out["estimate"], ties, out.get("acceleration"), se)
 
@@ -229,15 +229,9 @@ def _run_crossed(s: Settings, pairs, g: int, intervals: _Intervals) -> None:
 
 def _tie_errors(s: Settings, g: int, pairs, statistics=None) -> np.ndarray:
     """Per comparison, how far the rounding of the scores as given can move a replicate
-    (:func:`pairedstats.core.intervals.tie_error`): of the two systems' scores, or with
-    ``statistic`` of the two sides' statistics, taken to be known as a score is."""
-    design = s.design
-    if statistics is None:
-        scores = design.scores[design.group(g), :, 0]
-        sides = [scores[:, [a, b]] for a, b in pairs]
-    else:
-        sides = [np.array([[sa, sb]]) for sa, sb in zip(*statistics, strict=True)]
-    return np.array([tie_error(x, design.precision) for x in sides])
+    (:func:`pairedstats.core.intervals.comparison_tie_errors`)."""
+    scores = s.design.scores[s.design.group(g), :, 0]
+    return comparison_tie_errors(scores, pairs, s.design.precision, statistics)
 
 
 def _report(s: Settings, out: Outputs, findings: Findings) -> None:

@@ -77,6 +77,7 @@ from .intervals import (
     basic_interval,
     bca_interval,
     bias_correction,
+    comparison_tie_errors,
     jackknife_influence,
     percentile_interval,
     standard_error,
@@ -443,12 +444,10 @@ def group_replicates(
 def _bca_inputs(group, statistic, sums, stat_a, stat_b) -> dict:
     """BCa's influence values, acceleration and tie tolerance (:func:`group_replicates`)."""
     L = mean_influence(group, sums) if statistic is None else statistic_influence(group, statistic)
-    if statistic is None:
-        sides = [group.scores[:, [a, b], 0] for a, b in group.pairs]
-    else:
-        sides = [np.array([[sa, sb]]) for sa, sb in zip(stat_a, stat_b, strict=True)]
+    sides = None if statistic is None else (stat_a, stat_b)
+    ties = comparison_tie_errors(group.scores[:, :, 0], group.pairs, group.precision, sides)
     return {
         "influence": L,
         "acceleration": acceleration(L, group.strata_sizes),
-        "tie_error": np.array([tie_error(x, group.precision) for x in sides]),
+        "tie_error": ties,
     }

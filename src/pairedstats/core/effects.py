@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .intervals import tie_error
+from .intervals import comparison_tie_errors
 
 __all__ = ["paired_effects"]
 
@@ -56,7 +56,7 @@ def paired_effects(
     a = scores[:, [p[0] for p in pairs]]
     b = scores[:, [p[1] for p in pairs]]
     d = b - a
-    tol = np.array([tie_error(scores[:, [i, j]], precision) for i, j in pairs])
+    tol = comparison_tie_errors(scores, pairs, precision)
     mean = d.mean(axis=0)
     mean = np.where(np.abs(mean) <= tol, 0.0, mean)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -18,6 +18,7 @@ __all__ = [
     "basic_interval",
     "bca_interval",
     "bias_correction",
+    "comparison_tie_errors",
     "jackknife_influence",
     "percentile_interval",
     "standard_error",
@@ -158,6 +159,24 @@ def tie_error(scores, precision: float = 2.0**-53) -> float:
     True
     """
     return 2.0 * difference_error(np.asarray(scores, dtype=np.float64), precision)
+
+
+def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None) -> np.ndarray:
+    """:func:`tie_error` of each comparison ``(a, b)``: of its two systems' scores
+    ``scores[:, [a, b]]`` (n_items, n_systems), or, given ``sides`` (the two statistics of each
+    comparison, a pair of arrays), of those two values, taken to be known as a score is.
+
+    Examples
+    --------
+    >>> x = np.array([[0.5, -4.0, 0.25], [0.0, 1.0, 0.125]])
+    >>> (comparison_tie_errors(x, [(0, 2), (0, 1)]) / (32 * 2.0**-53)).tolist()
+    [0.5, 4.0]
+    """
+    if sides is None:
+        parts = [np.asarray(scores)[:, [a, b]] for a, b in pairs]
+    else:
+        parts = [np.array([[sa, sb]]) for sa, sb in zip(*sides, strict=True)]
+    return np.array([tie_error(x, precision) for x in parts])
 
 
 def acceleration(influence, strata_sizes: Sequence[int] | None = None) -> np.ndarray:
