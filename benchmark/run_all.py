@@ -419,6 +419,9 @@ def main() -> None:
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--json", help="also write the results to this JSON file")
     parser.add_argument(
+        "--only", nargs="+", help="run only the cases whose names contain one of these"
+    )
+    parser.add_argument(
         "--docs", help="also write the benchmark page (docs/benchmarks.md) from this run"
     )
     args = parser.parse_args()
@@ -435,6 +438,8 @@ def main() -> None:
     results = {}
     t_start = time.perf_counter()
     for name in _case_table(args.quick):
+        if args.only and not any(part in name for part in args.only):
+            continue
         cmd = [sys.executable, __file__, "--case", name, "--repeats", str(args.repeats)]
         if args.quick:
             cmd.append("--quick")
@@ -442,6 +447,8 @@ def main() -> None:
         r = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = r
         _print_row(r, results)
+    if args.only:
+        return
     rates = {k: results[k]["draws"] / results[k]["seconds"] for k in ("raw", "int64", "int32")}
     print("\nphysical limit (draws per second): " + ", ".join(
         f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()))  # fmt: skip

@@ -66,6 +66,31 @@ def test_unit_indices_equal_the_numpy_reference(n):
     np.testing.assert_array_equal(got, expected.indices(6))
 
 
+@pytest.mark.parametrize("n", [1, 3, 5, 1000, 65536, 65537, 70001])
+def test_unit_sums_add_the_reference_indices_in_draw_order(n):
+    # sum_units draws the indices fill_units writes, carry included: resamples of n units
+    # one after another, then a partial one, then the rest of the stream's chunks again
+    prefix = draws.entropy_prefix(5, draws.label_words(["s", n]))
+    gen = np.random.default_rng(n)
+    values = gen.normal(size=n) * 10.0 ** gen.integers(-8, 9, size=n)  # order matters
+    state = jit.open_stream(prefix, np.uint64(2))
+    width, threshold = jit.unit_rule(n)
+    got = [jit.sum_units(state, values, n, width, threshold) for _ in range(5)]
+    indices = ref.UnitStream(ref.words_generator(5, draws.label_words(["s", n]), 2), n)
+    expected = [_draw_order_sum(values[row]) for row in indices.indices(5)]
+    assert got == expected
+    after = np.empty(3, dtype=np.int64)
+    jit.fill_units(state, after, 3, n, width, threshold)  # the same carry as fill_units'
+    np.testing.assert_array_equal(after, indices.take(3))
+
+
+def _draw_order_sum(picked):
+    total = 0.0
+    for value in picked:  # Python floats: one rounding per addition, in order
+        total += float(value)
+    return total
+
+
 def test_resample_indices_equal_the_reference_and_are_keyed_by_block():
     labels = ["bootstrap", ("g",)]
     a = draws.resample_indices(9, labels, 11, 2 * draws.BLOCK + 5)

@@ -72,7 +72,8 @@ def _check_labels(values, arg: str, what: str, items=None) -> None:
 def _object_array(values) -> np.ndarray:
     """A 1-D object array of ``values`` (tuples stay elements, not rows)."""
     values = values.tolist() if isinstance(values, np.ndarray) else list(values)
-    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    if any(issubclass(kind, np.generic) for kind in set(map(type, values))):
+        values = [v.item() if isinstance(v, np.generic) else v for v in values]
     out = np.empty(len(values), dtype=object)
     out[:] = values
     return out

@@ -14,11 +14,13 @@ A *stream state* is a uint64 array of 6 words: the generator (``HI, LO, INC_HI, 
 and the decoder's carry (``WORD``, the current output, and ``LEFT``, how many of its chunks
 are still unused), so that a block can be drawn in several calls with the same numbers.
 
-Every bounded draw goes through :func:`_accept` (Lemire's multiply-shift rejection): a chunk
+Every bounded draw follows Lemire's multiply-shift rejection (:func:`_accept`): a chunk
 ``x`` of ``width`` bits gives ``(x * n) >> width`` unless ``(x * n) mod 2**width < threshold``
 (``threshold = 2**width mod n``). :func:`fill_units` lays the draws out contiguously (unit
-indices of the bootstrap; 16- or 32-bit chunks), :func:`fill_rows` in the strided layout of the
-Tukey kernels (32-bit chunks).
+indices of the bootstrap; 16- or 32-bit chunks), :func:`sum_units` consumes the same draws
+without a buffer, adding up the values they pick (one column: no buffer to write and read
+again), :func:`fill_rows` lays them out in the strided layout of the Tukey kernels (32-bit
+chunks).
 
 ``tests/core/test_draws.py`` checks states and outputs against numpy itself and the decoders
 against the numpy reference engine (``tests/core/reference_engine.py``). Everything a
@@ -41,31 +43,41 @@ __all__ = [
     "open_stream",
     "reset_stream",
     "seed",
+    "sum_units",
     "unit_rule",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, inline="always")
 _U64 = np.uint64
-_MASK32 = _U64(0xFFFFFFFF)
+_MASK32, _MASK16 = _U64(0xFFFFFFFF), _U64(0xFFFF)
 _MULT_A, _INIT_A = _U64(0x931E8875), _U64(0x43B0D7E5)
 _MULT_B, _INIT_B = _U64(0x58F38DED), _U64(0x8B51F9DD)
 _MIX_L, _MIX_R = _U64(0xCA01F9DD), _U64(0x4973F715)
-_M_HI, _M_LO = _U64(0x2360ED051FC65DA4), _U64(0x4385DF649FCCF645)
+_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # PCG64's 128-bit multiplier
 _S16, _S32, _S48, _S58, _S63 = _U64(16), _U64(32), _U64(48), _U64(58), _U64(63)
 _ONE, _ZERO = _U64(1), _U64(0)
 
 
 @intrinsic
-def mulhi(typingctx, a, b):
-    """The high 64 bits of the 128-bit product of two uint64 (one LLVM ``mul i128``)."""
-    sig = types.uint64(types.uint64, types.uint64)
+def _step(typingctx, hi, lo, inc_hi, inc_lo):
+    """PCG64's LCG step ``(hi, lo) * M + (inc_hi, inc_lo) mod 2**128`` as one LLVM ``i128``
+    multiply-add (the state and increment as pairs of uint64 words)."""
+    pair = types.UniTuple(types.uint64, 2)
+    sig = pair(types.uint64, types.uint64, types.uint64, types.uint64)
 
     def codegen(context, builder, signature, args):
         wide = ir.IntType(128)
-        x = builder.zext(args[0], wide)
-        y = builder.zext(args[1], wide)
-        high = builder.lshr(builder.mul(x, y), ir.Constant(wide, 64))
-        return builder.trunc(high, ir.IntType(64))
+
+        def join(high, low):
+            shifted = builder.shl(builder.zext(high, wide), ir.Constant(wide, 64))
+            return builder.or_(shifted, builder.zext(low, wide))
+
+        state = builder.add(
+            builder.mul(join(args[0], args[1]), ir.Constant(wide, _MULTIPLIER)),
+            join(args[2], args[3]),
+        )
+        high = builder.trunc(builder.lshr(state, ir.Constant(wide, 64)), ir.IntType(64))
+        return context.make_tuple(builder, pair, [high, builder.trunc(state, ir.IntType(64))])
 
     return sig, codegen
 
@@ -95,15 +107,6 @@ def _entropy(prefix, block, i):
     if i == n:
         return _U64(block) & _MASK32
     return _U64(block) >> _S32
-
-
-@_jit
-def _step(hi, lo, inc_hi, inc_lo):
-    # (hi, lo) * M + (inc_hi, inc_lo) modulo 2**128
-    new_lo = lo * _M_LO
-    new_hi = mulhi(lo, _M_LO) + lo * _M_HI + hi * _M_LO
-    low = new_lo + inc_lo
-    return new_hi + inc_hi + (_ONE if low < new_lo else _ZERO), low
 
 
 @_jit
@@ -244,6 +247,66 @@ def fill_units(state, buf, total, n, width, threshold):  # pragma: no cover
         left = per_word
     state[0], state[1] = hi, lo
     state[4], state[5] = word, _U64(left)
+
+
+@_jit
+def _add_unit(v, m, mask, width, threshold, total):
+    """:func:`_accept` on the product ``m = chunk * n``, adding the value of the unit to
+    ``total`` when the chunk is accepted: ``(total, accepted)``. Branch-free (a rejected chunk
+    adds ``0.0``, which leaves any sum that starts at ``0.0`` bit for bit unchanged)."""
+    value = v[m >> width]
+    ok = (m & mask) >= threshold
+    return total + (value if ok else 0.0), ok
+
+
+@numba.njit(cache=True, nogil=True)
+def sum_units(state, v, n, width, threshold):  # pragma: no cover
+    """``sum(v[u] for u in units)``, in draw order, over the next ``n`` unit indices of the
+    stream ``state``: the indices :func:`fill_units` would write, decoded the same way (the
+    carry included), so the sum has the bits of a buffered draw-order sum.
+
+    The single-column path of the bootstrap kernel: the sum's chain of additions, not the
+    generator, sets its pace, as in a kernel that draws with a cheaper generator.
+    """
+    uw, un, ut = _U64(width), _U64(n), _U64(threshold)
+    mask = _U64((1 << width) - 1)
+    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    word, left = state[4], int(state[5])
+    total, i = 0.0, 0
+    while left > 0 and i < n:  # the chunks left in the current word
+        total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)
+        word >>= uw
+        left -= 1
+        i += ok
+    if width == 32:
+        while i + 2 <= n:
+            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            total, ok = _add_unit(v, (word & _MASK32) * un, _MASK32, _S32, ut, total)
+            i += ok
+            total, ok = _add_unit(v, (word >> _S32) * un, _MASK32, _S32, ut, total)
+            i += ok
+    else:
+        while i + 4 <= n:
+            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            total, ok = _add_unit(v, (word & _MASK16) * un, _MASK16, _S16, ut, total)
+            i += ok
+            total, ok = _add_unit(v, ((word >> _S16) & _MASK16) * un, _MASK16, _S16, ut, total)
+            i += ok
+            total, ok = _add_unit(v, ((word >> _S32) & _MASK16) * un, _MASK16, _S16, ut, total)
+            i += ok
+            total, ok = _add_unit(v, (word >> _S48) * un, _MASK16, _S16, ut, total)
+            i += ok
+    while i < n:
+        if left == 0:
+            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            left = 64 // width
+        total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)
+        word >>= uw
+        left -= 1
+        i += ok
+    state[0], state[1] = hi, lo
+    state[4], state[5] = word, _U64(left)
+    return total
 
 
 @numba.njit(cache=True, nogil=True)

@@ -48,9 +48,14 @@ def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
 
 @_njit
 def _block_sums(state, vals, u0, n, r, stop, buf, dst, out_s):  # pragma: no cover
-    # resamples r..stop-1 of one block: draw the units of up to _LANES resamples, sum each row
-    # of vals[:, u0:u0 + n]
+    # resamples r..stop-1 of one block: one column is summed as it is drawn; several draw the
+    # units of up to _LANES resamples into buf, then sum each row of vals[:, u0:u0 + n]
     width, threshold = draws.unit_rule(n)
+    if vals.shape[0] == 1:
+        v = vals[0, u0 : u0 + n]
+        for t in range(r, stop):
+            out_s[0, t] = draws.sum_units(state, v, n, width, threshold)
+        return
     most = buf.shape[0] // n
     while r < stop:
         lanes = min(most, stop - r)
@@ -69,7 +74,8 @@ def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma
     Task ``t`` is block ``t % n_blocks`` of stream ``s = t // n_blocks`` (:class:`Streams`,
     :class:`Units`): resample ``r`` of the block draws ``n`` unit indices
     (:func:`pairedstats.core.draws.jit.fill_units`) and ``out[s, q, r]`` is the draw-order sum
-    of ``units.values[q, unit]`` over them.
+    of ``units.values[q, unit]`` over them. A single column is summed as it is drawn
+    (:func:`~pairedstats.core.draws.jit.sum_units`, the same bits without a buffer).
     """
     n_blocks = (n_resamples + block_size - 1) // block_size
     state = np.empty(6, dtype=np.uint64)
@@ -81,7 +87,7 @@ def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma
         u0 = units.bounds[s]
         n = units.bounds[s + 1] - u0
         draws.reset_stream(state, prefix, block)
-        most = _LANES if n <= _MANY_UNITS else 1
+        most = 0 if units.values.shape[0] == 1 else _LANES if n <= _MANY_UNITS else 1
         buf = np.empty(most * n, dtype=np.uint32)  # unsigned: no wraparound checks
         r = block * block_size
         stop = min(r + block_size, n_resamples)
