@@ -127,12 +127,23 @@ def test_bounded_rows_equal_the_numpy_reference(high):
     state = jit.open_stream(prefix, np.uint64(4))
     thresh = (1 << 32) % high
     count, rows, stride = 5, 7, 8
-    jit.fill_rows(state, high, thresh, np.empty(0, np.uint32), count, 3, 0, 1, 0)  # skip 3
+    jit.fill_rows(state, high, thresh, np.empty(0, np.uint32), count, 3, 0)  # skip 3
     buf = np.zeros(count * stride, dtype=np.uint32)
-    jit.fill_rows(state, high, thresh, buf, count, rows, stride, 1, 0)
+    jit.fill_rows(state, high, thresh, buf, count, rows, stride)
+    one_by_one = _next_bounded(state, high, thresh, 9)  # the stream goes on, draw by draw
     expected = ref.bounded_uint32(ref.words_generator(11, draws.label_words(["t"]), 4), high,
-                                  (3 + rows) * count)[3 * count :]  # fmt: skip
-    np.testing.assert_array_equal(buf.reshape(count, stride)[:, :rows].T.ravel(), expected)
+                                  (3 + rows) * count + 9)[3 * count :]  # fmt: skip
+    np.testing.assert_array_equal(buf.reshape(count, stride)[:, :rows].T.ravel(),
+                                  expected[: rows * count])  # fmt: skip
+    np.testing.assert_array_equal(one_by_one, expected[rows * count :])
+
+
+@numba.njit
+def _next_bounded(state, high, threshold, count):
+    out = np.empty(count, dtype=np.uint64)
+    for i in range(count):
+        out[i] = jit.next_bounded(state, np.uint64(high), np.uint64(threshold))
+    return out
 
 
 def test_stream_version_is_an_int():

@@ -19,8 +19,8 @@ Every bounded draw follows Lemire's multiply-shift rejection (:func:`_accept`): 
 (``threshold = 2**width mod n``). :func:`fill_units` lays the draws out contiguously (unit
 indices of the bootstrap; 16- or 32-bit chunks), :func:`sum_units` consumes the same draws
 without a buffer, adding up the values they pick (one column: no buffer to write and read
-again), :func:`fill_rows` lays them out in the strided layout of the Tukey kernels (32-bit
-chunks).
+again). The Tukey kernels draw 32-bit chunks: :func:`fill_rows` lays them out in rows,
+:func:`next_bounded` hands them over one at a time.
 
 ``tests/core/test_draws.py`` checks states and outputs against numpy itself and the decoders
 against the numpy reference engine (``tests/core/reference_engine.py``). Everything a
@@ -40,6 +40,7 @@ __all__ = [
     "fill_rows",
     "fill_units",
     "next64",
+    "next_bounded",
     "open_stream",
     "reset_stream",
     "seed",
@@ -310,11 +311,11 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
 
 
 @numba.njit(cache=True, nogil=True)
-def fill_rows(state, high, threshold, buf, count, rows, stride, step, offset):  # pragma: no cover
+def fill_rows(state, high, threshold, buf, count, rows, stride):  # pragma: no cover
     """The next ``count * rows`` bounded integers in ``[0, high)``, 32-bit chunks.
 
     Draw ``c`` of row ``t`` (rows of ``count`` draws, in stream order) goes to
-    ``buf[(c * step + offset) * stride + t]``; with ``stride == 0`` they are skipped.
+    ``buf[c * stride + t]``; with ``stride == 0`` they are skipped.
     """
     hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
     word, left = state[4], state[5]
@@ -330,7 +331,23 @@ def fill_rows(state, high, threshold, buf, count, rows, stride, step, offset):  
             left -= _ONE
             if ok:
                 if stride:
-                    buf[(c * step + offset) * stride + t] = value
+                    buf[c * stride + t] = value
                 c += 1
     state[0], state[1] = hi, lo
     state[4], state[5] = word, left
+
+
+@_jit
+def next_bounded(state, high, threshold):
+    """The next bounded integer in ``[0, high)`` of the stream ``state`` (uint64): the draw
+    :func:`fill_rows` would write next (32-bit chunks, ``threshold = 2**32 mod high``)."""
+    while True:
+        if state[5] == _ZERO:
+            word, state[0], state[1] = next64(state[0], state[1], state[2], state[3])
+            left = _U64(2)
+        else:
+            word, left = state[4], state[5]
+        value, ok = _accept(word & _MASK32, high, _MASK32, _S32, threshold)
+        state[4], state[5] = word >> _S32, left - _ONE
+        if ok:
+            return value
