@@ -410,3 +410,14 @@ def test_coverage_of_skewed_means_gains_on_the_percentile_interval():
     se = np.sqrt(0.95 * 0.05 / 2000)
     assert abs(stud - 0.95) <= 3 * se
     assert stud - pct > 0.03
+
+
+def test_quantile_at_a_whole_position_next_to_an_infinity_is_the_value_there():
+    # numpy's linear rule reads the next value with weight 0 even at a whole position:
+    # inf * 0 = NaN there (a counterexample the property suite found); the quantile is 0.0
+    t = np.array([[0.0, 0.0, 0.0, 0.0, np.inf], [0.0, 1.0, 2.0, 3.0, np.inf]])
+    with np.errstate(invalid="raise"):
+        got = st._lower_quantile(t, 0.5)
+    np.testing.assert_array_equal(got, [0.0, 2.0])
+    between = np.quantile([0.0, 1.0, 2.0, 3.0, 9.0], 0.6)  # the same two neighbours, 2 and 3
+    np.testing.assert_array_equal(st._lower_quantile(t, 0.6), [0.0, between])

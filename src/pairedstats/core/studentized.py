@@ -198,7 +198,9 @@ def _lower_quantile(t: np.ndarray, p: float) -> np.ndarray:
     high = np.quantile(t, p, axis=-1, method="higher")
     out = np.where(low == high, low, np.where(low == -np.inf, -np.inf, np.inf))
     out = np.where(np.isnan(low) | np.isnan(high), np.nan, out)
-    finite = np.isfinite(low) & np.isfinite(high)
+    # between two distinct finite neighbours only: at a whole position (equal neighbours)
+    # numpy's rule still reads the next value with weight 0, and inf * 0 is NaN
+    finite = np.isfinite(low) & np.isfinite(high) & (low != high)
     if finite.any():
         rows = t.reshape(-1, t.shape[-1])[finite.reshape(-1)]
         out = np.array(out, dtype=np.float64)
