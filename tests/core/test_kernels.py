@@ -1,6 +1,8 @@
 """The compiled kernels against the numpy reference engine, also with bounds checking on."""
 
 import itertools
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -33,6 +35,9 @@ def test_stream_sums_equal_draw_order_sums_of_the_reference_indices():
     # one stream alone: the same sums
     alone = cb.stream_sums(labels[2:3], vals[2:3], n_res, 2026, workers=1)
     np.testing.assert_array_equal(alone[0], out[2])
+    # one column (its own kernel, summed as drawn): the same sums as beside other columns
+    column = cb.stream_sums(labels, [v[:, 1:2] for v in vals], n_res, 2026, workers=2)
+    np.testing.assert_array_equal(column, out[:, 1:2])
 
 
 def _mixed_groups(k, sizes, seed=7, bases=None):
@@ -140,9 +145,11 @@ gen = np.random.default_rng(0)
 vals = [gen.normal(size=(n, 2)) for n in (1, 5, 300)]
 labels = [("bootstrap", i) for i in range(3)]
 out = cb.stream_sums(labels, vals, 300, 8, workers=1)
+column = cb.stream_sums(labels, [v[:, :1] for v in vals], 300, 8, workers=1)
 for s in range(3):
     idx = ref.resample_indices(8, labels[s], vals[s].shape[0], 300)
     assert (out[s] == ref.draw_order_sums(vals[s], idx).T).all()
+    assert (column[s] == out[s, :1]).all()
 for (k, n), base in itertools.product([(3, 9), (7, 5), (13, 3)], [None, 1]):
     x = np.round(gen.random((n, k)), 1)
     g = ct.prepare_group(x, [(1, 0), (1, 2)], base=base)
@@ -156,6 +163,60 @@ def test_kernels_with_bounds_checking_equal_the_reference():
     # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
     # anywhere in the kernels raises IndexError instead of reading memory
     run_with_boundscheck(BOUNDSCHECK)
+
+
+SPECIALIZATIONS = """
+import importlib, pkgutil
+import numpy as np
+from numba import types
+import pairedstats
+import pairedstats.core.draws.jit as draws_jit
+import pairedstats.core.kernels as kernels
+from pairedstats.__main__ import demo
+demo(n_resamples=300)
+gen = np.random.default_rng(0)
+x = gen.normal(size=(40, 3))
+for kw in ({}, {"method": "studentized"}, {"method": "bca"}, {"strata": [0, 1] * 20},
+           {"cluster": np.arange(40) // 4}):
+    pairedstats.bootstrap(x, n_resamples=300, rng=1, **kw)
+    pairedstats.bootstrap(x[:, :2], n_resamples=300, rng=1, **kw)
+for k, kw in ((8, {}), (4, {}), (4, {"baseline": 0}), (9, {"baseline": 0})):
+    pairedstats.tukey_hsd(np.round(gen.random((30, k)), 1), n_resamples=300, rng=1, **kw)
+    pairedstats.tukey_hsd(gen.random((30, k)), n_resamples=300, rng=1, **kw)
+ints = gen.integers(0, 5, 70).astype(float)
+pairedstats.ranksum(ints[:40], ints[40:], method="exact")
+pairedstats.ranksum(gen.normal(size=10), gen.normal(size=8), method="exact")
+pairedstats.ranksum(gen.normal(size=1100), gen.normal(size=1000))
+pairedstats.signrank(gen.normal(size=(30, 2)))
+pairedstats.signrank(np.round(gen.normal(size=(300, 2)), 1))
+modules = [draws_jit] + [importlib.import_module(f"pairedstats.core.kernels.{m.name}")
+                         for m in pkgutil.iter_modules(kernels.__path__)]
+def needless(t):  # a constant, or an array that is not C-contiguous
+    if isinstance(t, types.BaseTuple):
+        return any(needless(u) for u in t.types)
+    if isinstance(t, types.Array):
+        return t.layout != "C"
+    return isinstance(t, types.Literal)
+for module in modules:
+    for name, f in vars(module).items():
+        for signature in getattr(f, "signatures", None) or []:
+            assert not any(map(needless, signature)), (module.__name__, name, signature)
+        dtypes = {tuple(str(getattr(t, "dtype", t)) for t in sig) for sig in f.signatures} \
+            if hasattr(f, "signatures") else set()
+        assert len(dtypes) == len(getattr(f, "signatures", [])), (module.__name__, name)
+print("ok")
+"""
+
+
+def test_each_kernel_is_compiled_once():
+    # a helper called with a constant argument is compiled once more for that constant (a
+    # numba literal type), a read-only or non-contiguous array once more for its layout:
+    # every compilation is a first call's wait, so each kernel is compiled once per working
+    # dtype (int64 scores on a grid, float64 otherwise), whichever road calls it
+    result = subprocess.run([sys.executable, "-c", SPECIALIZATIONS], capture_output=True,
+                            text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().endswith("ok")
 
 
 def test_block_size_is_part_of_the_layout():

@@ -343,7 +343,14 @@ def _samples(rng):
     yield rng.normal(size=400) * 1e-9, rng.standard_cauchy(size=350)
 
 
-def test_order_differences_are_the_sorted_outer_difference_at_every_rank():
+@pytest.fixture(params=["numpy", "compiled"])
+def road(request, monkeypatch):
+    """Both roads of the selection and the midranks: numpy (small samples) and the kernels."""
+    monkeypatch.setattr(core, "SMALL", 1 << 40 if request.param == "numpy" else 0)
+    return request.param
+
+
+def test_order_differences_are_the_sorted_outer_difference_at_every_rank(road):
     rng = np.random.default_rng(12)
     for a, b in _samples(rng):
         a, b = np.sort(a), np.sort(b)
@@ -353,6 +360,7 @@ def test_order_differences_are_the_sorted_outer_difference_at_every_rank():
         np.testing.assert_array_equal(np.sort(got), np.sort(d[ks - 1]))
         one_call = core.order_differences(a, b, ks)
         assert (one_call == d[ks - 1]).all()
+        assert not np.signbit(one_call[one_call == 0]).any()  # zero is 0.0 on both roads
 
 
 @pytest.mark.parametrize(("limit", "size"), [(1, 2), (3, 16), (50, 64), (1000, 128)])
@@ -372,7 +380,7 @@ def test_selection_rounds_give_the_same_numbers(limit, size):
         assert (out == d[ks - 1]).all()
 
 
-def test_hodges_lehmann_and_whole_test_ends_are_outer_difference_order_statistics():
+def test_hodges_lehmann_and_whole_test_ends_are_outer_difference_order_statistics(road):
     rng = np.random.default_rng(13)
     for a, b in _samples(rng):
         if not np.isfinite(_sorted_outer(a, b)).all():
@@ -386,7 +394,7 @@ def test_hodges_lehmann_and_whole_test_ends_are_outer_difference_order_statistic
                 assert math.isnan(out[end]) or out[end] in d
 
 
-def test_rank_statistics_equal_the_array_formulas():
+def test_rank_statistics_equal_the_array_formulas(road):
     rng = np.random.default_rng(14)
     for a, b in _samples(rng):
         expected = ref.rank_statistics(a, b)
@@ -449,6 +457,7 @@ def test_no_ties_null_equals_the_array_recursion():
 BOUNDSCHECK = """
 import numpy as np
 from pairedstats.core import ranksum as core
+core.SMALL = 0  # the kernels, not numpy
 from tests.core import ranksum_reference as ref
 gen = np.random.default_rng(0)
 for n_a, n_b in [(1, 1), (5, 3), (40, 70)]:

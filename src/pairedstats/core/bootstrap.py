@@ -128,10 +128,11 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
 
     Stream ``s`` (labels ``labels[s]``) resamples the rows of ``values[s]`` (n_s, k);
     ``out[s, q, r]`` is the draw-order sum of column ``q`` over resample ``r``'s units
-    (:func:`pairedstats.core.kernels.bootstrap.stream_sums`). A stream's sums depend on its
-    labels, its values, the root and ``r`` only.
+    (:func:`pairedstats.core.kernels.bootstrap.stream_sums`, or ``column_sums`` for one
+    column: the same bits). A stream's sums depend on its labels, its values, the root and
+    ``r`` only.
     """
-    from .kernels.bootstrap import stream_sums as kernel
+    from .kernels import bootstrap as kernels
 
     prefixes = [entropy_prefix(root, label_words(lab)) for lab in labels]
     streams = Streams(np.concatenate(prefixes), offsets([p.size for p in prefixes]))
@@ -140,6 +141,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         offsets([v.shape[0] for v in values]),
     )
     out = np.empty((len(values), values[0].shape[1], n_resamples))
+    kernel = kernels.column_sums if out.shape[1] == 1 else kernels.stream_sums
     n_tasks = len(values) * len(block_slices(n_resamples))
     nw = min(default_workers(workers), n_tasks)
     _run_tasks(lambda lo, hi: kernel(streams, units, n_resamples, BLOCK, lo, hi, out), n_tasks, nw)

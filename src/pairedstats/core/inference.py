@@ -102,9 +102,10 @@ def shares_at_or_below(x, value) -> tuple[np.ndarray, np.ndarray]:
 
     x = np.asarray(x, dtype=np.float64)
     v = np.broadcast_to(np.asarray(value, dtype=np.float64), x.shape[:-1])
-    rows = np.ascontiguousarray(x.reshape(-1, x.shape[-1]))
+    # contiguous and writable: one compiled signature (numba types read-only arrays apart)
+    rows = np.require(x.reshape(-1, x.shape[-1]), requirements=["C", "W"])
     stats = np.empty((rows.shape[0], 7))
-    crossing_stats(rows, np.ascontiguousarray(v.reshape(-1)), stats)
+    crossing_stats(rows, np.require(v.reshape(-1), requirements=["C", "W"]), stats)
     stats = stats.reshape(*x.shape[:-1], 7)
     n_le, n_ge, max_le, min_gt, min_ge, max_lt, nan = np.moveaxis(stats, -1, 0)
     nan, n = nan > 0, x.shape[-1]

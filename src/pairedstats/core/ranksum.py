@@ -80,6 +80,12 @@ _DIRECT = 1 << 14
 _SAMPLE = 2048
 #: float64 cells the subset-sum recursion keeps in cache (16 MiB: the rows of a wavefront).
 _CACHE_CELLS = 1 << 21
+#: Up to this many differences ``n_a n_b`` (8 MiB of them), and up to this many pooled
+#: values for the midranks, numpy does the work (``np.partition`` of the formed differences,
+#: ``np.unique`` of the pooled values): a small call costs no compilation of the kernels
+#: (about 2.5 s on their first use), which are there for the large samples that need them.
+#: Both roads give the same floats (tests/core/test_ranksum.py runs every check on both).
+SMALL = 1 << 20
 
 
 def _kernel():
@@ -114,11 +120,7 @@ def rank_statistics(a: np.ndarray, b: np.ndarray, *, presorted: bool = False) ->
     else:
         order_a, order_b = np.argsort(a, kind="stable"), np.argsort(b, kind="stable")
         a, b = a[order_a], b[order_b]
-    doubled = np.empty(n, dtype=np.int64)
-    groups = np.empty((3, n), dtype=np.int64)
-    count = _kernel().merge_ranks(np.ascontiguousarray(a), np.ascontiguousarray(b), doubled,
-                                  groups)  # fmt: skip
-    groups = groups[:, :count]
+    doubled, groups = _merge_ranks(a, b)
     rank_sum_a = float(doubled[:n_a].sum()) / 2.0
     if order_a is not None:
         doubled[np.concatenate([order_a, n_a + order_b])] = doubled.copy()
@@ -273,6 +275,25 @@ def asymptotic_ci_ranks(
 
 
 # ------------------------------------------------------ order statistics of b - a
+def _merge_ranks(a, b):
+    """Doubled midranks of sorted ``a`` then sorted ``b``, and the sizes of the pooled tie
+    groups, ascending (rows: pooled, within ``a``, within ``b``)."""
+    if a.size + b.size > SMALL:
+        doubled = np.empty(a.size + b.size, dtype=np.int64)
+        groups = np.empty((3, a.size + b.size), dtype=np.int64)
+        count = _kernel().merge_ranks(np.ascontiguousarray(a), np.ascontiguousarray(b),
+                                      doubled, groups)  # fmt: skip
+        return doubled, groups[:, :count]
+    pooled = np.concatenate([a, b])
+    if np.isnan(pooled).any():
+        raise ValueError("`a` and `b` must not hold NaN; remove them first.")
+    values, sizes = np.unique(pooled, return_counts=True)
+    rank2 = 2 * (np.cumsum(sizes) - sizes) + sizes + 1  # 2 x (first rank + last rank) / 2
+    doubled = rank2[np.searchsorted(values, pooled)]
+    in_a = np.searchsorted(a, values, "right") - np.searchsorted(a, values, "left")
+    return doubled.astype(np.int64), np.stack([sizes, in_a, sizes - in_a]).astype(np.int64)
+
+
 def order_differences(a: np.ndarray, b: np.ndarray, ranks) -> np.ndarray:
     """The ``ranks``-th smallest (1-based) of the differences ``b_j - a_i``, not formed.
 
@@ -300,15 +321,19 @@ def order_differences(a: np.ndarray, b: np.ndarray, ranks) -> np.ndarray:
     bad = ranks[(ranks < 1) | (ranks > total)]
     if bad.size:
         raise ValueError(f"`k` must be between 1 and {total}; got {int(bad[0])}.")
-    order = np.argsort(ranks, kind="stable")
     b = np.ascontiguousarray(b, dtype=np.float64)
+    if total <= SMALL:
+        with np.errstate(over="ignore"):  # differences beyond the float range are +-inf
+            formed = np.subtract.outer(b, np.asarray(a, dtype=np.float64)).reshape(-1)
+        return np.partition(formed, np.unique(ranks - 1))[ranks - 1] + 0.0  # no -0.0
+    order = np.argsort(ranks, kind="stable")
     c = np.ascontiguousarray(-np.asarray(a, dtype=np.float64)[::-1])  # b - a == b + (-a)
     out = np.empty(ranks.size)
     limit = max(_DIRECT, 2 * (a.size + b.size))  # selected directly: O(n_a + n_b) memory
     size = _SAMPLE if total < 10**9 else 4 * _SAMPLE
     _kernel().select_differences(b, c, ranks[order], out, limit, size)
     values = np.empty(ranks.size)
-    values[order] = out
+    values[order] = out + 0.0  # a zero difference is 0.0, whichever of -0.0 and 0.0 it was
     return values
 
 

@@ -265,7 +265,7 @@ def _kernel_args(kind: str, root: int, rows) -> tuple:
     prefixes = [entropy_prefix(root, w) for w in words]
     streams = Streams(np.concatenate(prefixes), offsets([len(p) for p in prefixes]))
     data = Groups(
-        values=np.concatenate([grp.values for grp in groups]),
+        values=np.ascontiguousarray(np.concatenate([grp.values for grp in groups])),
         item_bounds=offsets([grp.n_items for grp in groups]),
         thresholds=np.stack([grp.thresholds for grp in groups]),
         block_sizes=np.array([row[3] for row in rows], dtype=np.int64),

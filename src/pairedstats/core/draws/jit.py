@@ -49,6 +49,8 @@ __all__ = [
 ]
 
 _jit = numba.njit(cache=True, nogil=True, inline="always")
+#: The seeding steps, run once per block: compiled once each, not inlined into every caller.
+_plain = numba.njit(cache=True, nogil=True)
 _U64 = np.uint64
 _MASK32, _MASK16 = _U64(0xFFFFFFFF), _U64(0xFFFF)
 _MULT_A, _INIT_A = _U64(0x931E8875), _U64(0x43B0D7E5)
@@ -84,7 +86,7 @@ def _step(typingctx, hi, lo, inc_hi, inc_lo):
 
 
 # ---------------------------------------------------------------- SeedSequence, PCG64
-@_jit
+@_plain
 def _hashmix(value, hc):
     # hc[0] is the running hash constant; all arithmetic modulo 2**32
     value = (value ^ hc[0]) & _MASK32
@@ -93,13 +95,13 @@ def _hashmix(value, hc):
     return value ^ (value >> _S16)
 
 
-@_jit
+@_plain
 def _mix(x, y):
     r = (_MIX_L * x - _MIX_R * y) & _MASK32
     return r ^ (r >> _S16)
 
 
-@_jit
+@_plain
 def _entropy(prefix, block, i):
     # word i of the assembled entropy: the prefix, then the words of the block number
     n = prefix.shape[0]
@@ -110,7 +112,7 @@ def _entropy(prefix, block, i):
     return _U64(block) >> _S32
 
 
-@_jit
+@_plain
 def _pool(prefix, block):
     # SeedSequence's mixed entropy pool of 4 words
     length = prefix.shape[0] + (1 if _U64(block) >> _S32 == _ZERO else 2)
@@ -129,7 +131,7 @@ def _pool(prefix, block):
     return pool
 
 
-@_jit
+@_plain
 def seed(prefix, block):
     """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` of block ``block``'s generator."""
     pool = _pool(prefix, block)

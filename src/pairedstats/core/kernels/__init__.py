@@ -1,7 +1,8 @@
 """Compiled kernels (numba), each small, drawing through :mod:`pairedstats.core.draws.jit`.
 
-* :func:`~pairedstats.core.kernels.bootstrap.stream_sums`: bootstrap replicate sums of the
-  index path, for the streams of one group or of many ``by=`` groups at once;
+* :func:`~pairedstats.core.kernels.bootstrap.stream_sums` (and ``column_sums``, one column):
+  bootstrap replicate sums of the index path, for the streams of one group or of many
+  ``by=`` groups at once;
 * :func:`~pairedstats.core.kernels.tukey_table.table_counts` (``k <= 6`` systems) and
   :func:`~pairedstats.core.kernels.tukey_shuffle.shuffle_counts`: randomized Tukey HSD
   counts of all Monte Carlo groups of a call;

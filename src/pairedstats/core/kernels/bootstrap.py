@@ -47,24 +47,30 @@ def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
 
 
 @_njit
-def _block_sums(state, vals, u0, n, r, stop, buf, dst, out_s):  # pragma: no cover
-    # resamples r..stop-1 of one block: one column is summed as it is drawn; several draw the
-    # units of up to _LANES resamples into buf, then sum each row of vals[:, u0:u0 + n]
-    width, threshold = draws.unit_rule(n)
-    if vals.shape[0] == 1:
-        v = vals[0, u0 : u0 + n]
-        for t in range(r, stop):
-            out_s[0, t] = draws.sum_units(state, v, n, width, threshold)
-        return
-    most = buf.shape[0] // n
-    while r < stop:
-        lanes = min(most, stop - r)
-        draws.fill_units(state, buf, lanes * n, n, width, threshold)
-        for q in range(vals.shape[0]):
-            _sum_lanes(vals[q, u0 : u0 + n], buf, n, lanes, dst)
-            for lane in range(lanes):
-                out_s[q, r + lane] = dst[lane]
-        r += lanes
+def _open_task(streams, units, n_resamples, block_size, t, state):  # pragma: no cover
+    # task t: block t % n_blocks of stream s = t // n_blocks, its generator set in `state`;
+    # (s, first unit, units, first resample, end)
+    n_blocks = (n_resamples + block_size - 1) // block_size
+    s = t // n_blocks
+    block = t - s * n_blocks
+    draws.reset_stream(state, streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]], block)
+    u0 = units.bounds[s]
+    r = block * block_size
+    return s, u0, units.bounds[s + 1] - u0, r, min(r + block_size, n_resamples)
+
+
+@_njit
+def column_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma: no cover
+    """:func:`stream_sums` of a single column (``units.values`` of one row), each resample
+    summed as it is drawn (:func:`~pairedstats.core.draws.jit.sum_units`: the same bits,
+    no buffer). A kernel of its own, so that a call compiles only the path it takes."""
+    state = np.empty(6, dtype=np.uint64)
+    for t in range(lo, hi):
+        s, u0, n, r, stop = _open_task(streams, units, n_resamples, block_size, t, state)
+        width, threshold = draws.unit_rule(n)
+        v = units.values[0, u0 : u0 + n]
+        for i in range(r, stop):
+            out[s, 0, i] = draws.sum_units(state, v, n, width, threshold)
 
 
 @_njit
@@ -74,21 +80,22 @@ def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma
     Task ``t`` is block ``t % n_blocks`` of stream ``s = t // n_blocks`` (:class:`Streams`,
     :class:`Units`): resample ``r`` of the block draws ``n`` unit indices
     (:func:`pairedstats.core.draws.jit.fill_units`) and ``out[s, q, r]`` is the draw-order sum
-    of ``units.values[q, unit]`` over them. A single column is summed as it is drawn
-    (:func:`~pairedstats.core.draws.jit.sum_units`, the same bits without a buffer).
+    of ``units.values[q, unit]`` over them. The units of up to ``_LANES`` resamples are drawn
+    into a buffer, then each column is summed over them (:func:`column_sums` does one column
+    without the buffer).
     """
-    n_blocks = (n_resamples + block_size - 1) // block_size
     state = np.empty(6, dtype=np.uint64)
     dst = np.empty(_LANES)
     for t in range(lo, hi):
-        s = t // n_blocks
-        block = t - s * n_blocks
-        prefix = streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]]
-        u0 = units.bounds[s]
-        n = units.bounds[s + 1] - u0
-        draws.reset_stream(state, prefix, block)
-        most = 0 if units.values.shape[0] == 1 else _LANES if n <= _MANY_UNITS else 1
+        s, u0, n, r, stop = _open_task(streams, units, n_resamples, block_size, t, state)
+        width, threshold = draws.unit_rule(n)
+        most = _LANES if n <= _MANY_UNITS else 1
         buf = np.empty(most * n, dtype=np.uint32)  # unsigned: no wraparound checks
-        r = block * block_size
-        stop = min(r + block_size, n_resamples)
-        _block_sums(state, units.values, u0, n, r, stop, buf, dst, out[s])
+        while r < stop:
+            lanes = min(most, stop - r)
+            draws.fill_units(state, buf, lanes * n, n, width, threshold)
+            for q in range(units.values.shape[0]):
+                _sum_lanes(units.values[q, u0 : u0 + n], buf, n, lanes, dst)
+                for lane in range(lanes):
+                    out[s, q, r + lane] = dst[lane]
+            r += lanes

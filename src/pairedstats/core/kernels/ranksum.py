@@ -22,6 +22,9 @@ import numpy as np
 from .walsh import gather_sums
 
 _njit = numba.njit(cache=True, nogil=True)
+# numpy scalars, not Python constants: a helper called with a constant argument is compiled
+# once more for that constant (a numba literal type); these are typed bool like variables
+_FALSE, _TRUE = np.bool_(False), np.bool_(True)
 
 
 @_njit
@@ -140,7 +143,7 @@ def _select_one(b, c, k, lo, hi, buf, limit, size):  # pragma: no cover
     sample = np.empty(size)
     seed = 0x5EED
     while True:
-        active = below = 0
+        active = below = np.int64(0)  # typed int64: no literal-0 specialization
         for j in range(n_b):
             active += hi[j] - lo[j]
             below += lo[j]
@@ -167,19 +170,19 @@ def _select_one(b, c, k, lo, hi, buf, limit, size):  # pragma: no cover
         t_hi = _nth(sample, p_hi)
         # hi = min(hi, first i >= t) when the answer is below t; lo = max(lo, first i > t)
         # when everything <= t is below
-        if _ends(b, c, t, False, buf) >= k:
-            if _ends(b, c, t, True, buf) < k:
+        if _ends(b, c, t, _FALSE, buf) >= k:
+            if _ends(b, c, t, _TRUE, buf) < k:
                 return t
             for j in range(n_b):
                 hi[j] = min(hi[j], buf[j])
             continue
         for j in range(n_b):
             lo[j] = max(lo[j], buf[j])
-        if _ends(b, c, t_hi, True, buf) >= k:
+        if _ends(b, c, t_hi, _TRUE, buf) >= k:
             for j in range(n_b):
                 hi[j] = min(hi[j], buf[j])
             continue
-        if _ends(b, c, t_hi, False, buf) >= k:
+        if _ends(b, c, t_hi, _FALSE, buf) >= k:
             return t_hi
         for j in range(n_b):
             lo[j] = max(lo[j], buf[j])
@@ -208,7 +211,7 @@ def select_differences(b, c, ranks, out, limit, size):  # pragma: no cover
         value = _select_one(b, c, k, lo, hi, buf, limit, size)
         out[r] = value
         prev = value
-        n_le = _ends(b, c, value, False, start)  # start of the next rank: all <= value
+        n_le = _ends(b, c, value, _FALSE, start)  # start of the next rank: all <= value
     return out
 
 

@@ -23,7 +23,7 @@ def _open_chunks(streams, states, layout, g, block, skip, n):  # pragma: no cove
         prefix = streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]]
         draws.reset_stream(states[c], prefix, block)
         high = layout.chunk_highs[c]
-        draws.fill_rows(states[c], high, (1 << 32) % high, nothing, n, skip, 0)
+        draws.fill_rows(states[c], high, (1 << 32) % high, nothing, n, skip, np.int64(0))
 
 
 @_inline
@@ -67,6 +67,7 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
     row = np.empty(k, dtype=groups.values.dtype)
     sums = np.empty((1, k), dtype=groups.values.dtype)
     total = sums[0]
+    one = np.int64(1)  # a variable: a constant would compile count_statistics once more
     for task in range(tasks.shape[0]):
         g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
         i0 = groups.item_bounds[g]
@@ -85,4 +86,4 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
                     start = layout.chunk_ends[c]
                 for j in range(k):
                     total[j] += row[j]
-            count_statistics(sums, 1, k, groups.bases[g], groups.thresholds[g], out[task])
+            count_statistics(sums, one, k, groups.bases[g], groups.thresholds[g], out[task])

@@ -172,12 +172,12 @@ def table_counts(streams, groups, layout, tasks, out):  # pragma: no cover
         draws.reset_stream(state, streams.prefixes[streams.bounds[g] : streams.bounds[g + 1]],
                            block)  # fmt: skip
         skip = a - block * groups.block_sizes[g]
-        draws.fill_rows(state, high, threshold, buf, n_draws, skip, 0)
+        draws.fill_rows(state, high, threshold, buf, n_draws, skip, np.int64(0))
         if g != built:  # the group's arrangements, once for its consecutive tasks
             _build_table(table, groups.values, i0, n, layout.perms)
             built = g
         for r0 in range(a, z, _TRIALS):
             mb = min(_TRIALS, z - r0)
-            draws.fill_rows(state, high, threshold, buf, n_draws, mb, _TRIALS)
+            draws.fill_rows(state, high, threshold, buf, n_draws, mb, np.int64(_TRIALS))
             _trial_sums(sums, table, buf, mb, n, digits, fact, layout.magic[g], layout.shift[g])
             count_statistics(sums, mb, k, groups.bases[g], groups.thresholds[g], out[task])
