@@ -101,8 +101,14 @@ def canonical_ranks(labels) -> np.ndarray:
     >>> canonical_ranks([3, "a", 1]).tolist()  # numbers before text
     [1, 2, 0]
     """
+    values = _object_array(labels)
+    if set(map(type, values)) == {int} and len(values):  # integer ids: numpy's own order
+        try:
+            return np.unique(values.astype(np.int64), return_inverse=True)[1].reshape(-1)
+        except OverflowError:  # beyond int64: the general road below
+            pass
     pd = _pandas()
-    codes, uniques = pd.factorize(_object_array(labels), sort=False)
+    codes, uniques = pd.factorize(values, sort=False)
     index = pd.Index(uniques, tupleize_cols=False).infer_objects()
     try:
         order = np.asarray(index.argsort(), dtype=np.intp)

@@ -8,6 +8,7 @@ import numpy as np
 from ..draws import jit as draws
 
 _njit = numba.njit(cache=True, nogil=True)
+_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 #: Resamples decoded and summed together: independent accumulators hide the add latency.
 _LANES = 8
@@ -15,7 +16,7 @@ _LANES = 8
 _MANY_UNITS = 1 << 20
 
 
-@_njit
+@_inline
 def _sum8(vq, buf, n, dst):  # pragma: no cover
     # dst[l] = sum over j, in draw order, of vq[buf[l * n + j]], eight lanes at once
     a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
@@ -32,7 +33,7 @@ def _sum8(vq, buf, n, dst):  # pragma: no cover
     dst[4], dst[5], dst[6], dst[7] = a4, a5, a6, a7
 
 
-@_njit
+@_inline
 def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
     # the same sums, lane by lane (every lane is summed in draw order either way)
     if lanes == _LANES:
@@ -46,7 +47,7 @@ def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
         dst[lane] = s
 
 
-@_njit
+@_inline
 def _open_task(streams, units, n_resamples, block_size, t, state):  # pragma: no cover
     # task t: block t % n_blocks of stream s = t // n_blocks, its generator set in `state`;
     # (s, first unit, units, first resample, end)

@@ -56,7 +56,7 @@ def _add1(typingctx, dst, d_at, src, a1):
     return types.void(dst, d_at, src, a1), _add_rows_codegen
 
 
-@_njit
+@_inline
 def _build_table(table, values, i0, n, perms):  # pragma: no cover
     # row i * k! + d: item i's scores arranged by permutation d (lanes k.. stay zero)
     fact, k = perms.shape
@@ -93,7 +93,7 @@ def _item_rows(flat_sums, dst, flat, v, row, count, fact, magic, shift):  # prag
         count -= 1
 
 
-@_njit
+@_inline
 def _trial_sums(sums, table, buf, mb, n, digits, fact, magic, shift):  # pragma: no cover
     # sums[t] = the system sums of trial t (< mb): items added in item order
     flat_sums, flat = sums.reshape(-1), table.reshape(-1)
@@ -108,7 +108,7 @@ def _trial_sums(sums, table, buf, mb, n, digits, fact, magic, shift):  # pragma:
             _item_rows(flat_sums, _U64(t * _ROW), flat, v, base, count, ufact, umagic, ushift)
 
 
-@_njit
+@_inline
 def count_statistics(sums, mb, k, base, thresholds, out):  # pragma: no cover
     """``out[j] +=`` the trials ``t < mb`` whose statistic of ``sums[t, :k]`` reaches
     ``thresholds[j]``.
@@ -132,7 +132,7 @@ def count_statistics(sums, mb, k, base, thresholds, out):  # pragma: no cover
                 out[j] += 1
 
 
-@_njit
+@_inline
 def _largest_group(groups, tasks):  # pragma: no cover
     most = 0
     for task in range(tasks.shape[0]):
