@@ -12,6 +12,8 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pairedstats.core import bootstrap as cb
 
@@ -370,6 +372,36 @@ def test_bca_falls_back_when_the_estimate_is_outside_the_replicates():
     np.testing.assert_array_equal(
         cb.bca_interval(reps, [2.2], [np.nan], 0.5), cb.bca_interval(reps, [2.2], [0.0], 0.5)
     )
+
+
+def test_bca_past_the_pole_keeps_the_level_it_reaches_there():
+    # 1 - a (z0 + z) < 0 at 99.9% with a = -0.28: the raw formula's lower level jumps to 1
+    # (low = 1 > high); the level stays at its limit 0 instead, as the p-value assumes
+    reps = np.array([0.0, 0.0, 1.0])
+    low, high, z0 = cb.bca_interval(reps, 0.0, -0.28125, 0.999)
+    z_lo = NormalDist().inv_cdf(0.0005)
+    assert 1 + 0.28125 * (float(z0) + z_lo) < 0
+    assert low == 0.0  # the smallest replicate: level 0
+    assert high == pytest.approx(cb.bca_interval(reps, 0.0, -0.28125, 0.998)[1], abs=0.03)
+    # mirrored: the upper end's level stays at 1 - 0
+    m_low, m_high, _ = cb.bca_interval(-reps, 0.0, 0.28125, 0.999)
+    assert (m_low, m_high) == (-high, -low)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    reps=st.lists(st.integers(-3, 3).map(float), min_size=2, max_size=12),
+    est=st.integers(-3, 3).map(float),
+    a=st.floats(-0.4, 0.4),
+    levels=st.lists(st.floats(0.01, 0.9999), min_size=2, max_size=2),
+)
+def test_bca_intervals_widen_with_the_level(reps, est, a, levels):
+    narrow, wide = sorted(levels)
+    low_n, high_n, _ = cb.bca_interval(reps, est, a, narrow)
+    low_w, high_w, _ = cb.bca_interval(reps, est, a, wide)
+    assert low_w <= low_n
+    assert high_n <= high_w
+    assert low_w <= high_w
 
 
 def test_tie_tolerance_is_the_float64_rule_or_the_error_of_the_scores_as_given():

@@ -100,6 +100,9 @@ _reps = st.lists(
 @example(reps=[0.0, 0.0, 1.0], est=0.0, a=0.0, level=0.5, method="percentile",
          alternative="two-sided")  # fmt: skip
 @example(reps=[-1.0, 1.0], est=0.0, a=0.0, level=0.5, method="basic", alternative="greater")
+@example(
+    reps=[0.0, 0.0, 1.0], est=0.0, a=-0.28125, level=0.999, method="bca", alternative="two-sided"
+)  # fmt: skip  (past BCa's pole: the level stays at 0)
 def test_pvalue_below_alpha_exactly_when_the_interval_excludes_zero(
     reps, est, a, level, method, alternative
 ):

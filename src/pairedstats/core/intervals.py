@@ -264,6 +264,9 @@ def bca_interval(
     low, high, z0 : ndarray, shape (...)
         Where ``z0`` is infinite (the estimate lies outside the replicates) the percentile
         interval is returned. Where the replicates are a point, the interval is that point.
+        Where ``1 - a (z0 + z)`` is not positive (a strong acceleration at a high level), an
+        end's adjusted level stays at the value it reaches there (0 or 1), so that the
+        interval widens with the level and never turns inside out.
         Negated replicates, estimate and acceleration give exactly ``(-high, -low, -z0)``.
 
     Examples
@@ -283,11 +286,21 @@ def bca_interval(
     aa = np.where(finite & np.isfinite(a), a, 0.0)
     lo, _ = _levels(confidence_level)
     z_lo = special.ndtri(lo)
-    u_lo = zz + (zz + z_lo) / (1.0 - aa * (zz + z_lo))
-    u_hi = zz + (zz - z_lo) / (1.0 - aa * (zz - z_lo))
+    # The adjusted level Phi(z0 + y / (1 - a y)), y = z0 + z, rises with y only while
+    # 1 - a y > 0. Past that pole (a strong acceleration at a high level) the formula turns
+    # back; the level keeps the value it reaches at the pole instead: 0 for the lower end
+    # when a < 0, 1 when a > 0 (mirrored for the upper end). This is the branch that
+    # pairedstats.core.inference inverts, so p-values and intervals agree at every level.
+    den_lo = 1.0 - aa * (zz + z_lo)
+    den_hi = 1.0 - aa * (zz - z_lo)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lower = special.ndtr(zz + (zz + z_lo) / den_lo)
+        upper_tail = special.ndtr(-(zz + (zz - z_lo) / den_hi))
+    lower = np.where(den_lo > 0, lower, np.where(aa > 0, 1.0, 0.0))
+    upper_tail = np.where(den_hi > 0, upper_tail, np.where(aa < 0, 1.0, 0.0))
     # percentile fallback where z0 is infinite: the percentile levels themselves
-    lower = np.where(finite, special.ndtr(u_lo), lo)
-    upper_tail = np.where(finite, special.ndtr(-u_hi), lo)
+    lower = np.where(finite, lower, lo)
+    upper_tail = np.where(finite, upper_tail, lo)
     low, high = _ends(reps, lower, upper_tail)
     return low, high, z0
 
