@@ -52,7 +52,9 @@ def _sizes(quick: bool) -> dict:
             "perm": (50, 20_000),
             "tukey": [(50, 5, 20_000), (200, 20, 2_000)],
             "hl": 2_000,
-            "mwu": 2_000,
+            "rs_whole": 1_000,
+            "rs_big": 100_000,
+            "rs_ties": 100,
             "boot_floor": (5_000, 2_000),
             "tukey_floor": (200, 20, 2_000),
         }
@@ -61,7 +63,9 @@ def _sizes(quick: bool) -> dict:
         "perm": (50, 100_000),
         "tukey": [(50, 5, 100_000), (1000, 20, 10_000)],
         "hl": 10_000,
-        "mwu": 10_000,
+        "rs_whole": 5_000,
+        "rs_big": 1_000_000,
+        "rs_ties": 300,
         "boot_floor": (100_000, 10_000),
         "tukey_floor": (1000, 20, 100_000),
     }
@@ -274,41 +278,41 @@ def _case_table(quick: bool) -> dict:
         "hl_naive",
     )
 
-    n_mw = s["mwu"]
-    mw_group = f"rank-sum test {n_mw:,} x {n_mw:,}, asymptotic"
-
-    def mw_data():
+    def rs_data(n, ties=False):
         rng = np.random.default_rng(7)
-        return rng.normal(size=n_mw), rng.normal(size=n_mw) + 0.1
+        if ties:  # six levels: the exact null conditional on the ties
+            return rng.integers(0, 6, n).astype(float), rng.integers(0, 6, n).astype(float)
+        return rng.normal(size=n), rng.normal(size=n) + 0.1
 
-    def scipy_mw():
+    def scipy_rs(n, shift):
         from scipy import stats
 
-        a, b = mw_data()
-        return lambda: stats.mannwhitneyu(b, a, method="asymptotic")
+        a, b = rs_data(n)
+        if not shift:
+            return lambda: stats.mannwhitneyu(b, a)
+        return lambda: (stats.mannwhitneyu(b, a), np.median(np.subtract.outer(b, a)))
 
-    def ours_mw():
+    def ours_rs(n, ties=False, **kw):
         from pairedstats import ranksum
 
-        a, b = mw_data()
-        return lambda: ranksum(a, b, method="asymptotic")
+        a, b = rs_data(n, ties)
+        return lambda: ranksum(a, b, **kw)
 
-    add(
-        "mw_scipy",
-        mw_group,
-        "scipy.stats.mannwhitneyu (no shift, no CI)",
-        lambda: (scipy_mw(), None),
-        True,
-        None,
-    )
-    add(
-        "mw_ours",
-        mw_group,
-        "pairedstats.ranksum (test + HL shift + 95% CI)",
-        lambda: (ours_mw(), None),
-        True,
-        "mw_scipy",
-    )
+    whole = "pairedstats.ranksum (test + HL shift + 95% CI)"
+    n = s["rs_whole"]
+    group = f"rank-sum test {n:,} x {n:,}, whole test"
+    add("rs_whole_scipy", group, "scipy.stats.mannwhitneyu + naive HL median",
+        lambda n=n: (scipy_rs(n, True), None), True, None)  # fmt: skip
+    add("rs_whole_ours", group, whole, lambda n=n: (ours_rs(n), None), True, "rs_whole_scipy")
+    n = s["rs_big"]
+    group = f"rank-sum test {n:,} x {n:,}, asymptotic"
+    add("rs_big_scipy", group, "scipy.stats.mannwhitneyu (no shift, no CI)",
+        lambda n=n: (scipy_rs(n, False), None), True, None)  # fmt: skip
+    add("rs_big_ours", group, whole, lambda n=n: (ours_rs(n), None), True, "rs_big_scipy")
+    n = s["rs_ties"]
+    group = f"rank-sum test {n} x {n}, six tied levels, exact conditional null"
+    add("rs_ties_ours", group, whole + ", exact",
+        lambda n=n: (ours_rs(n, True, method="exact"), None), True, None)  # fmt: skip
 
     # the physical limit
     floors.add_cases(add, s)
@@ -452,22 +456,53 @@ def main() -> None:
     rates = {k: results[k]["draws"] / results[k]["seconds"] for k in ("raw", "int64", "int32")}
     print("\nphysical limit (draws per second): " + ", ".join(
         f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()))  # fmt: skip
-    print(
-        "lower bound for one random number per (item, resample): one 64-bit word each /"
-        " four 16-bit chunks of a word each (as the pairedstats bootstrap kernel cuts them):"
-    )
-    seen = set()
-    for name, r in results.items():
-        if r["draws"] and r["group"] not in seen and name not in rates:
-            seen.add(r["group"])
-            bound = r["draws"] / rates["raw"]
-            print(f"  {r['group']}: {r['draws']:,} draws -> {bound:.3f} s / {bound / 4:.3f} s")
+    print("lower bound for one random number per (item, resample):")
+    print("\n".join(bound_lines(results, rates)))
     print(f"\ntotal {time.perf_counter() - t_start:.0f} s", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": info, "results": results}, indent=1))
+    starts = first_calls(args.repeats) if args.docs else {}
+    summary = headline_rows(results, starts)
+    print("\nheadline figures:")
+    for what, value, goal, met in summary:
+        print(f"  {what}: {value} (goal {goal}: {'met' if met else 'NOT met'})")
     if args.docs:
-        starts = first_calls(args.repeats)
-        Path(args.docs).write_text(docs_page(info, results, rates, args) + starts_section(starts))
+        page = docs_page(info, results, rates, args, summary) + starts_section(starts)
+        Path(args.docs).write_text(page)
+
+
+#: The headline figures: (what, case, reference case or None, goal, at most?). With a
+#: reference the figure is the first case's time over the second's, without it seconds.
+_HEADLINES = (
+    ("pairedstats / minimal fused kernel", "floor_boot_ours", "floor_boot", 1.3, True),
+    ("pairedstats / minimal fused kernel", "floor_tukey_ours", "floor_tukey", 1.3, True),
+    ("scipy.stats.bootstrap / pairedstats", "boot_scipy", "boot_pct", 20.0, False),
+    ("mannwhitneyu + naive median / pairedstats", "rs_whole_scipy", "rs_whole_ours", 20.0,
+     False),
+    ("pairedstats, seconds", "rs_big_ours", None, 1.0, True),
+    ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
+)  # fmt: skip
+
+
+def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool]]:
+    """The headline figures of this run, with their goals: (what, value, goal, met)."""
+    rows = []
+    for what, top, bottom, goal, at_most in _HEADLINES:
+        if top not in results or (bottom and bottom not in results):
+            continue
+        what = f"{results[top]['group']}: {what}"
+        value = results[top]["seconds"] / (results[bottom]["seconds"] if bottom else 1.0)
+        unit = "x" if bottom else " s"
+        met = value <= goal if at_most else value >= goal
+        rows.append((what, f"{value:.2f}{unit}", f"{'<=' if at_most else '>='} {goal:g}{unit}",
+                     met))  # fmt: skip
+    for label, t in starts.items():
+        if "demo" in label:
+            ratio = t["cold"] / t["warm"]
+            rows.append((f"{label}: first run after installing / the next",
+                         f"{ratio:.2f}x ({t['cold']:.2f} s / {t['warm']:.2f} s)", "<= 2.5x",
+                         ratio <= 2.5))  # fmt: skip
+    return rows
 
 
 _PAGE = """# Benchmarks
@@ -494,6 +529,13 @@ words per second from `BitGenerator.random_raw` and bounded integers per second 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run.
 
+| figure | this run | goal | met |
+|---|---|---|---|
+{headlines}
+
+The floors are minimal fused kernels timed in the same run (below); the first-call figure is
+from [the section at the end](#the-first-call-in-a-fresh-process).
+
 | case | implementation | median s | repeats s | ratio | traced MiB | maxRSS MiB |
 |---|---|---|---|---|---|---|
 {rows}
@@ -508,12 +550,15 @@ Reading the table:
 - The rank-sum *test* alone is slower than scipy's because pairedstats also computes the
   Hodges-Lehmann shift and the two interval ends by exact selection among the `n_a x n_b`
   differences; scipy computes neither.
-- The bootstrap kernel cuts each 64-bit random word into four 16-bit chunks (Lemire's rule
-  with rejection), so its floor is the second of the two bounds below.
+- The bootstrap kernel cuts each 64-bit random word into four 16-bit chunks (two 32-bit
+  chunks above 65,536 resampled units), each mapped to an index by Lemire's rule with
+  rejection, and sums one comparison's drawn differences as it draws them; its bound is the
+  second or third of those below.
 - The `floor:` rows time a minimal fused kernel (`benchmark/floors.py`: draw and sum, or
   shuffle each item's row, sum and take the range; a fast generator, no label-keyed streams,
   no intervals or p-values); their ratio is the floor's time over pairedstats': 1 is the
-  floor's pace, below 1 the factor by which pairedstats is slower.
+  floor's pace, below 1 the factor by which pairedstats is slower (the headline figures give
+  the inverse, pairedstats' time over the floor's).
 
 Physical limit (draws per second): {rates}. A method drawing one random number per item and
 resample cannot be faster than `draws / rate`:
@@ -522,7 +567,23 @@ resample cannot be faster than `draws / rate`:
 """
 
 
-def docs_page(info: dict, results: dict, rates: dict, args) -> str:
+def bound_lines(results: dict, rates: dict) -> list[str]:
+    """For each group with draws: the time of its draws at the rate of 64-bit words, and at
+    two or four draws per word."""
+    lines, seen = [], set()
+    for name, r in results.items():
+        if r["draws"] and r["group"] not in seen and name not in rates:
+            seen.add(r["group"])
+            bound = r["draws"] / rates["raw"]
+            lines.append(
+                f"- {r['group']}: {r['draws']:,} draws, {bound:.3f} s at one 64-bit word each, "
+                f"{bound / 2:.3f} s at two 32-bit chunks, {bound / 4:.3f} s at four 16-bit "
+                "chunks of a word each"
+            )
+    return lines
+
+
+def docs_page(info: dict, results: dict, rates: dict, args, summary: list) -> str:
     """The benchmark page of this run (``--docs``)."""
     machine = (
         f"{info['cpu']}, {info['cores']} cores, load average {info['load_average'][0]:.2f} at "
@@ -542,20 +603,16 @@ def docs_page(info: dict, results: dict, rates: dict, args) -> str:
             f"| {group} | {r['implementation']} | {r['seconds']:.3g} | {repeats} | {ratio} | "
             f"{r['traced_mib']:,.1f} | {r['maxrss_mib']:,.0f} |"
         )
-    bounds, seen = [], set()
-    for name, r in results.items():
-        if r["draws"] and r["group"] not in seen and name not in rates:
-            seen.add(r["group"])
-            bound = r["draws"] / rates["raw"]
-            bounds.append(
-                f"- {r['group']}: {r['draws']:,} draws, {bound:.3f} s at one 64-bit word each, "
-                f"{bound / 4:.3f} s at four 16-bit chunks of a word each"
-            )
+    headlines = "\n".join(
+        f"| {what} | {value} | {goal} | {'yes' if met else 'no'} |"
+        for what, value, goal, met in summary
+    )
     return _PAGE.format(
         machine=machine,
+        headlines=headlines,
         rows="\n".join(rows),
         rates=", ".join(f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()),
-        bounds="\n".join(bounds),
+        bounds="\n".join(bound_lines(results, rates)),
     )
 
 
@@ -569,6 +626,14 @@ _STARTS = {
     "first `tukey_hsd` (50 x 5, 10,000 trials)": (
         "import numpy as np, pairedstats; "
         "pairedstats.tukey_hsd(np.round(np.random.default_rng(0).random((50, 5)), 2), rng=1)"
+    ),
+    "first `ranksum` (300 x 300: numpy below 2**20 differences)": (
+        "import numpy as np, pairedstats; g = np.random.default_rng(0); "
+        "pairedstats.ranksum(g.normal(size=300), g.normal(size=300))"
+    ),
+    "first `ranksum` (3,000 x 3,000: the compiled selection)": (
+        "import numpy as np, pairedstats; g = np.random.default_rng(0); "
+        "pairedstats.ranksum(g.normal(size=3000), g.normal(size=3000))"
     ),
     "`python -m pairedstats` (the demo on the bundled data)": None,
 }
@@ -610,7 +675,12 @@ def starts_section(starts: dict) -> str:
 What a command-line or notebook user waits for: whole fresh processes, best of the repeats.
 *Cold* is the first run after installing (numba's cache of compiled kernels empty, in a
 temporary `NUMBA_CACHE_DIR`: every kernel the call needs is compiled), *warm* the next run
-with that cache written (the usual case).
+with that cache written (the usual case). Each kernel is compiled once per working dtype and
+written to the cache, and a call compiles only the kernels it runs: the bootstrap's sampler
+(one comparison, or lanes of several), the Tukey HSD's trial counter, the rank-sum's
+selection among the differences (only above 2**20 of them; smaller samples are ranked and
+selected by numpy, with the same numbers). Later calls of the same process reuse what is
+loaded.
 
 | what | cold | warm | cold / warm |
 |---|---|---|---|
