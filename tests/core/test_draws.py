@@ -15,7 +15,7 @@ ROOTS = [0, 1, 12345, 2**32 + 5, 2**127 + 2**64 + 3, 987654321]
 @numba.njit
 def _outputs(prefix, block, count):
     # as the kernels use them: seeded and stepped inside compiled code
-    hi, lo, inc_hi, inc_lo = jit.seed(prefix, block)
+    hi, lo, inc_hi, inc_lo = jit.seed(prefix, block, np.empty(9, dtype=np.uint64))
     out = np.empty(count, dtype=np.uint64)
     for i in range(count):
         out[i], hi, lo = jit.next64(hi, lo, inc_hi, inc_lo)
@@ -32,7 +32,7 @@ def test_in_kernel_pcg64_equals_numpy(root, block):
     for i in range(3):
         words = _words(i)[: i + 1]
         prefix = draws.entropy_prefix(root, words)
-        state = jit.seed(prefix, np.uint64(block))
+        state = jit.seed(prefix, np.uint64(block), np.empty(9, dtype=np.uint64))
         numpy_bits = ref.words_generator(root, words, block).bit_generator
         inner = numpy_bits.state["state"]
         assert (int(state[0]) << 64 | int(state[1])) == inner["state"]

@@ -141,10 +141,17 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         offsets([v.shape[0] for v in values]),
     )
     out = np.empty((len(values), values[0].shape[1], n_resamples))
-    kernel = kernels.column_sums if out.shape[1] == 1 else kernels.stream_sums
     n_tasks = len(values) * len(block_slices(n_resamples))
     nw = min(default_workers(workers), n_tasks)
-    _run_tasks(lambda lo, hi: kernel(streams, units, n_resamples, BLOCK, lo, hi, out), n_tasks, nw)
+
+    def part(lo, hi):
+        state, buf, dst = kernels.scratch(units)  # each thread its own
+        if out.shape[1] == 1:
+            kernels.column_sums(streams, units, n_resamples, BLOCK, lo, hi, out, state)
+        else:
+            kernels.stream_sums(streams, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
+
+    _run_tasks(part, n_tasks, nw)
     return out
 
 

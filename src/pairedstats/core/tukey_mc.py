@@ -204,21 +204,28 @@ class MonteCarloBatch:
                 (t, np.zeros((len(t), self.n_pairs), dtype=np.int64))
                 for t in _balanced_tasks(batch, lo, hi, workers)
             ]
-            kernel, args = _kernel(batch["kind"]), batch["args"]
-            run_parts([lambda t=t, c=c, f=kernel, x=args: f(*x, t, c) for t, c in calls])
+            run_parts([functools.partial(_count_part, batch, t, c) for t, c in calls])
             for t, c in calls:
                 np.add.at(out, batch["index"][t[:, 0]], c)
         return out
 
 
+def _count_part(batch: dict, tasks: np.ndarray, out: np.ndarray) -> None:
+    """One worker's kernel call: ``out`` (tasks, pairs) counted over ``tasks``."""
+    kernel, scratch = _kernel(batch["kind"])
+    kernel(*batch["args"], tasks, out, *scratch(batch["args"], tasks))
+
+
 def _kernel(kind: str):
+    """The kernel of a layout and its scratch arrays (a function of the kernel's arguments
+    and the tasks of the call)."""
     if kind == "table":
-        from .kernels.tukey_table import table_counts
+        from .kernels import tukey_table as kernels
 
-        return table_counts
-    from .kernels.tukey_shuffle import shuffle_counts
+        return kernels.table_counts, lambda args, tasks: kernels.scratch(args[1], args[2], tasks)
+    from .kernels import tukey_shuffle as kernels
 
-    return shuffle_counts
+    return kernels.shuffle_counts, lambda args, tasks: kernels.scratch(args[1], args[2])
 
 
 def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndarray]:

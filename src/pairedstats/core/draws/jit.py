@@ -10,9 +10,11 @@ themselves, with numpy's documented algorithms:
 * ``PCG64``: the 128-bit LCG with multiplier ``0x2360ED051FC65DA44385DF649FCCF645`` and the
   XSL-RR output, seeded as numpy's ``pcg64_set_seed``.
 
-A *stream state* is a uint64 array of 6 words: the generator (``HI, LO, INC_HI, INC_LO``)
-and the decoder's carry (``WORD``, the current output, and ``LEFT``, how many of its chunks
-are still unused), so that a block can be drawn in several calls with the same numbers.
+A *stream state* is a uint64 array of ``STATE_WORDS`` words: the generator (``HI, LO,
+INC_HI, INC_LO``), the decoder's carry (``WORD``, the current output, and ``LEFT``, how many
+of its chunks are still unused), so that a block can be drawn in several calls with the same
+numbers, and the seeding's scratch words (so that no compiled function here allocates: each
+allocation would be one more function for numba to compile on a first call).
 
 Every bounded draw follows Lemire's multiply-shift rejection (:func:`_accept`): a chunk
 ``x`` of ``width`` bits gives ``(x * n) >> width`` unless ``(x * n) mod 2**width < threshold``
@@ -37,6 +39,7 @@ from numba import types
 from numba.extending import intrinsic
 
 __all__ = [
+    "STATE_WORDS",
     "fill_rows",
     "fill_units",
     "next64",
@@ -59,6 +62,8 @@ _MIX_L, _MIX_R = _U64(0xCA01F9DD), _U64(0x4973F715)
 _MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # PCG64's 128-bit multiplier
 _S16, _S32, _S48, _S58, _S63 = _U64(16), _U64(32), _U64(48), _U64(58), _U64(63)
 _ONE, _ZERO = _U64(1), _U64(0)
+#: Words of a stream state: generator 4, carry 2, seeding scratch 9 (:func:`seed`), padding.
+STATE_WORDS = 16
 
 
 @intrinsic
@@ -113,11 +118,9 @@ def _entropy(prefix, block, i):
 
 
 @_plain
-def _pool(prefix, block):
-    # SeedSequence's mixed entropy pool of 4 words
+def _pool(prefix, block, pool, hc):
+    # SeedSequence's mixed entropy pool of 4 words, into pool (hc: the hash constant)
     length = prefix.shape[0] + (1 if _U64(block) >> _S32 == _ZERO else 2)
-    pool = np.empty(4, dtype=np.uint64)
-    hc = np.empty(1, dtype=np.uint64)
     hc[0] = _INIT_A
     for i in range(4):
         pool[i] = _hashmix(_entropy(prefix, block, i) if i < length else _ZERO, hc)
@@ -128,15 +131,16 @@ def _pool(prefix, block):
     for src in range(4, length):
         for dst in range(4):
             pool[dst] = _mix(pool[dst], _hashmix(_entropy(prefix, block, src), hc))
-    return pool
 
 
 @_plain
-def seed(prefix, block):
-    """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` of block ``block``'s generator."""
-    pool = _pool(prefix, block)
+def seed(prefix, block, work):
+    """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` of block ``block``'s generator.
+
+    ``work``: at least 9 uint64 scratch words (a stream state's ``[6:]``)."""
+    pool, val = work[0:4], work[5:9]
+    _pool(prefix, block, pool, work[4:5])
     # generate_state(4, uint64): 8 words of 32 bits cycling over the pool, paired low first
-    val = np.empty(4, dtype=np.uint64)
     h = _INIT_B
     for i in range(8):
         v = (pool[i % 4] ^ h) & _MASK32
@@ -169,16 +173,16 @@ def next64(hi, lo, inc_hi, inc_lo):
 # ---------------------------------------------------------------------- stream states
 @numba.njit(cache=True, nogil=True)
 def reset_stream(state, prefix, block):  # pragma: no cover
-    """Set ``state`` (6 words) to the start of block ``block`` of the stream ``prefix``."""
-    state[0], state[1], state[2], state[3] = seed(prefix, block)
+    """Set ``state`` (``STATE_WORDS`` words) to the start of block ``block`` of the stream
+    ``prefix``."""
+    state[0], state[1], state[2], state[3] = seed(prefix, block, state[6:])
     state[4], state[5] = _ZERO, _ZERO
 
 
-@numba.njit(cache=True, nogil=True)
-def open_stream(prefix, block):
-    """A new stream state (6 words) at the start of block ``block``."""
-    state = np.empty(6, dtype=np.uint64)
-    reset_stream(state, prefix, block)
+def open_stream(prefix, block) -> np.ndarray:
+    """A new stream state (``STATE_WORDS`` words) at the start of block ``block``."""
+    state = np.empty(STATE_WORDS, dtype=np.uint64)
+    reset_stream(state, prefix, np.uint64(block))
     return state
 
 
@@ -230,7 +234,7 @@ def fill_units(state, buf, total, n, width, threshold):  # pragma: no cover
     mask = _U64((1 << width) - 1)
     per_word = 64 // width
     hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
-    word, left = state[4], int(state[5])
+    word, left = state[4], np.int64(state[5])
     i = 0
     while True:
         while left > 0 and i < total:  # the chunks left in the current word
@@ -274,7 +278,7 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
     uw, un, ut = _U64(width), _U64(n), _U64(threshold)
     mask = _U64((1 << width) - 1)
     hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
-    word, left = state[4], int(state[5])
+    word, left = state[4], np.int64(state[5])
     total, i = 0.0, 0
     while left > 0 and i < n:  # the chunks left in the current word
         total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)

@@ -57,15 +57,27 @@ def _open_task(streams, units, n_resamples, block_size, t, state):  # pragma: no
     draws.reset_stream(state, streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]], block)
     u0 = units.bounds[s]
     r = block * block_size
-    return s, u0, units.bounds[s + 1] - u0, r, min(r + block_size, n_resamples)
+    stop = r + block_size
+    return s, u0, units.bounds[s + 1] - u0, r, stop if stop < n_resamples else n_resamples
+
+
+def scratch(units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scratch arrays of one call of :func:`stream_sums` (:func:`column_sums` takes the
+    first): a stream state, the unit buffer, the lanes' sums. Allocated by the caller, so
+    that the kernels allocate nothing (an allocation is one more function to compile)."""
+    state = np.empty(draws.STATE_WORDS, dtype=np.uint64)
+    if units.values.shape[0] == 1:
+        return state, np.empty(0, dtype=np.uint32), np.empty(0)
+    n = np.diff(units.bounds)
+    most = int(np.where(n <= _MANY_UNITS, _LANES * n, n).max(initial=1))
+    return state, np.empty(most, dtype=np.uint32), np.empty(_LANES)
 
 
 @_njit
-def column_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma: no cover
+def column_sums(streams, units, n_resamples, block_size, lo, hi, out, state):  # pragma: no cover
     """:func:`stream_sums` of a single column (``units.values`` of one row), each resample
     summed as it is drawn (:func:`~pairedstats.core.draws.jit.sum_units`: the same bits,
     no buffer). A kernel of its own, so that a call compiles only the path it takes."""
-    state = np.empty(6, dtype=np.uint64)
     for t in range(lo, hi):
         s, u0, n, r, stop = _open_task(streams, units, n_resamples, block_size, t, state)
         width, threshold = draws.unit_rule(n)
@@ -75,7 +87,8 @@ def column_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma
 
 
 @_njit
-def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma: no cover
+def stream_sums(streams, units, n_resamples, block_size, lo, hi, out, state, buf,
+                dst):  # fmt: skip  # pragma: no cover
     """Index-path replicate sums of many streams: ``out[s, q, r]`` for tasks ``[lo, hi)``.
 
     Task ``t`` is block ``t % n_blocks`` of stream ``s = t // n_blocks`` (:class:`Streams`,
@@ -83,17 +96,14 @@ def stream_sums(streams, units, n_resamples, block_size, lo, hi, out):  # pragma
     (:func:`pairedstats.core.draws.jit.fill_units`) and ``out[s, q, r]`` is the draw-order sum
     of ``units.values[q, unit]`` over them. The units of up to ``_LANES`` resamples are drawn
     into a buffer, then each column is summed over them (:func:`column_sums` does one column
-    without the buffer).
+    without the buffer). ``state``, ``buf`` and ``dst``: :func:`scratch`.
     """
-    state = np.empty(6, dtype=np.uint64)
-    dst = np.empty(_LANES)
     for t in range(lo, hi):
         s, u0, n, r, stop = _open_task(streams, units, n_resamples, block_size, t, state)
         width, threshold = draws.unit_rule(n)
         most = _LANES if n <= _MANY_UNITS else 1
-        buf = np.empty(most * n, dtype=np.uint32)  # unsigned: no wraparound checks
         while r < stop:
-            lanes = min(most, stop - r)
+            lanes = most if most < stop - r else stop - r
             draws.fill_units(state, buf, lanes * n, n, width, threshold)
             for q in range(units.values.shape[0]):
                 _sum_lanes(units.values[q, u0 : u0 + n], buf, n, lanes, dst)

@@ -13,7 +13,8 @@ def crossing_stats(x, v, out):  # pragma: no cover
     """Per row ``r`` of ``x`` (rows, B) and value ``v[r]``: ``out[r]`` =
     ``(count x <= v, count x >= v, max of x <= v, min of x > v, min of x >= v,
     max of x < v, 1 if the row holds NaN else 0)``; an empty max is ``-inf``, an empty min
-    ``inf``."""
+    ``inf``. (Comparisons rather than ``min``/``max``: each builtin would be one more
+    function to compile on a first call.)"""
     for r in range(x.shape[0]):
         value = v[r]
         n_le = 0
@@ -30,14 +31,14 @@ def crossing_stats(x, v, out):  # pragma: no cover
                 continue
             if y <= value:
                 n_le += 1
-                max_le = max(max_le, y)
+                max_le = y if y > max_le else max_le
             else:
-                min_gt = min(min_gt, y)
+                min_gt = y if y < min_gt else min_gt
             if y >= value:
                 n_ge += 1
-                min_ge = min(min_ge, y)
+                min_ge = y if y < min_ge else min_ge
             else:
-                max_lt = max(max_lt, y)
+                max_lt = y if y > max_lt else max_lt
         out[r, 0] = n_le
         out[r, 1] = n_ge
         out[r, 2] = max_le

@@ -13,11 +13,29 @@ _inline = numba.njit(cache=True, nogil=True, inline="always")
 _U64 = np.uint64
 
 
+def scratch(groups, layout) -> tuple[np.ndarray, ...]:
+    """The scratch arrays of one call of :func:`shuffle_counts`: the chunks' stream states,
+    bounds and rejection thresholds, the radix table (radix, magic multiplier, shift), an
+    arranged row, the trial's sums and an empty draw buffer. Allocated by the caller, so
+    that the kernel allocates nothing (an allocation is one more function to compile)."""
+    highs = layout.chunk_highs.astype(np.uint64)
+    radix = np.column_stack([layout.radices, layout.magics, layout.shifts]).astype(np.uint64)
+    k, dtype = groups.values.shape[1], groups.values.dtype
+    return (
+        np.empty((highs.size, draws.STATE_WORDS), dtype=np.uint64),
+        highs,
+        (np.uint64(1 << 32) % highs).astype(np.uint64),
+        np.ascontiguousarray(radix),
+        np.empty(k, dtype=dtype),
+        np.empty((1, k), dtype=dtype),
+        np.empty(0, dtype=np.uint32),
+    )
+
+
 @_njit
-def _open_chunks(streams, states, layout, g, block, skip, n):  # pragma: no cover
+def _open_chunks(streams, states, layout, g, block, skip, n, nothing):  # pragma: no cover
     # chunk c's stream of group g at `block`, its first `skip` trials' draws skipped
     n_chunks = layout.chunk_ends.shape[0]
-    nothing = np.empty(0, dtype=np.uint32)
     for c in range(n_chunks):
         s = g * n_chunks + c
         prefix = streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]]
@@ -42,7 +60,8 @@ def _shuffle(row, v, radix, start, end):  # pragma: no cover
 
 
 @_njit
-def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
+def shuffle_counts(streams, groups, layout, tasks, out, states, highs, thresholds, radix, row,
+                   sums, nothing):  # fmt: skip  # pragma: no cover
     """Randomized Tukey HSD counts of many (group, block) tasks, Fisher-Yates arrangements.
 
     As :func:`pairedstats.core.kernels.tukey_table.table_counts`, with a
@@ -50,22 +69,11 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
     block streams (stream ``g * n_chunks + c`` of ``streams``) and bound ``chunk_highs[c]``;
     trial ``t`` takes item ``i``'s chunk ``c`` from draw ``t * n + i`` of that stream. Each
     item's scores are shuffled in place (the arranged row) and added to the trial's sums, in
-    item order; the draws are taken as they are needed (no buffer).
+    item order; the draws are taken as they are needed (no buffer). The arrays after
+    ``out``: :func:`scratch`.
     """
     k = groups.values.shape[1]
     n_chunks = layout.chunk_ends.shape[0]
-    states = np.empty((n_chunks, 6), dtype=np.uint64)
-    highs = np.empty(n_chunks, dtype=np.uint64)
-    thresholds = np.empty(n_chunks, dtype=np.uint64)
-    for c in range(n_chunks):
-        highs[c] = layout.chunk_highs[c]
-        thresholds[c] = (1 << 32) % layout.chunk_highs[c]
-    radix = np.empty((layout.radices.shape[0], 3), dtype=np.uint64)
-    for p in range(layout.radices.shape[0]):
-        radix[p, 0], radix[p, 1] = layout.radices[p], layout.magics[p]
-        radix[p, 2] = layout.shifts[p]
-    row = np.empty(k, dtype=groups.values.dtype)
-    sums = np.empty((1, k), dtype=groups.values.dtype)
     total = sums[0]
     one = np.int64(1)  # a variable: a constant would compile count_statistics once more
     for task in range(tasks.shape[0]):
@@ -73,7 +81,8 @@ def shuffle_counts(streams, groups, layout, tasks, out):  # pragma: no cover
         i0 = groups.item_bounds[g]
         n = groups.item_bounds[g + 1] - i0
         block = a // groups.block_sizes[g]
-        _open_chunks(streams, states, layout, g, block, a - block * groups.block_sizes[g], n)
+        skip = a - block * groups.block_sizes[g]
+        _open_chunks(streams, states, layout, g, block, skip, n, nothing)
         for _ in range(a, z):
             total[:] = 0
             for i in range(i0, i0 + n):

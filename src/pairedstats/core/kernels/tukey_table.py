@@ -121,28 +121,37 @@ def count_statistics(sums, mb, k, base, thresholds, out):  # pragma: no cover
     for t in range(mb):
         hi, lo = sums[t, 0], sums[t, 0]
         for j in range(1, k):
-            hi = max(hi, sums[t, j])
-            lo = min(lo, sums[t, j])
+            s = sums[t, j]
+            hi = s if s > hi else hi
+            lo = s if s < lo else lo
         if base < 0:
             r = hi - lo
         else:
-            r = max(hi - sums[t, base], sums[t, base] - lo)
+            up, down = hi - sums[t, base], sums[t, base] - lo
+            r = up if up > down else down
         for j in range(thresholds.shape[0]):
             if r >= thresholds[j]:
                 out[j] += 1
 
 
-@_inline
-def _largest_group(groups, tasks):  # pragma: no cover
-    most = 0
-    for task in range(tasks.shape[0]):
-        g = tasks[task, 0]
-        most = max(most, groups.item_bounds[g + 1] - groups.item_bounds[g])
-    return most
+def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
+    """The scratch arrays of one call of :func:`table_counts`: the arrangement table of the
+    largest group of ``tasks``, the draw buffer, the trials' sums and a stream state.
+    Allocated by the caller, so that the kernel allocates nothing (an allocation is one more
+    function to compile)."""
+    items = np.diff(groups.item_bounds)[tasks[:, 0]]
+    most = int(items.max(initial=1))
+    dtype = groups.values.dtype
+    return (
+        np.zeros((most * layout.perms.shape[0], _ROW), dtype=dtype),
+        np.empty(most * _TRIALS, dtype=np.uint32),
+        np.empty((_TRIALS, _ROW), dtype=dtype),
+        np.empty(draws.STATE_WORDS, dtype=np.uint64),
+    )
 
 
 @_njit
-def table_counts(streams, groups, layout, tasks, out):  # pragma: no cover
+def table_counts(streams, groups, layout, tasks, out, table, buf, sums, state):  # pragma: no cover
     """Randomized Tukey HSD counts of many (group, block) tasks, table arrangements.
 
     Task ``t`` is the trials ``tasks[t, 1]:tasks[t, 2]`` of group ``g = tasks[t, 0]`` (within
@@ -152,14 +161,10 @@ def table_counts(streams, groups, layout, tasks, out):  # pragma: no cover
     arranged rows in item order and counts for pair ``j`` when its statistic (the range, or
     the many-vs-one distance from ``groups.bases[g]``: :func:`count_statistics`) reaches the
     group's threshold: ``out[t, j]``. The work runs item by item over ``_TRIALS`` trials at
-    a time so that the item's arrangements stay in the first-level cache.
+    a time so that the item's arrangements stay in the first-level cache. ``table``,
+    ``buf``, ``sums``, ``state``: :func:`scratch` (one table for all tasks, rebuilt per group).
     """
     fact, k = layout.perms.shape
-    most = _largest_group(groups, tasks)  # one table and one draw buffer for all tasks
-    table = np.zeros((most * fact, _ROW), dtype=groups.values.dtype)
-    buf = np.empty(most * _TRIALS, dtype=np.uint32)
-    sums = np.empty((_TRIALS, _ROW), dtype=groups.values.dtype)
-    state = np.empty(6, dtype=np.uint64)
     built = -1
     for task in range(tasks.shape[0]):
         g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
@@ -177,7 +182,7 @@ def table_counts(streams, groups, layout, tasks, out):  # pragma: no cover
             _build_table(table, groups.values, i0, n, layout.perms)
             built = g
         for r0 in range(a, z, _TRIALS):
-            mb = min(_TRIALS, z - r0)
+            mb = _TRIALS if z - r0 > _TRIALS else z - r0
             draws.fill_rows(state, high, threshold, buf, n_draws, mb, np.int64(_TRIALS))
             _trial_sums(sums, table, buf, mb, n, digits, fact, layout.magic[g], layout.shift[g])
             count_statistics(sums, mb, k, groups.bases[g], groups.thresholds[g], out[task])
