@@ -428,9 +428,15 @@ def main() -> None:
     parser.add_argument(
         "--docs", help="also write the benchmark page (docs/benchmarks.md) from this run"
     )
+    parser.add_argument(
+        "--render", metavar="JSON", help="run nothing: report a run saved with --json"
+    )
     args = parser.parse_args()
     if args.case:
         print(json.dumps(run_case(args.case, args.quick, args.repeats)))
+        return
+    if args.render:
+        report(json.loads(Path(args.render).read_text()), args.docs)
         return
     info = machine()
     print(
@@ -453,22 +459,30 @@ def main() -> None:
         _print_row(r, results)
     if args.only:
         return
-    rates = {k: results[k]["draws"] / results[k]["seconds"] for k in ("raw", "int64", "int32")}
+    rates = _rates(results)
     print("\nphysical limit (draws per second): " + ", ".join(
         f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()))  # fmt: skip
     print("lower bound for one random number per (item, resample):")
     print("\n".join(bound_lines(results, rates)))
     print(f"\ntotal {time.perf_counter() - t_start:.0f} s", flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps({"machine": info, "results": results}, indent=1))
     starts = first_calls(args.repeats) if args.docs else {}
+    run = {"machine": info, "options": {"quick": args.quick, "repeats": args.repeats},
+           "results": results, "starts": starts}  # fmt: skip
+    if args.json:
+        Path(args.json).write_text(json.dumps(run, indent=1))
+    report(run, args.docs)
+
+
+def report(run: dict, docs: str | None) -> None:
+    """Print the headline figures of a run; with ``docs``, write the benchmark page."""
+    results, starts = run["results"], run.get("starts", {})
     summary = headline_rows(results, starts)
     print("\nheadline figures:")
     for what, value, goal, met in summary:
         print(f"  {what}: {value} (goal {goal}: {'met' if met else 'NOT met'})")
-    if args.docs:
-        page = docs_page(info, results, rates, args, summary) + starts_section(starts)
-        Path(args.docs).write_text(page)
+    if docs:
+        page = docs_page(run["machine"], results, run["options"], summary)
+        Path(docs).write_text(page + (starts_section(starts) if starts else ""))
 
 
 #: The headline figures: (what, case, reference case or None, goal, at most?). With a
@@ -511,9 +525,11 @@ _PAGE = """# Benchmarks
 methods against their peers **in the same run** (ratio = peer time / pairedstats time) and
 measures peak memory; `--quick` uses small sizes (under a minute), `--repeats R` the timed
 repeats (median shown; default 3, the two largest scipy bootstraps use 2), `--json FILE`
-saves the results. Each case runs in its own subprocess: `maxRSS` is that process's peak
-resident memory (`resource.getrusage`, including the interpreter and imports, about 130-280
-MiB), `traced` the tracemalloc peak of one call beyond the data (numpy's buffers are traced).
+saves the results (`--render FILE --docs PAGE` writes the page again from them). Each case
+runs in its own subprocess: `maxRSS` is that process's peak resident memory
+(`resource.getrusage`, including the interpreter and imports, about 130-280 MiB), `traced`
+the tracemalloc peak of one call beyond the data (numpy's buffers are traced: the peak
+memory of a warm call).
 Times are medians of the repeats, after an untimed warm-up call (JIT cache load, thread pool),
 except for the largest scipy bootstraps. The per-method scripts (`bench_bootstrap.py`,
 `bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases.
@@ -547,9 +563,10 @@ Reading the table:
   stays within a few MiB beyond the data, whatever the number of resamples.
 - BCa costs about the same as the percentile interval: the jackknife of the mean is
   closed-form.
-- The rank-sum *test* alone is slower than scipy's because pairedstats also computes the
-  Hodges-Lehmann shift and the two interval ends by exact selection among the `n_a x n_b`
-  differences; scipy computes neither.
+- At 10^6 x 10^6 the rank-sum test is slower than `mannwhitneyu` because pairedstats also
+  computes the Hodges-Lehmann shift and the two interval ends by exact selection among the
+  10^12 differences; scipy computes neither. The exact conditional null with ties holds its
+  tables (the traced memory of that row).
 - The bootstrap kernel cuts each 64-bit random word into four 16-bit chunks (two 32-bit
   chunks above 65,536 resampled units), each mapped to an index by Lemire's rule with
   rejection, and sums one comparison's drawn differences as it draws them; its bound is the
@@ -558,7 +575,9 @@ Reading the table:
   shuffle each item's row, sum and take the range; a fast generator, no label-keyed streams,
   no intervals or p-values); their ratio is the floor's time over pairedstats': 1 is the
   floor's pace, below 1 the factor by which pairedstats is slower (the headline figures give
-  the inverse, pairedstats' time over the floor's).
+  the inverse, pairedstats' time over the floor's). The Tukey floor swaps with one draw per
+  swap (19 per item and trial at 20 systems); pairedstats takes the swaps of a shuffle as
+  the digits of fewer draws, so it can be faster than that floor.
 
 Physical limit (draws per second): {rates}. A method drawing one random number per item and
 resample cannot be faster than `draws / rate`:
@@ -583,13 +602,19 @@ def bound_lines(results: dict, rates: dict) -> list[str]:
     return lines
 
 
-def docs_page(info: dict, results: dict, rates: dict, args, summary: list) -> str:
-    """The benchmark page of this run (``--docs``)."""
+def _rates(results: dict) -> dict:
+    """Draws per second of the physical-limit cases."""
+    return {k: results[k]["draws"] / results[k]["seconds"] for k in ("raw", "int64", "int32")}
+
+
+def docs_page(info: dict, results: dict, options: dict, summary: list) -> str:
+    """The benchmark page of a run (``--docs``)."""
+    rates = _rates(results)
     machine = (
         f"{info['cpu']}, {info['cores']} cores, load average {info['load_average'][0]:.2f} at "
         f"the start; Python {info['python']}, numpy {info['numpy']}, scipy {info['scipy']}, "
         f"pairedstats {info['pairedstats']}; {info['date']}; "
-        f"`run_all.py{' --quick' if args.quick else ''} --repeats {args.repeats}`"
+        f"`run_all.py{' --quick' if options['quick'] else ''} --repeats {options['repeats']}`"
     )
     rows, last = [], None
     for r in results.values():
@@ -680,7 +705,9 @@ written to the cache, and a call compiles only the kernels it runs: the bootstra
 (one comparison, or lanes of several), the Tukey HSD's trial counter, the rank-sum's
 selection among the differences (only above 2**20 of them; smaller samples are ranked and
 selected by numpy, with the same numbers). Later calls of the same process reuse what is
-loaded.
+loaded. The cold demo's extra seconds are almost all numba compiling the bootstrap's sampler
+(with the seeding of its block generators) and the Tukey HSD's trial counter; `import
+pairedstats` (numpy, scipy, pandas, xarray) is most of a warm run.
 
 | what | cold | warm | cold / warm |
 |---|---|---|---|
