@@ -13,9 +13,9 @@ ROOTS = [0, 1, 12345, 2**32 + 5, 2**127 + 2**64 + 3, 987654321]
 
 
 @numba.njit
-def _outputs(prefix, block, count):
+def _outputs(words, count):
     # as the kernels use them: seeded and stepped inside compiled code
-    hi, lo, inc_hi, inc_lo = jit.seed(prefix, block, np.empty(9, dtype=np.uint64))
+    hi, lo, inc_hi, inc_lo = jit.seed(words)
     out = np.empty(count, dtype=np.uint64)
     for i in range(count):
         out[i], hi, lo = jit.next64(hi, lo, inc_hi, inc_lo)
@@ -32,13 +32,28 @@ def test_in_kernel_pcg64_equals_numpy(root, block):
     for i in range(3):
         words = _words(i)[: i + 1]
         prefix = draws.entropy_prefix(root, words)
-        state = jit.seed(prefix, np.uint64(block), np.empty(9, dtype=np.uint64))
+        seed_words = draws.block_seeds(prefix, np.array([0, prefix.size]), [0], [block])[0]
+        state = jit.seed(seed_words)
         numpy_bits = ref.words_generator(root, words, block).bit_generator
         inner = numpy_bits.state["state"]
         assert (int(state[0]) << 64 | int(state[1])) == inner["state"]
         assert (int(state[2]) << 64 | int(state[3])) == inner["inc"]
-        np.testing.assert_array_equal(_outputs(prefix, np.uint64(block), 5),
-                                      numpy_bits.random_raw(5))  # fmt: skip
+        np.testing.assert_array_equal(_outputs(seed_words, 5), numpy_bits.random_raw(5))
+
+
+def test_block_seeds_of_many_streams_equal_numpy_seed_sequences():
+    # streams of several prefix lengths and blocks on both sides of 2**32, in one call
+    prefixes = [draws.entropy_prefix(root, _words(i)[: i + 1]) for root in ROOTS for i in range(3)]
+    bounds = np.concatenate([[0], np.cumsum([p.size for p in prefixes])])
+    blocks = [0, 1, 255, 2**32 - 1, 2**32, 2**40 + 17]
+    streams = np.repeat(np.arange(len(prefixes)), len(blocks))
+    got = draws.block_seeds(np.concatenate(prefixes), bounds, streams, blocks * len(prefixes))
+    for row, (s, block) in enumerate(zip(streams.tolist(), blocks * len(prefixes))):
+        root_and_key = [int(w) for w in prefixes[s]] + [block & 0xFFFFFFFF]
+        root_and_key += [block >> 32] if block >> 32 else []
+        # SeedSequence of the assembled words: what numpy hashes for (root, spawn_key)
+        expected = np.random.SeedSequence(root_and_key).generate_state(4, np.uint64)
+        np.testing.assert_array_equal(got[row], expected)
 
 
 def test_entropy_prefix_is_numpy_assembly():

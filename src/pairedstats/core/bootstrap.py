@@ -58,6 +58,7 @@ from .bootstrap_statistic import (
 from .draws import (
     BLOCK,
     block_generator,
+    block_seeds,
     block_slices,
     entropy_prefix,
     label_words,
@@ -141,15 +142,18 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         offsets([v.shape[0] for v in values]),
     )
     out = np.empty((len(values), values[0].shape[1], n_resamples))
-    n_tasks = len(values) * len(block_slices(n_resamples))
+    n_blocks = len(block_slices(n_resamples))
+    n_tasks = len(values) * n_blocks
     nw = min(default_workers(workers), n_tasks)
 
     def part(lo, hi):
+        tasks = np.arange(lo, hi)  # task t: block t % n_blocks of stream t // n_blocks
+        seeds = block_seeds(streams.prefixes, streams.bounds, tasks // n_blocks, tasks % n_blocks)
         state, buf, dst = kernels.scratch(units)  # each thread its own
         if out.shape[1] == 1:
-            kernels.column_sums(streams, units, n_resamples, BLOCK, lo, hi, out, state)
+            kernels.column_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state)
         else:
-            kernels.stream_sums(streams, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
+            kernels.stream_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
 
     _run_tasks(part, n_tasks, nw)
     return out

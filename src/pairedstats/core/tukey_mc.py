@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from .draws import BLOCK, entropy_prefix, label_words
+from .draws import BLOCK, block_seeds, entropy_prefix, label_words
 from .kernels import Groups, ShuffleLayout, Streams, TableLayout, offsets
 from .parallel import default_workers, run_parts
 
@@ -213,7 +213,21 @@ class MonteCarloBatch:
 def _count_part(batch: dict, tasks: np.ndarray, out: np.ndarray) -> None:
     """One worker's kernel call: ``out`` (tasks, pairs) counted over ``tasks``."""
     kernel, scratch = _kernel(batch["kind"])
-    kernel(*batch["args"], tasks, out, *scratch(batch["args"], tasks))
+    streams, groups, layout = batch["args"]
+    chunks = 1 if batch["kind"] == "table" else len(layout.chunk_highs)
+    seeds = task_seeds(streams, groups, tasks, chunks)
+    kernel(seeds, groups, layout, tasks, out, *scratch(batch["args"], tasks))
+
+
+def task_seeds(streams: Streams, groups: Groups, tasks: np.ndarray, chunks: int) -> np.ndarray:
+    """The seed words of each task's block (:func:`pairedstats.core.draws.block_seeds`),
+    ``(tasks, chunks, 4)``: group ``g`` has ``chunks`` streams, ``g * chunks + c`` (one for
+    the table layout, one per chunk of radices for Fisher-Yates)."""
+    g = tasks[:, 0]
+    blocks = tasks[:, 1] // groups.block_sizes[g]
+    stream = (g[:, None] * chunks + np.arange(chunks)).reshape(-1)
+    words = block_seeds(streams.prefixes, streams.bounds, stream, np.repeat(blocks, chunks))
+    return words.reshape(len(tasks), chunks, 4)
 
 
 def _kernel(kind: str):

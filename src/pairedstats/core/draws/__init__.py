@@ -15,8 +15,10 @@ Because nothing depends on the position of a group in the call, on how many othe
 comparisons there are, on the batch size used to process blocks or on the number of threads,
 the numbers of one slice are the same whatever else is computed with it.
 
-The compiled kernels seed and run the block generators themselves, and decode their 64-bit
-outputs with one rule, Lemire's multiply-shift rejection (:mod:`pairedstats.core.draws.jit`):
+:func:`block_seeds` computes the ``SeedSequence`` words of many blocks at once (numpy's
+documented algorithm, vectorized over blocks); the compiled kernels set and run the block
+generators from them, and decode their 64-bit outputs with one rule, Lemire's
+multiply-shift rejection (:mod:`pairedstats.core.draws.jit`):
 
 * *unit indices* (the bootstrap): 16-bit chunks of each word (32-bit chunks above 65,536
   units), lowest first; a chunk ``x`` of width ``w`` gives ``(x * n) >> w`` unless
@@ -42,6 +44,7 @@ __all__ = [
     "STREAM_VERSION",
     "UnitDraws",
     "block_generator",
+    "block_seeds",
     "block_slices",
     "canonical_bytes",
     "entropy_prefix",
@@ -206,8 +209,7 @@ def entropy_prefix(root: int, words: tuple[int, ...]) -> np.ndarray:
 
     numpy assembles the entropy of ``SeedSequence(root, spawn_key=key)`` as the 32-bit words
     of ``root`` (padded to 4 words when there is a spawn key) followed by those of each key
-    word. The compiled kernels (:mod:`pairedstats.core.draws.jit`) append the block's words and
-    seed the block's ``PCG64`` themselves.
+    word. :func:`block_seeds` appends the block's words.
 
     Examples
     --------
@@ -219,6 +221,80 @@ def entropy_prefix(root: int, words: tuple[int, ...]) -> np.ndarray:
     for w in words:
         run += _int_words(int(w))
     return np.array(run, dtype=np.uint32)
+
+
+#: SeedSequence's hash constants (O'Neill's ``seed_seq_fe``, as numpy uses them).
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = np.uint32(0xCA01F9DD), np.uint32(0x4973F715)
+
+
+class _Hash:
+    """``hashmix`` of numpy's ``SeedSequence`` on uint32 arrays. Its hash constant moves the
+    same way whatever the values, so one instance serves many seed sequences at once."""
+
+    def __init__(self, init: int, mult: int):
+        self.constant, self.mult = init, mult
+
+    def __call__(self, value: np.ndarray) -> np.ndarray:
+        value = value ^ np.uint32(self.constant)
+        self.constant = (self.constant * self.mult) & 0xFFFFFFFF
+        value = value * np.uint32(self.constant)
+        return value ^ (value >> np.uint32(16))
+
+
+def _mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    r = _MIX_L * x - _MIX_R * y
+    return r ^ (r >> np.uint32(16))
+
+
+def block_seeds(prefixes: np.ndarray, bounds: np.ndarray, streams, blocks) -> np.ndarray:
+    """``SeedSequence(entropy).generate_state(4, uint64)`` of many blocks: ``(N, 4)`` uint64.
+
+    Row ``i`` is block ``blocks[i]`` of stream ``streams[i]``, whose entropy prefix is
+    ``prefixes[bounds[s]:bounds[s + 1]]`` (:func:`entropy_prefix`); the block number's words
+    are appended as numpy appends the last spawn-key word. The pool of 4 words is mixed from
+    the entropy and hashed again (O'Neill's ``seed_seq_fe``), each step on all rows of one
+    entropy length at once.
+
+    Examples
+    --------
+    >>> prefix = entropy_prefix(7, label_words(["bootstrap"]))
+    >>> words = block_seeds(prefix, np.array([0, prefix.size]), [0], [3])
+    >>> seq = np.random.SeedSequence(7, spawn_key=(*label_words(["bootstrap"]), 3))
+    >>> bool((words[0] == seq.generate_state(4, np.uint64)).all())
+    True
+    """
+    prefixes = np.asarray(prefixes, dtype=np.uint32)
+    bounds = np.asarray(bounds, dtype=np.int64)
+    streams = np.asarray(streams, dtype=np.int64).reshape(-1)
+    blocks = np.asarray(blocks, dtype=np.uint64).reshape(-1)
+    starts, sizes = bounds[streams], (bounds[1:] - bounds[:-1])[streams]
+    high = (blocks >> np.uint64(32)).astype(np.uint32)
+    lengths = sizes + np.where(high > 0, 2, 1)
+    out = np.empty((streams.size, 4), dtype=np.uint64)
+    for length in np.unique(lengths).tolist():
+        rows = np.flatnonzero(lengths == length)
+        n = sizes[rows][:, None]
+        cols = np.arange(length)
+        words = prefixes[np.minimum(starts[rows][:, None] + cols, max(prefixes.size - 1, 0))]
+        words = np.where(cols < n, words, 0)
+        words = np.where(cols == n, (blocks[rows] & np.uint64(0xFFFFFFFF))[:, None], words)
+        words = np.where(cols == n + 1, high[rows][:, None], words).astype(np.uint32)
+        hashmix = _Hash(_INIT_A, _MULT_A)
+        zero = np.zeros(rows.size, dtype=np.uint32)
+        pool = [hashmix(words[:, i] if i < length else zero) for i in range(4)]
+        for src in range(4):
+            for dst in range(4):
+                if src != dst:
+                    pool[dst] = _mix(pool[dst], hashmix(pool[src]))
+        for src in range(4, length):
+            for dst in range(4):
+                pool[dst] = _mix(pool[dst], hashmix(words[:, src]))
+        generate = _Hash(_INIT_B, _MULT_B)  # generate_state: 8 words, paired low first
+        state = [generate(pool[i % 4]).astype(np.uint64) for i in range(8)]
+        for j in range(4):
+            out[rows, j] = state[2 * j] | (state[2 * j + 1] << np.uint64(32))
+    return out
 
 
 def block_slices(n: int, start: int = 0) -> list[tuple[int, int, int]]:

@@ -1,20 +1,18 @@
 """The compiled half of :mod:`pairedstats.core.draws`: block generators and the one decoder.
 
 A block's generator is ``PCG64(SeedSequence(root, spawn_key=(*label_words, block)))``.
-Making one from Python costs about 25 us, so the kernels seed and run the generators
-themselves, with numpy's documented algorithms:
+Making one from Python costs about 25 us, so the kernels run the generators themselves:
+:func:`pairedstats.core.draws.block_seeds` computes the ``SeedSequence`` words of many blocks
+at once with numpy, and :func:`start_stream` sets ``PCG64`` from them as numpy's
+``pcg64_set_seed`` does (the 128-bit LCG with multiplier
+``0x2360ED051FC65DA44385DF649FCCF645`` and the XSL-RR output). Seeding outside the kernels
+keeps what numba compiles on a first call small.
 
-* ``SeedSequence``: the entropy pool of 4 32-bit words is mixed from the run entropy (padded
-  to 4 words when there is a spawn key) and the spawn key, with the hashmix and mix constants
-  of O'Neill's ``seed_seq_fe`` as numpy uses them; ``generate_state`` hashes the pool again;
-* ``PCG64``: the 128-bit LCG with multiplier ``0x2360ED051FC65DA44385DF649FCCF645`` and the
-  XSL-RR output, seeded as numpy's ``pcg64_set_seed``.
-
-A *stream state* is a uint64 array of ``STATE_WORDS`` words: the generator (``HI, LO,
-INC_HI, INC_LO``), the decoder's carry (``WORD``, the current output, and ``LEFT``, how many
-of its chunks are still unused), so that a block can be drawn in several calls with the same
-numbers, and the seeding's scratch words (so that no compiled function here allocates: each
-allocation would be one more function for numba to compile on a first call).
+A *stream state* is a uint64 array of ``STATE_WORDS`` (6) words: the generator (``HI, LO,
+INC_HI, INC_LO``) and the decoder's carry (``WORD``, the current output, and ``LEFT``, how
+many of its chunks are still unused), so that a block can be drawn in several calls with the
+same numbers. No compiled function here allocates (each allocation would be one more
+function to compile).
 
 Every bounded draw follows Lemire's multiply-shift rejection (:func:`_accept`): a chunk
 ``x`` of ``width`` bits gives ``(x * n) >> width`` unless ``(x * n) mod 2**width < threshold``
@@ -45,25 +43,20 @@ __all__ = [
     "next64",
     "next_bounded",
     "open_stream",
-    "reset_stream",
     "seed",
+    "start_stream",
     "sum_units",
     "unit_rule",
 ]
 
 _jit = numba.njit(cache=True, nogil=True, inline="always")
-#: The seeding steps, run once per block: compiled once each, not inlined into every caller.
-_plain = numba.njit(cache=True, nogil=True)
 _U64 = np.uint64
 _MASK32, _MASK16 = _U64(0xFFFFFFFF), _U64(0xFFFF)
-_MULT_A, _INIT_A = _U64(0x931E8875), _U64(0x43B0D7E5)
-_MULT_B, _INIT_B = _U64(0x58F38DED), _U64(0x8B51F9DD)
-_MIX_L, _MIX_R = _U64(0xCA01F9DD), _U64(0x4973F715)
 _MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # PCG64's 128-bit multiplier
 _S16, _S32, _S48, _S58, _S63 = _U64(16), _U64(32), _U64(48), _U64(58), _U64(63)
 _ONE, _ZERO = _U64(1), _U64(0)
-#: Words of a stream state: generator 4, carry 2, seeding scratch 9 (:func:`seed`), padding.
-STATE_WORDS = 16
+#: Words of a stream state: the generator (4) and the decoder's carry (2).
+STATE_WORDS = 6
 
 
 @intrinsic
@@ -90,73 +83,17 @@ def _step(typingctx, hi, lo, inc_hi, inc_lo):
     return sig, codegen
 
 
-# ---------------------------------------------------------------- SeedSequence, PCG64
-@_plain
-def _hashmix(value, hc):
-    # hc[0] is the running hash constant; all arithmetic modulo 2**32
-    value = (value ^ hc[0]) & _MASK32
-    hc[0] = (hc[0] * _MULT_A) & _MASK32
-    value = (value * hc[0]) & _MASK32
-    return value ^ (value >> _S16)
-
-
-@_plain
-def _mix(x, y):
-    r = (_MIX_L * x - _MIX_R * y) & _MASK32
-    return r ^ (r >> _S16)
-
-
-@_plain
-def _entropy(prefix, block, i):
-    # word i of the assembled entropy: the prefix, then the words of the block number
-    n = prefix.shape[0]
-    if i < n:
-        return _U64(prefix[i])
-    if i == n:
-        return _U64(block) & _MASK32
-    return _U64(block) >> _S32
-
-
-@_plain
-def _pool(prefix, block, pool, hc):
-    # SeedSequence's mixed entropy pool of 4 words, into pool (hc: the hash constant)
-    length = prefix.shape[0] + (1 if _U64(block) >> _S32 == _ZERO else 2)
-    hc[0] = _INIT_A
-    for i in range(4):
-        pool[i] = _hashmix(_entropy(prefix, block, i) if i < length else _ZERO, hc)
-    for src in range(4):
-        for dst in range(4):
-            if src != dst:
-                pool[dst] = _mix(pool[dst], _hashmix(pool[src], hc))
-    for src in range(4, length):
-        for dst in range(4):
-            pool[dst] = _mix(pool[dst], _hashmix(_entropy(prefix, block, src), hc))
-
-
-@_plain
-def seed(prefix, block, work):
-    """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` of block ``block``'s generator.
-
-    ``work``: at least 9 uint64 scratch words (a stream state's ``[6:]``)."""
-    pool, val = work[0:4], work[5:9]
-    _pool(prefix, block, pool, work[4:5])
-    # generate_state(4, uint64): 8 words of 32 bits cycling over the pool, paired low first
-    h = _INIT_B
-    for i in range(8):
-        v = (pool[i % 4] ^ h) & _MASK32
-        h = (h * _MULT_B) & _MASK32
-        v = (v * h) & _MASK32
-        v ^= v >> _S16
-        if i % 2 == 0:
-            val[i // 2] = v
-        else:
-            val[i // 2] |= v << _S32
-    # pcg64_set_seed: initstate = val[0]:val[1], initseq = val[2]:val[3] (high:low)
-    inc_hi = (val[2] << _ONE) | (val[3] >> _S63)
-    inc_lo = (val[3] << _ONE) | _ONE
+# ---------------------------------------------------------------------------- PCG64
+@_jit
+def seed(words):
+    """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` from ``SeedSequence.generate_state(4,
+    uint64)`` (:func:`pairedstats.core.draws.block_seeds`), as ``pcg64_set_seed``:
+    initstate ``words[0]:words[1]``, initseq ``words[2]:words[3]`` (high:low)."""
+    inc_hi = (words[2] << _ONE) | (words[3] >> _S63)
+    inc_lo = (words[3] << _ONE) | _ONE
     hi, lo = _step(_ZERO, _ZERO, inc_hi, inc_lo)
-    low = lo + val[1]
-    hi = hi + val[0] + (_ONE if low < val[1] else _ZERO)
+    low = lo + words[1]
+    hi = hi + words[0] + (_ONE if low < words[1] else _ZERO)
     hi, lo = _step(hi, low, inc_hi, inc_lo)
     return hi, lo, inc_hi, inc_lo
 
@@ -171,18 +108,26 @@ def next64(hi, lo, inc_hi, inc_lo):
 
 
 # ---------------------------------------------------------------------- stream states
-@numba.njit(cache=True, nogil=True)
-def reset_stream(state, prefix, block):  # pragma: no cover
-    """Set ``state`` (``STATE_WORDS`` words) to the start of block ``block`` of the stream
-    ``prefix``."""
-    state[0], state[1], state[2], state[3] = seed(prefix, block, state[6:])
+@_jit
+def start_stream(state, words):
+    """Set ``state`` to the start of the block whose seed words are ``words`` (4 uint64)."""
+    state[0], state[1], state[2], state[3] = seed(words)
     state[4], state[5] = _ZERO, _ZERO
 
 
+@numba.njit(cache=True, nogil=True)
+def _start(state, words):  # pragma: no cover
+    start_stream(state, words)
+
+
 def open_stream(prefix, block) -> np.ndarray:
-    """A new stream state (``STATE_WORDS`` words) at the start of block ``block``."""
+    """A new stream state at the start of block ``block`` of the stream ``prefix``."""
+    from . import block_seeds
+
+    bounds = np.array([0, prefix.size], dtype=np.int64)
+    words = block_seeds(prefix, bounds, np.zeros(1, dtype=np.int64), np.array([block]))[0]
     state = np.empty(STATE_WORDS, dtype=np.uint64)
-    reset_stream(state, prefix, np.uint64(block))
+    _start(state, words)
     return state
 
 

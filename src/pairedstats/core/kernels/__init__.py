@@ -51,7 +51,8 @@ def offsets(sizes) -> np.ndarray:
 
 class Streams(NamedTuple):
     """The entropy prefixes of many streams: stream ``s`` is ``prefixes[bounds[s]:bounds[s+1]]``
-    (:func:`pairedstats.core.draws.entropy_prefix`), the block number appended by the kernel."""
+    (:func:`pairedstats.core.draws.entropy_prefix`); :func:`pairedstats.core.draws.block_seeds`
+    appends a block number and gives the seed words the kernels start that block from."""
 
     prefixes: np.ndarray  # uint32
     bounds: np.ndarray  # int64, one more than streams

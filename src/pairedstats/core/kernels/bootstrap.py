@@ -48,13 +48,13 @@ def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
 
 
 @_inline
-def _open_task(streams, units, n_resamples, block_size, t, state):  # pragma: no cover
-    # task t: block t % n_blocks of stream s = t // n_blocks, its generator set in `state`;
-    # (s, first unit, units, first resample, end)
+def _open_task(seeds, units, n_resamples, block_size, t, lo, state):  # pragma: no cover
+    # task t: block t % n_blocks of stream s = t // n_blocks, its generator set in `state`
+    # from its seed words seeds[t - lo]; (s, first unit, units, first resample, end)
     n_blocks = (n_resamples + block_size - 1) // block_size
     s = t // n_blocks
     block = t - s * n_blocks
-    draws.reset_stream(state, streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]], block)
+    draws.start_stream(state, seeds[t - lo])
     u0 = units.bounds[s]
     r = block * block_size
     stop = r + block_size
@@ -74,12 +74,12 @@ def scratch(units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @_njit
-def column_sums(streams, units, n_resamples, block_size, lo, hi, out, state):  # pragma: no cover
+def column_sums(seeds, units, n_resamples, block_size, lo, hi, out, state):  # pragma: no cover
     """:func:`stream_sums` of a single column (``units.values`` of one row), each resample
     summed as it is drawn (:func:`~pairedstats.core.draws.jit.sum_units`: the same bits,
     no buffer). A kernel of its own, so that a call compiles only the path it takes."""
     for t in range(lo, hi):
-        s, u0, n, r, stop = _open_task(streams, units, n_resamples, block_size, t, state)
+        s, u0, n, r, stop = _open_task(seeds, units, n_resamples, block_size, t, lo, state)
         width, threshold = draws.unit_rule(n)
         v = units.values[0, u0 : u0 + n]
         for i in range(r, stop):
@@ -87,19 +87,20 @@ def column_sums(streams, units, n_resamples, block_size, lo, hi, out, state):  #
 
 
 @_njit
-def stream_sums(streams, units, n_resamples, block_size, lo, hi, out, state, buf,
+def stream_sums(seeds, units, n_resamples, block_size, lo, hi, out, state, buf,
                 dst):  # fmt: skip  # pragma: no cover
     """Index-path replicate sums of many streams: ``out[s, q, r]`` for tasks ``[lo, hi)``.
 
-    Task ``t`` is block ``t % n_blocks`` of stream ``s = t // n_blocks`` (:class:`Streams`,
-    :class:`Units`): resample ``r`` of the block draws ``n`` unit indices
+    Task ``t`` is block ``t % n_blocks`` of stream ``s = t // n_blocks`` (:class:`Units`),
+    its generator set from ``seeds[t - lo]`` (:func:`pairedstats.core.draws.block_seeds`):
+    resample ``r`` of the block draws ``n`` unit indices
     (:func:`pairedstats.core.draws.jit.fill_units`) and ``out[s, q, r]`` is the draw-order sum
     of ``units.values[q, unit]`` over them. The units of up to ``_LANES`` resamples are drawn
     into a buffer, then each column is summed over them (:func:`column_sums` does one column
     without the buffer). ``state``, ``buf`` and ``dst``: :func:`scratch`.
     """
     for t in range(lo, hi):
-        s, u0, n, r, stop = _open_task(streams, units, n_resamples, block_size, t, state)
+        s, u0, n, r, stop = _open_task(seeds, units, n_resamples, block_size, t, lo, state)
         width, threshold = draws.unit_rule(n)
         most = _LANES if n <= _MANY_UNITS else 1
         while r < stop:

@@ -33,13 +33,12 @@ def scratch(groups, layout) -> tuple[np.ndarray, ...]:
 
 
 @_njit
-def _open_chunks(streams, states, layout, g, block, skip, n, nothing):  # pragma: no cover
-    # chunk c's stream of group g at `block`, its first `skip` trials' draws skipped
+def _open_chunks(seeds, states, layout, task, skip, n, nothing):  # pragma: no cover
+    # chunk c's stream of the task's block (seed words seeds[task, c]), its first `skip`
+    # trials' draws skipped
     n_chunks = layout.chunk_ends.shape[0]
     for c in range(n_chunks):
-        s = g * n_chunks + c
-        prefix = streams.prefixes[streams.bounds[s] : streams.bounds[s + 1]]
-        draws.reset_stream(states[c], prefix, block)
+        draws.start_stream(states[c], seeds[task, c])
         high = layout.chunk_highs[c]
         draws.fill_rows(states[c], high, (1 << 32) % high, nothing, n, skip, np.int64(0))
 
@@ -60,13 +59,14 @@ def _shuffle(row, v, radix, start, end):  # pragma: no cover
 
 
 @_njit
-def shuffle_counts(streams, groups, layout, tasks, out, states, highs, thresholds, radix, row,
+def shuffle_counts(seeds, groups, layout, tasks, out, states, highs, thresholds, radix, row,
                    sums, nothing):  # fmt: skip  # pragma: no cover
     """Randomized Tukey HSD counts of many (group, block) tasks, Fisher-Yates arrangements.
 
     As :func:`pairedstats.core.kernels.tukey_table.table_counts`, with a
     :class:`ShuffleLayout`: chunk ``c`` of the radices ``k, k - 1, ..., 2`` has its own
-    block streams (stream ``g * n_chunks + c`` of ``streams``) and bound ``chunk_highs[c]``;
+    block streams (stream ``g * n_chunks + c``; task ``t``'s block set from ``seeds[t, c]``)
+    and bound ``chunk_highs[c]``;
     trial ``t`` takes item ``i``'s chunk ``c`` from draw ``t * n + i`` of that stream. Each
     item's scores are shuffled in place (the arranged row) and added to the trial's sums, in
     item order; the draws are taken as they are needed (no buffer). The arrays after
@@ -82,7 +82,7 @@ def shuffle_counts(streams, groups, layout, tasks, out, states, highs, threshold
         n = groups.item_bounds[g + 1] - i0
         block = a // groups.block_sizes[g]
         skip = a - block * groups.block_sizes[g]
-        _open_chunks(streams, states, layout, g, block, skip, n, nothing)
+        _open_chunks(seeds, states, layout, task, skip, n, nothing)
         for _ in range(a, z):
             total[:] = 0
             for i in range(i0, i0 + n):

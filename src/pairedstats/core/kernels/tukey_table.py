@@ -151,18 +151,19 @@ def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
 
 
 @_njit
-def table_counts(streams, groups, layout, tasks, out, table, buf, sums, state):  # pragma: no cover
+def table_counts(seeds, groups, layout, tasks, out, table, buf, sums, state):  # pragma: no cover
     """Randomized Tukey HSD counts of many (group, block) tasks, table arrangements.
 
     Task ``t`` is the trials ``tasks[t, 1]:tasks[t, 2]`` of group ``g = tasks[t, 0]`` (within
-    one block of ``groups.block_sizes[g]`` trials; :class:`Streams`, :class:`Groups`,
-    :class:`TableLayout`): a trial takes ``ceil(n / digits)`` draws in ``[0, high)`` from the
-    block's stream, each the arrangement numbers of ``digits`` items, adds its items'
-    arranged rows in item order and counts for pair ``j`` when its statistic (the range, or
-    the many-vs-one distance from ``groups.bases[g]``: :func:`count_statistics`) reaches the
-    group's threshold: ``out[t, j]``. The work runs item by item over ``_TRIALS`` trials at
-    a time so that the item's arrangements stay in the first-level cache. ``table``,
-    ``buf``, ``sums``, ``state``: :func:`scratch` (one table for all tasks, rebuilt per group).
+    one block of ``groups.block_sizes[g]`` trials; :class:`Groups`, :class:`TableLayout`): a
+    trial takes ``ceil(n / digits)`` draws in ``[0, high)`` from the block's stream, set from
+    ``seeds[t, 0]`` (:func:`pairedstats.core.tukey_mc.task_seeds`), each the arrangement
+    numbers of ``digits`` items, adds its items' arranged rows in item order and counts for
+    pair ``j`` when its statistic (the range, or the many-vs-one distance from
+    ``groups.bases[g]``: :func:`count_statistics`) reaches the group's threshold: ``out[t,
+    j]``. The work runs item by item over ``_TRIALS`` trials at a time so that the item's
+    arrangements stay in the first-level cache. ``table``, ``buf``, ``sums``, ``state``:
+    :func:`scratch` (one table for all tasks, rebuilt per group).
     """
     fact, k = layout.perms.shape
     built = -1
@@ -174,8 +175,7 @@ def table_counts(streams, groups, layout, tasks, out, table, buf, sums, state): 
         n_draws = (n + digits - 1) // digits
         threshold = (1 << 32) % high
         block = a // groups.block_sizes[g]
-        draws.reset_stream(state, streams.prefixes[streams.bounds[g] : streams.bounds[g + 1]],
-                           block)  # fmt: skip
+        draws.start_stream(state, seeds[task, 0])
         skip = a - block * groups.block_sizes[g]
         draws.fill_rows(state, high, threshold, buf, n_draws, skip, np.int64(0))
         if g != built:  # the group's arrangements, once for its consecutive tasks
