@@ -216,7 +216,7 @@ def _count_part(batch: dict, tasks: np.ndarray, out: np.ndarray) -> None:
     streams, groups, layout = batch["args"]
     chunks = 1 if batch["kind"] == "table" else len(layout.chunk_highs)
     seeds = task_seeds(streams, groups, tasks, chunks)
-    kernel(seeds, groups, layout, tasks, out, *scratch(batch["args"], tasks))
+    kernel(seeds, groups, layout, tasks, out, *scratch(groups, layout, tasks))
 
 
 def task_seeds(streams: Streams, groups: Groups, tasks: np.ndarray, chunks: int) -> np.ndarray:
@@ -231,15 +231,15 @@ def task_seeds(streams: Streams, groups: Groups, tasks: np.ndarray, chunks: int)
 
 
 def _kernel(kind: str):
-    """The kernel of a layout and its scratch arrays (a function of the kernel's arguments
-    and the tasks of the call)."""
+    """The kernel of a layout and the function of its scratch arrays,
+    ``scratch(groups, layout, tasks)``."""
     if kind == "table":
         from .kernels import tukey_table as kernels
 
-        return kernels.table_counts, lambda args, tasks: kernels.scratch(args[1], args[2], tasks)
+        return kernels.table_counts, kernels.scratch
     from .kernels import tukey_shuffle as kernels
 
-    return kernels.shuffle_counts, lambda args, tasks: kernels.scratch(args[1], args[2])
+    return kernels.shuffle_counts, kernels.scratch
 
 
 def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndarray]:

@@ -13,11 +13,12 @@ _inline = numba.njit(cache=True, nogil=True, inline="always")
 _U64 = np.uint64
 
 
-def scratch(groups, layout) -> tuple[np.ndarray, ...]:
-    """The scratch arrays of one call of :func:`shuffle_counts`: the chunks' stream states,
-    bounds and rejection thresholds, the radix table (radix, magic multiplier, shift), an
-    arranged row, the trial's sums and an empty draw buffer. Allocated by the caller, so
-    that the kernel allocates nothing (an allocation is one more function to compile)."""
+def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
+    """The scratch arrays of one call of :func:`shuffle_counts` (the same whatever the
+    ``tasks``): the chunks' stream states, bounds and rejection thresholds, the radix table
+    (radix, magic multiplier, shift), an arranged row, the trial's sums and an empty draw
+    buffer. Allocated by the caller, so that the kernel allocates nothing (an allocation is
+    one more function to compile)."""
     highs = layout.chunk_highs.astype(np.uint64)
     radix = np.column_stack([layout.radices, layout.magics, layout.shifts]).astype(np.uint64)
     k, dtype = groups.values.shape[1], groups.values.dtype
@@ -33,14 +34,13 @@ def scratch(groups, layout) -> tuple[np.ndarray, ...]:
 
 
 @_njit
-def _open_chunks(seeds, states, layout, task, skip, n, nothing):  # pragma: no cover
+def _open_chunks(seeds, states, highs, thresholds, task, skip, n, nothing):  # pragma: no cover
     # chunk c's stream of the task's block (seed words seeds[task, c]), its first `skip`
     # trials' draws skipped
-    n_chunks = layout.chunk_ends.shape[0]
-    for c in range(n_chunks):
+    for c in range(states.shape[0]):
         draws.start_stream(states[c], seeds[task, c])
-        high = layout.chunk_highs[c]
-        draws.fill_rows(states[c], high, (1 << 32) % high, nothing, n, skip, np.int64(0))
+        high, threshold = np.int64(highs[c]), np.int64(thresholds[c])  # fill_rows' int64 types
+        draws.fill_rows(states[c], high, threshold, nothing, n, skip, np.int64(0))
 
 
 @_inline
@@ -82,7 +82,7 @@ def shuffle_counts(seeds, groups, layout, tasks, out, states, highs, thresholds,
         n = groups.item_bounds[g + 1] - i0
         block = a // groups.block_sizes[g]
         skip = a - block * groups.block_sizes[g]
-        _open_chunks(seeds, states, layout, task, skip, n, nothing)
+        _open_chunks(seeds, states, highs, thresholds, task, skip, n, nothing)
         for _ in range(a, z):
             total[:] = 0
             for i in range(i0, i0 + n):
