@@ -28,7 +28,7 @@ def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
         (np.uint64(1 << 32) % highs).astype(np.uint64),
         np.ascontiguousarray(radix),
         np.empty(k, dtype=dtype),
-        np.empty((1, k), dtype=dtype),
+        np.empty(k, dtype=dtype),
         np.empty(0, dtype=np.uint32),
     )
 
@@ -74,7 +74,6 @@ def shuffle_counts(seeds, groups, layout, tasks, out, states, highs, thresholds,
     """
     k = groups.values.shape[1]
     n_chunks = layout.chunk_ends.shape[0]
-    total = sums[0]
     one = np.int64(1)  # a variable: a constant would compile count_statistics once more
     for task in range(tasks.shape[0]):
         g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
@@ -84,7 +83,7 @@ def shuffle_counts(seeds, groups, layout, tasks, out, states, highs, thresholds,
         skip = a - block * groups.block_sizes[g]
         _open_chunks(seeds, states, highs, thresholds, task, skip, n, nothing)
         for _ in range(a, z):
-            total[:] = 0
+            sums[:] = 0
             for i in range(i0, i0 + n):
                 for j in range(k):
                     row[j] = groups.values[i, j]
@@ -94,5 +93,5 @@ def shuffle_counts(seeds, groups, layout, tasks, out, states, highs, thresholds,
                     _shuffle(row, v, radix, start, layout.chunk_ends[c])
                     start = layout.chunk_ends[c]
                 for j in range(k):
-                    total[j] += row[j]
-            count_statistics(sums, one, k, groups.bases[g], groups.thresholds[g], out[task])
+                    sums[j] += row[j]
+            count_statistics(sums, k, one, k, groups.bases[g], groups.thresholds[g], out[task])

@@ -58,12 +58,13 @@ def _add1(typingctx, dst, d_at, src, a1):
 
 @_inline
 def _build_table(table, values, i0, n, perms):  # pragma: no cover
-    # row i * k! + d: item i's scores arranged by permutation d (lanes k.. stay zero)
+    # row i * k! + d (of _ROW lanes): item i's scores arranged by permutation d (lanes k..
+    # stay zero)
     fact, k = perms.shape
     for i in range(n):
         for d in range(fact):
             for j in range(k):
-                table[i * fact + d, j] = values[i0 + i, perms[d, j]]
+                table[(i * fact + d) * _ROW + j] = values[i0 + i, perms[d, j]]
 
 
 @_inline
@@ -95,9 +96,10 @@ def _item_rows(flat_sums, dst, flat, v, row, count, fact, magic, shift):  # prag
 
 @_inline
 def _trial_sums(sums, table, buf, mb, n, digits, fact, magic, shift):  # pragma: no cover
-    # sums[t] = the system sums of trial t (< mb): items added in item order
-    flat_sums, flat = sums.reshape(-1), table.reshape(-1)
-    sums[:mb] = 0
+    # sums[t * _ROW:(t + 1) * _ROW] = the system sums of trial t (< mb): items added in item
+    # order (flat arrays: a reshape is one more function to compile)
+    for i in range(mb * _ROW):
+        sums[i] = 0
     full = n // digits
     ufact, umagic, ushift = _U64(fact), _U64(magic), _U64(shift)
     for c in range((n + digits - 1) // digits):
@@ -105,13 +107,13 @@ def _trial_sums(sums, table, buf, mb, n, digits, fact, magic, shift):  # pragma:
         base = _U64(c * digits * fact)
         for t in range(mb):
             v = _U64(buf[c * _TRIALS + t])  # unsigned: no wraparound checks
-            _item_rows(flat_sums, _U64(t * _ROW), flat, v, base, count, ufact, umagic, ushift)
+            _item_rows(sums, _U64(t * _ROW), table, v, base, count, ufact, umagic, ushift)
 
 
 @_inline
-def count_statistics(sums, mb, k, base, thresholds, out):  # pragma: no cover
-    """``out[j] +=`` the trials ``t < mb`` whose statistic of ``sums[t, :k]`` reaches
-    ``thresholds[j]``.
+def count_statistics(sums, stride, mb, k, base, thresholds, out):  # pragma: no cover
+    """``out[j] +=`` the trials ``t < mb`` whose statistic of the system sums
+    ``sums[t * stride:t * stride + k]`` reaches ``thresholds[j]``.
 
     The statistic is the range of the sums (``base < 0``: all pairs), or their largest
     distance from the sum of the system ``base`` (many-vs-one: ``max_j |s_j - s_base|``),
@@ -119,15 +121,16 @@ def count_statistics(sums, mb, k, base, thresholds, out):  # pragma: no cover
     rounded subtraction is monotone, so this is the largest of the rounded distances.
     """
     for t in range(mb):
-        hi, lo = sums[t, 0], sums[t, 0]
+        at = t * stride
+        hi, lo = sums[at], sums[at]
         for j in range(1, k):
-            s = sums[t, j]
+            s = sums[at + j]
             hi = s if s > hi else hi
             lo = s if s < lo else lo
         if base < 0:
             r = hi - lo
         else:
-            up, down = hi - sums[t, base], sums[t, base] - lo
+            up, down = hi - sums[at + base], sums[at + base] - lo
             r = up if up > down else down
         for j in range(thresholds.shape[0]):
             if r >= thresholds[j]:
@@ -143,9 +146,9 @@ def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
     most = int(items.max(initial=1))
     dtype = groups.values.dtype
     return (
-        np.zeros((most * layout.perms.shape[0], _ROW), dtype=dtype),
+        np.zeros(most * layout.perms.shape[0] * _ROW, dtype=dtype),
         np.empty(most * _TRIALS, dtype=np.uint32),
-        np.empty((_TRIALS, _ROW), dtype=dtype),
+        np.empty(_TRIALS * _ROW, dtype=dtype),
         np.empty(draws.STATE_WORDS, dtype=np.uint64),
     )
 
@@ -166,6 +169,7 @@ def table_counts(seeds, groups, layout, tasks, out, table, buf, sums, state):  #
     :func:`scratch` (one table for all tasks, rebuilt per group).
     """
     fact, k = layout.perms.shape
+    stride = np.int64(_ROW)
     built = -1
     for task in range(tasks.shape[0]):
         g, a, z = tasks[task, 0], tasks[task, 1], tasks[task, 2]
@@ -185,4 +189,4 @@ def table_counts(seeds, groups, layout, tasks, out, table, buf, sums, state):  #
             mb = _TRIALS if z - r0 > _TRIALS else z - r0
             draws.fill_rows(state, high, threshold, buf, n_draws, mb, np.int64(_TRIALS))
             _trial_sums(sums, table, buf, mb, n, digits, fact, layout.magic[g], layout.shift[g])
-            count_statistics(sums, mb, k, groups.bases[g], groups.thresholds[g], out[task])
+            count_statistics(sums, stride, mb, k, groups.bases[g], groups.thresholds[g], out[task])
