@@ -7,7 +7,7 @@ The closed forms are checked against the intervals they invert, computed by
 
 import numpy as np
 import pytest
-from hypothesis import assume, example, given
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from pairedstats.core import inference as inf
@@ -55,6 +55,64 @@ def test_share_at_or_below_is_where_numpy_quantile_crosses():
             assert x.min() > v
         else:
             assert x.max() <= v
+
+
+def _brute_crossing(row, value):
+    # the 7 columns of crossing_stats from their definitions, value by value in Python
+    vals = [float(y) for y in row if y == y]
+    le = [y for y in vals if y <= value]
+    gt = [y for y in vals if y > value]
+    ge = [y for y in vals if y >= value]
+    lt = [y for y in vals if y < value]
+    extremes = [max(le, default=-np.inf), min(gt, default=np.inf), min(ge, default=np.inf)]
+    return [len(le), len(ge), *extremes, max(lt, default=-np.inf), float(len(vals) < len(row))]
+
+
+_score = st.sampled_from([-2.0, -0.5, 0.0, 0.0, 0.5, 1.0, np.inf, -np.inf, np.nan])
+
+
+@settings(deadline=None)  # the first example compiles the kernel
+@given(
+    rows=st.integers(1, 4).flatmap(
+        lambda b: st.lists(st.lists(_score, min_size=b, max_size=b), min_size=1, max_size=5)
+    ),
+    data=st.data(),
+)
+def test_crossing_stats_numpy_and_compiled_against_definitions(rows, data):
+    from pairedstats.core.kernels.crossing import crossing_stats as kernel
+
+    x = np.array(rows)
+    v = np.array(data.draw(st.lists(_score, min_size=len(rows), max_size=len(rows))))
+    expected = np.array([_brute_crossing(r, value) for r, value in zip(x, v, strict=True)])
+    np.testing.assert_array_equal(inf.crossing_stats(x, v), expected)  # numpy's passes
+    compiled = np.empty_like(expected)
+    kernel(x, v, compiled)
+    np.testing.assert_array_equal(compiled, expected)
+
+
+def test_shares_at_or_below_take_the_compiled_pass_from_compiled_from(monkeypatch):
+    gen = np.random.default_rng(3)
+    x = np.round(gen.normal(size=(6, 500)), 1)
+    x[2, 7] = np.nan
+    v = np.round(gen.normal(size=6), 1)
+    by_numpy = inf.shares_at_or_below(x, v)
+    monkeypatch.setattr(inf, "COMPILED_FROM", x.size)
+    from pairedstats.core.kernels import crossing
+
+    kernel, calls = crossing.crossing_stats, []
+
+    def spy(rows, values, out):
+        calls.append(rows.shape)
+        kernel(rows, values, out)
+
+    monkeypatch.setattr(crossing, "crossing_stats", spy)
+    compiled = inf.shares_at_or_below(x, v)
+    assert calls == [(6, 500)]
+    np.testing.assert_array_equal(compiled[0], by_numpy[0])
+    np.testing.assert_array_equal(compiled[1], by_numpy[1])
+    assert np.isnan(compiled[0][2])
+    assert np.isnan(compiled[1][2])
+    assert not np.isnan(np.delete(compiled[0], 2)).any()
 
 
 def test_share_at_or_below_rows_and_nan():

@@ -94,18 +94,55 @@ def _share(count, lo, hi, value, n, nan) -> np.ndarray:
     return np.where(nan | np.isnan(value), np.nan, p)
 
 
-def shares_at_or_below(x, value) -> tuple[np.ndarray, np.ndarray]:
-    """``(share_at_or_below(x, value), share_at_or_below(-x, -value))``, both from one pass
-    over ``x`` (a compiled kernel): the levels at which each end of an interval of ``x``
-    reaches ``value``."""
-    from .kernels.crossing import crossing_stats
+#: Replicates (rows x resamples) from which :func:`crossing_stats` runs the compiled pass: it
+#: is several times faster than numpy's passes, but its first call in a process compiles it
+#: (about 0.2 s); below, numpy's passes take at most a few milliseconds.
+COMPILED_FROM = 1 << 20
 
+
+def crossing_stats(rows, v) -> np.ndarray:
+    """Per row ``r`` of ``rows`` (rows, B) and value ``v[r]``, the 7 columns of
+    :func:`pairedstats.core.kernels.crossing.crossing_stats`: ``(count <= v, count >= v,
+    max of x <= v, min of x > v, min of x >= v, max of x < v, 1 if NaN in the row)``, an empty
+    max ``-inf``, an empty min ``inf``; NaN is neither at, below nor above ``v``. By numpy's
+    passes below :data:`COMPILED_FROM` values, by the compiled kernel from there on (the same
+    numbers: counts, and maxima and minima of the values themselves).
+
+    Examples
+    --------
+    >>> crossing_stats(np.array([[1.0, 2.0, 2.0, np.nan]]), np.array([2.0])).tolist()
+    [[3.0, 2.0, 2.0, inf, 2.0, 1.0, 1.0]]
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    if rows.size >= COMPILED_FROM:
+        from .kernels.crossing import crossing_stats as kernel
+
+        # contiguous and writable: one compiled signature (numba types read-only arrays apart)
+        stats = np.empty((rows.shape[0], 7))
+        kernel(np.require(rows, requirements=["C", "W"]), np.require(v, requirements=["C", "W"]),
+               stats)  # fmt: skip
+        return stats
+    at = v[:, None]
+    le, ge = rows <= at, rows >= at
+    return np.column_stack([
+        le.sum(axis=1),
+        ge.sum(axis=1),
+        np.where(le, rows, -np.inf).max(axis=1, initial=-np.inf),
+        np.where(rows > at, rows, np.inf).min(axis=1, initial=np.inf),
+        np.where(ge, rows, np.inf).min(axis=1, initial=np.inf),
+        np.where(rows < at, rows, -np.inf).max(axis=1, initial=-np.inf),
+        np.isnan(rows).any(axis=1),
+    ]).astype(np.float64)  # fmt: skip
+
+
+def shares_at_or_below(x, value) -> tuple[np.ndarray, np.ndarray]:
+    """``(share_at_or_below(x, value), share_at_or_below(-x, -value))``, both from one set of
+    counts and neighbours (:func:`crossing_stats`): the levels at which each end of an
+    interval of ``x`` reaches ``value``."""
     x = np.asarray(x, dtype=np.float64)
     v = np.broadcast_to(np.asarray(value, dtype=np.float64), x.shape[:-1])
-    # contiguous and writable: one compiled signature (numba types read-only arrays apart)
-    rows = np.require(x.reshape(-1, x.shape[-1]), requirements=["C", "W"])
-    stats = np.empty((rows.shape[0], 7))
-    crossing_stats(rows, np.require(v.reshape(-1), requirements=["C", "W"]), stats)
+    stats = crossing_stats(x.reshape(-1, x.shape[-1]), v.reshape(-1))
     stats = stats.reshape(*x.shape[:-1], 7)
     n_le, n_ge, max_le, min_gt, min_ge, max_lt, nan = np.moveaxis(stats, -1, 0)
     nan, n = nan > 0, x.shape[-1]

@@ -9,7 +9,7 @@
 * :func:`~pairedstats.core.kernels.walsh.row_ends`: the Walsh sums of sorted differences below a
   threshold, row by row with two pointers (the signed-rank shift and interval);
 * :func:`~pairedstats.core.kernels.crossing.crossing_stats`: where each row of replicates
-  crosses a value, in one pass (the bootstrap's p-values).
+  crosses a value, in one pass (the bootstrap's p-values on large inputs).
 * :mod:`~pairedstats.core.kernels.ranksum`: the rank-sum test's pooled midranks, the order
   statistics of ``b_j - a_i`` (shift and interval, all ranks in one call, two pointers as in
   ``walsh``) and both exact null recursions.

@@ -13,8 +13,9 @@ def crossing_stats(x, v, out):  # pragma: no cover
     """Per row ``r`` of ``x`` (rows, B) and value ``v[r]``: ``out[r]`` =
     ``(count x <= v, count x >= v, max of x <= v, min of x > v, min of x >= v,
     max of x < v, 1 if the row holds NaN else 0)``; an empty max is ``-inf``, an empty min
-    ``inf``. (Comparisons rather than ``min``/``max``: each builtin would be one more
-    function to compile on a first call.)"""
+    ``inf``; NaN (in ``x`` or ``v``) is neither at, below nor above. (Comparisons rather than
+    ``min``/``max``: each builtin would be one more function to compile on a first call.)
+    :func:`pairedstats.core.inference.crossing_stats` calls it on large inputs only."""
     for r in range(x.shape[0]):
         value = v[r]
         n_le = 0
@@ -32,12 +33,12 @@ def crossing_stats(x, v, out):  # pragma: no cover
             if y <= value:
                 n_le += 1
                 max_le = y if y > max_le else max_le
-            else:
+            elif y > value:  # (neither, when value is NaN)
                 min_gt = y if y < min_gt else min_gt
             if y >= value:
                 n_ge += 1
                 min_ge = y if y < min_ge else min_ge
-            else:
+            elif y < value:
                 max_lt = y if y > max_lt else max_lt
         out[r, 0] = n_le
         out[r, 1] = n_ge
