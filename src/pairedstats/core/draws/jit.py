@@ -49,7 +49,10 @@ __all__ = [
     "unit_rule",
 ]
 
-_jit = numba.njit(cache=True, nogil=True, inline="always")
+#: Without numba's reference counting (nothing here allocates) and without a C callback
+#: wrapper (nothing takes their address): both only cost compile time on a first call.
+_jit = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+_compiled = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 _U64 = np.uint64
 _MASK32, _MASK16 = _U64(0xFFFFFFFF), _U64(0xFFFF)
 _MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # PCG64's 128-bit multiplier
@@ -115,7 +118,7 @@ def start_stream(state, words):
     state[4], state[5] = _ZERO, _ZERO
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled
 def _start(state, words):  # pragma: no cover
     start_stream(state, words)
 
@@ -139,7 +142,7 @@ def _accept(x, n, mask, width, threshold):
 
 
 # --------------------------------------------------------------------------- decoders
-@numba.njit(cache=True, nogil=True)
+@_jit
 def unit_rule(n):
     """``(width, threshold)`` of the unit indices of ``n`` units (``1 <= n < 2**32``).
 
@@ -168,7 +171,7 @@ def _fill_whole_words16(gen, buf, i, total, un, ut):
     return i, hi, lo
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled
 def fill_units(state, buf, total, n, width, threshold):  # pragma: no cover
     """Fill ``buf[:total]`` with the next ``total`` unit indices of the stream ``state``.
 
@@ -211,7 +214,7 @@ def _add_unit(v, m, mask, width, threshold, total):
     return total + (value if ok else 0.0), ok
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled
 def sum_units(state, v, n, width, threshold):  # pragma: no cover
     """``sum(v[u] for u in units)``, in draw order, over the next ``n`` unit indices of the
     stream ``state``: the indices :func:`fill_units` would write, decoded the same way (the
@@ -261,7 +264,7 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
     return total
 
 
-@numba.njit(cache=True, nogil=True)
+@_compiled
 def fill_rows(state, high, threshold, buf, count, rows, stride):  # pragma: no cover
     """The next ``count * rows`` bounded integers in ``[0, high)``, 32-bit chunks.
 

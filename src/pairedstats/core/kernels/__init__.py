@@ -19,7 +19,9 @@ block of one group). Tasks write disjoint parts of the output, so a caller can s
 range over threads (the kernels release the GIL) without changing a number.
 
 The kernels take named structures (the tuples below) instead of long rows of positional
-arrays. They are cached (``cache=True``) and read no constant of another module; numba's
+arrays. They are cached (``cache=True``), compiled without reference counting where they
+allocate nothing (``_nrt=False``: less to compile on a first call) and read no constant of
+another module; numba's
 cache is keyed on a kernel's own file only, so a change of :mod:`pairedstats.core.draws.jit`
 alone is not seen by the cached kernels that call it: remove the package's ``__pycache__``
 (``*.nbi``, ``*.nbc``) after editing it. This package's ``__init__`` imports no numba: the

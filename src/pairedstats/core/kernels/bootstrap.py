@@ -7,8 +7,8 @@ import numpy as np
 
 from ..draws import jit as draws
 
-_njit = numba.njit(cache=True, nogil=True)
-_inline = numba.njit(cache=True, nogil=True, inline="always")
+_njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
+_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 
 #: Resamples decoded and summed together: independent accumulators hide the add latency.
 _LANES = 8

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_njit = numba.njit(cache=True, nogil=True)
+_njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 
 
 @_njit

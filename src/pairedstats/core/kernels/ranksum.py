@@ -21,7 +21,7 @@ import numpy as np
 
 from .walsh import gather_sums
 
-_njit = numba.njit(cache=True, nogil=True)
+_njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 # numpy scalars, not Python constants: a helper called with a constant argument is compiled
 # once more for that constant (a numba literal type); these are typed bool like variables
 _FALSE, _TRUE = np.bool_(False), np.bool_(True)

@@ -8,8 +8,8 @@ import numpy as np
 from ..draws import jit as draws
 from .tukey_table import count_statistics
 
-_njit = numba.njit(cache=True, nogil=True)
-_inline = numba.njit(cache=True, nogil=True, inline="always")
+_njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
+_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 _U64 = np.uint64
 
 

@@ -10,8 +10,8 @@ from numba.extending import intrinsic
 
 from ..draws import jit as draws
 
-_njit = numba.njit(cache=True, nogil=True)
-_inline = numba.njit(cache=True, nogil=True, inline="always")
+_njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
+_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 _U64 = np.uint64
 
 #: Trials whose draws and sums are held at once.
