@@ -49,8 +49,9 @@ __all__ = [
     "unit_rule",
 ]
 
-#: Without numba's reference counting (nothing here allocates) and without a C callback
-#: wrapper (nothing takes their address): both only cost compile time on a first call.
+#: Inlined helpers and compiled draw loops, without numba's reference counting (nothing here
+#: allocates); the compiled ones also without a C callback wrapper (nothing takes their
+#: address): both would only cost compile time on a first call.
 _jit = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 _compiled = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 _U64 = np.uint64

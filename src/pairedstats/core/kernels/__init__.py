@@ -21,11 +21,11 @@ range over threads (the kernels release the GIL) without changing a number.
 The kernels take named structures (the tuples below) instead of long rows of positional
 arrays. They are cached (``cache=True``), compiled without reference counting where they
 allocate nothing (``_nrt=False``: less to compile on a first call) and read no constant of
-another module; numba's
-cache is keyed on a kernel's own file only, so a change of :mod:`pairedstats.core.draws.jit`
-alone is not seen by the cached kernels that call it: remove the package's ``__pycache__``
-(``*.nbi``, ``*.nbc``) after editing it. This package's ``__init__`` imports no numba: the
-method cores build the structures at import time and import the kernel modules lazily.
+another module; numba's cache is keyed on a kernel's own file only, so a change of
+:mod:`pairedstats.core.draws.jit` alone is not seen by the cached kernels that call it:
+remove the package's ``__pycache__`` (``*.nbi``, ``*.nbc``) after editing it. This
+package's ``__init__`` imports no numba: the method cores build the structures at import
+time and import the kernel modules lazily.
 ``tests/core/test_kernels.py`` checks the kernels against the numpy reference engine
 (``tests/core/reference_engine.py``), also with numba's bounds checking on
 (``NUMBA_BOUNDSCHECK=1``, in a subprocess).
