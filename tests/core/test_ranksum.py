@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from pairedstats.core import ranksum as core
@@ -140,6 +142,25 @@ def test_exact_conditional_matches_coin():
         a, b = DATASETS[row["dataset"]]
         out = _run(a, b, alternative=ALT_FROM_R[row["alternative"]], method="exact")
         np.testing.assert_allclose(out["pvalue"], float(row["p_value"]), rtol=1e-10)
+
+
+def test_exact_nulls_in_two_threads_give_the_same_results(monkeypatch):
+    # both nulls above the threshold run through run_parts; every number is unchanged
+    rng = np.random.default_rng(21)
+    a, b = rng.integers(0, 4, 23) * 1.0, rng.integers(0, 4, 31) * 1.0
+    sequential = [_run(a, b, alternative=alt, method="exact") for alt in ALT_FROM_R.values()]
+    calls, threads = [], core.run_parts
+
+    def recording(parts):
+        calls.append(len(parts))
+        return threads(parts)
+
+    monkeypatch.setattr(core, "default_workers", lambda workers: 2)
+    monkeypatch.setattr(core, "run_parts", recording)
+    monkeypatch.setattr(core, "_THREADED_OPS", 0)
+    threaded = [_run(a, b, alternative=alt, method="exact") for alt in ALT_FROM_R.values()]
+    assert calls == [2, 2, 2]
+    assert threaded == sequential
 
 
 def _enumerate_pvalues(a, b):
@@ -429,9 +450,11 @@ def test_tied_null_equals_the_array_recursion():
             np.testing.assert_array_equal(p, p_ref)  # the same floats, not close ones
 
 
-@pytest.mark.parametrize("cells", [1, 40, 700, 1 << 30])
+@pytest.mark.parametrize("cells", [1, 40, 700, 3000, 20000, 1 << 30])
 def test_wavefront_steps_do_not_change_a_float(cells):
-    # from one step at a time (1 cell of cache) to all steps in one wavefront
+    # from one step at a time (1 cell of cache) to all steps in one wavefront; the tied
+    # null in (steps, tile width, tiles): (1, 1, 1827), (1, 20, 92), (2, 148, 13),
+    # (4, 345, 6), (10, 1053, 2), (16, all, 1)
     rng = np.random.default_rng(16)
     doubled = _tied_doubled(rng, 25, 31, 5)
     r = np.sort(doubled)
@@ -445,6 +468,28 @@ def test_wavefront_steps_do_not_change_a_float(cells):
     for big, m in [(1, 1), (9, 4), (30, 22)]:
         want = ref.null_pmf_no_ties(big, m)
         np.testing.assert_array_equal(kernel.no_ties_pmf(big, m, cells), want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n_a=st.integers(1, 30),
+    n_b=st.integers(1, 30),
+    levels=st.integers(2, 12),
+    cells=st.integers(1, 5000),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_tiles_of_any_size_do_not_change_a_float(n_a, n_b, levels, cells, seed):
+    doubled = _tied_doubled(np.random.default_rng(seed), n_a, n_b, levels)
+    r = np.sort(doubled)
+    s = r - r[0]
+    s = s // (np.gcd.reduce(s) if s.any() else 1)
+    k = min(n_a, n_b)
+    top = int(s[s.size - k :].sum())
+    expected = ref.null_pmf_ties(doubled, k)[1]
+    got = kernel.subset_sum_band(s, k, top, cells)
+    lo = np.nonzero(got > 0)[0][0]
+    np.testing.assert_array_equal(got[lo : lo + expected.size], expected)
+    assert got[:lo].sum() == got[lo + expected.size :].sum() == 0
 
 
 def test_no_ties_null_equals_the_array_recursion():

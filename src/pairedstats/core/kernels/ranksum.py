@@ -11,7 +11,8 @@
   shrink the candidates until a few thousand remain, which are selected directly;
 * :func:`subset_sum_band`: the subset-sum recursion of the conditional null with ties, with
   the very operations of the array version on each cell, each row kept to the sums it can
-  hold (zeros elsewhere contribute nothing, so the numbers are the same).
+  hold (zeros elsewhere contribute nothing, so the numbers are the same), several steps at
+  a time on tiles of sums that stay in cache.
 """
 
 from __future__ import annotations
@@ -216,9 +217,10 @@ def select_differences(b, c, ranks, out, limit, size):  # pragma: no cover
 
 
 @_njit
-def _row_step(p, s, cs, off, j, c):  # pragma: no cover
-    """Row ``c`` from step ``j - 1`` to step ``j`` (value ``s[j - 1]``), reading row ``c - 1``
-    at step ``j - 1``: ``p_c(x) = p_c(x) (j - c) / j + p_{c-1}(x - v) c / j``."""
+def _row_step(p, s, cs, off, j, c, lo, hi):  # pragma: no cover
+    """Row ``c`` from step ``j - 1`` to step ``j`` (value ``s[j - 1]``) on the sums
+    ``lo <= x < hi``, reading row ``c - 1`` at step ``j - 1``:
+    ``p_c(x) = p_c(x) (j - c) / j + p_{c-1}(x - v) c / j``."""
     v = s[j - 1]
     take = c / j
     leave = (j - c) / j
@@ -228,11 +230,13 @@ def _row_step(p, s, cs, off, j, c):  # pragma: no cover
     # cs[c - 1] + v up to H_c(j); row c (step j - 1) spans [L_c, H_c(j - 1)]
     first = cs[c - 1] + v
     if c < j:
-        x = p[row + cs[c] : row + min(first, cs[j - 1] - cs[j - 1 - c] + 1)]
+        start = max(cs[c], lo)
+        x = p[row + start : row + max(start, min(first, cs[j - 1] - cs[j - 1 - c] + 1, hi))]
         for i in range(x.size):  # views indexed from 0: loops the compiler vectorizes
             x[i] *= leave
-    end = cs[j] - cs[j - c] + 1
-    x, y = p[row + first : row + end], p[left + first : left + end]
+    start = max(first, lo)
+    stop = max(start, min(cs[j] - cs[j - c] + 1, hi))
+    x, y = p[row + start : row + stop], p[left + start : left + stop]
     for i in range(x.size):
         x[i] = x[i] * leave + y[i] * take
 
@@ -245,10 +249,13 @@ def subset_sum_band(s, k, top, cache_cells):  # pragma: no cover
     Row ``c`` after ``j`` values is nonzero only on ``[L_c, H_c(j)]`` with ``L_c`` the sum of
     the ``c`` smallest values and ``H_c(j)`` the sum of the ``c`` largest of the first ``j``;
     it is stored from ``L_c`` to ``H_c(n)``. Step ``j`` updates rows ``c`` descending (row
-    ``c`` reads row ``c - 1`` before it moves on); ``T`` steps are run as a wavefront (row
-    ``d + t`` at step ``j0 + t``, ``t = 0..T-1``, ``d`` descending), which reads every row
-    at the same step as the step-by-step order while ``T + 1`` neighbouring rows stay in a
-    cache of ``cache_cells`` float64.
+    ``c`` reads row ``c - 1`` before it moves on). ``T`` steps run as a wavefront (row
+    ``d + t`` at step ``j0 + t``, ``t = 0..T-1``, ``d`` descending), on one tile of sums at
+    a time, highest first: at step ``j0 + t`` the tile ``[B, B + W)`` is moved up by
+    ``sigma_t``, the sum of the values of steps ``j0 + 1 .. j0 + t``. A cell reads its own
+    row and row ``c - 1`` at ``x - v`` (lower sums only), so each tile reads every cell at
+    the same step as the step-by-step order does, while ``T + 1`` rows of ``W + sigma``
+    cells, at most ``cache_cells`` float64, stay in cache.
     """
     n = s.size
     cs = np.zeros(n + 1, dtype=np.int64)
@@ -259,17 +266,26 @@ def subset_sum_band(s, k, top, cache_cells):  # pragma: no cover
         off[c + 1] = off[c] + (cs[n] - cs[n - c]) - cs[c] + 1
     p = np.zeros(off[k + 1])
     p[0] = 1.0  # row 0: the empty subset, sum 0
-    widest = 1
-    for c in range(k + 1):
-        widest = max(widest, off[c + 1] - off[c])
-    steps = max(1, cache_cells // widest - 1)
+    v_max = s[n - 1]
+    steps = 1  # the most steps (up to 16) whose tiles, at least as wide as their skew, fit
+    while steps < 16 and (steps + 2) * 2 * max(steps * v_max, 1) <= cache_cells:
+        steps += 1
+    width = max(1, cache_cells // (steps + 1) - (steps - 1) * v_max)
+    tiles = top // width + 1
+    sigma = np.zeros(steps, dtype=np.int64)
+    beyond = cs[n] + 1  # above every sum
     for j0 in range(1, n + 1, steps):
         span = min(steps, n + 1 - j0)
-        for d in range(k, -span, -1):
-            for t in range(span):
-                j, c = j0 + t, d + t
-                if max(1, k - (n - j)) <= c <= min(j, k):
-                    _row_step(p, s, cs, off, j, c)
+        for t in range(1, span):
+            sigma[t] = sigma[t - 1] + s[j0 + t - 1]
+        for b in range(tiles - 1, -1, -1):
+            for d in range(k, -span, -1):
+                for t in range(span):
+                    j, c = j0 + t, d + t
+                    if max(1, k - (n - j)) <= c <= min(j, k):
+                        lo = b * width + sigma[t] if b > 0 else 0
+                        hi = (b + 1) * width + sigma[t] if b < tiles - 1 else beyond
+                        _row_step(p, s, cs, off, j, c, lo, hi)
     out = np.zeros(top + 1)
     for x in range(cs[k], top + 1):
         out[x] = p[off[k] - cs[k] + x]
