@@ -19,7 +19,8 @@ Every bounded draw follows Lemire's multiply-shift rejection (:func:`_accept`): 
 (``threshold = 2**width mod n``). :func:`fill_units` lays the draws out contiguously (unit
 indices of the bootstrap; 16- or 32-bit chunks), :func:`sum_units` consumes the same draws
 without a buffer, adding up the values they pick (one column: no buffer to write and read
-again). The Tukey kernels draw 32-bit chunks: :func:`fill_rows` lays them out in rows,
+again), in blocks summed as if no chunk were rejected and summed again by the rule when one
+was. The Tukey kernels draw 32-bit chunks: :func:`fill_rows` lays them out in rows,
 :func:`next_bounded` hands them over one at a time.
 
 ``tests/core/test_draws.py`` checks states and outputs against numpy itself and the decoders
@@ -215,34 +216,48 @@ def _add_unit(v, m, mask, width, threshold, total):
     return total + (value if ok else 0.0), ok
 
 
-@_compiled
-def sum_units(state, v, n, width, threshold):  # pragma: no cover
-    """``sum(v[u] for u in units)``, in draw order, over the next ``n`` unit indices of the
-    stream ``state``: the indices :func:`fill_units` would write, decoded the same way (the
-    carry included), so the sum has the bits of a buffered draw-order sum.
-
-    The single-column path of the bootstrap kernel: the sum's chain of additions, not the
-    generator, sets its pace, as in a kernel that draws with a cheaper generator.
-    """
-    uw, un, ut = _U64(width), _U64(n), _U64(threshold)
-    mask = _U64((1 << width) - 1)
-    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
-    word, left = state[4], np.int64(state[5])
-    total, i = 0.0, 0
-    while left > 0 and i < n:  # the chunks left in the current word
-        total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)
-        word >>= uw
-        left -= 1
-        i += ok
+@_jit
+def _add_words(v, un, width, gen, words, total):
+    """The values of every chunk of the next ``words`` outputs added to ``total`` in draw
+    order as if no chunk were rejected: ``(total, hi, lo, low)``, ``low`` the smallest
+    ``(chunk * n) mod 2**width`` (a chunk was rejected if it is below the threshold).
+    No test or select per chunk on the chain of additions, only a running minimum."""
+    hi, lo, inc_hi, inc_lo = gen
+    low = _MASK32
     if width == 32:
-        while i + 2 <= n:
+        for _ in range(words):
+            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            m0, m1 = (word & _MASK32) * un, (word >> _S32) * un
+            low = min(low, min(m0 & _MASK32, m1 & _MASK32))
+            total += v[m0 >> _S32]
+            total += v[m1 >> _S32]
+    else:
+        for _ in range(words):
+            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            m0, m1 = (word & _MASK16) * un, ((word >> _S16) & _MASK16) * un
+            m2, m3 = ((word >> _S32) & _MASK16) * un, (word >> _S48) * un
+            low = min(low, min(m0 & _MASK16, m1 & _MASK16), min(m2 & _MASK16, m3 & _MASK16))
+            total += v[m0 >> _S16]
+            total += v[m1 >> _S16]
+            total += v[m2 >> _S16]
+            total += v[m3 >> _S16]
+    return total, hi, lo, low
+
+
+@_jit
+def _add_words_by_rule(v, un, width, ut, gen, words, total, i):
+    """As :func:`_add_words`, each chunk by Lemire's rule (a rejected one adds nothing and
+    does not count): ``(total, hi, lo, i)``, ``i`` moved on by the accepted chunks."""
+    hi, lo, inc_hi, inc_lo = gen
+    if width == 32:
+        for _ in range(words):
             word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
             total, ok = _add_unit(v, (word & _MASK32) * un, _MASK32, _S32, ut, total)
             i += ok
             total, ok = _add_unit(v, (word >> _S32) * un, _MASK32, _S32, ut, total)
             i += ok
     else:
-        while i + 4 <= n:
+        for _ in range(words):
             word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
             total, ok = _add_unit(v, (word & _MASK16) * un, _MASK16, _S16, ut, total)
             i += ok
@@ -252,10 +267,57 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
             i += ok
             total, ok = _add_unit(v, (word >> _S48) * un, _MASK16, _S16, ut, total)
             i += ok
+    return total, hi, lo, i
+
+
+#: Whole 64-bit outputs :func:`sum_units` adds up at most before it checks for a rejected
+#: chunk; fewer when a rejection is more likely (expected rejected chunks per block 1/16),
+#: none below :data:`_FEWEST` (the check would cost more than it saves).
+_BLOCK, _FEWEST = 64, 8
+
+
+@_compiled
+def sum_units(state, v, n, width, threshold):  # pragma: no cover
+    """``sum(v[u] for u in units)``, in draw order, over the next ``n`` unit indices of the
+    stream ``state``: the indices :func:`fill_units` would write, decoded the same way (the
+    carry included), so the sum has the bits of a buffered draw-order sum.
+
+    The single-column path of the bootstrap kernel. Whole outputs are taken in blocks,
+    first as if every chunk were accepted (:func:`_add_words`); a block that held a rejected
+    chunk is added again from its start by the rule (:func:`_add_words_by_rule`), so the sum
+    is the same either way. The blocks are sized so that about one in 16 is added twice;
+    when they would hold fewer than :data:`_FEWEST` outputs (16-bit chunks with
+    ``2**16 mod n > 128``) every output is added by the rule at once.
+    """
+    uw, un, ut = _U64(width), _U64(n), _U64(threshold)
+    mask = _U64((1 << width) - 1)
+    per_word = 64 // width
+    block = min(_BLOCK, (1 << width) // (16 * per_word * max(threshold, 1)))
+    block = block if block >= _FEWEST else 0
+    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    word, left = state[4], np.int64(state[5])
+    total, i = 0.0, 0
+    while left > 0 and i < n:  # the chunks left in the current word
+        total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)
+        word >>= uw
+        left -= 1
+        i += ok
+    while i + per_word <= n:  # whole words, as long as all their chunks may be needed
+        words = (n - i) // per_word
+        if block > 0:
+            words = min(words, block)
+            start = hi, lo, total
+            total, hi, lo, low = _add_words(v, un, width, (hi, lo, inc_hi, inc_lo), words, total)
+            if low >= ut:
+                i += words * per_word
+                continue
+            hi, lo, total = start  # a rejected chunk: the block again, by the rule
+        gen = hi, lo, inc_hi, inc_lo
+        total, hi, lo, i = _add_words_by_rule(v, un, width, ut, gen, words, total, i)
     while i < n:
         if left == 0:
             word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
-            left = 64 // width
+            left = per_word
         total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)
         word >>= uw
         left -= 1
