@@ -221,14 +221,17 @@ def _add_words(v, un, width, gen, words, total):
     """The values of every chunk of the next ``words`` outputs added to ``total`` in draw
     order as if no chunk were rejected: ``(total, hi, lo, low)``, ``low`` the smallest
     ``(chunk * n) mod 2**width`` (a chunk was rejected if it is below the threshold).
-    No test or select per chunk on the chain of additions, only a running minimum."""
+    No test or select per chunk on the chain of additions, only a running minimum
+    (comparisons, not ``min``: each builtin would be one more function to compile)."""
     hi, lo, inc_hi, inc_lo = gen
     low = _MASK32
     if width == 32:
         for _ in range(words):
             word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
             m0, m1 = (word & _MASK32) * un, (word >> _S32) * un
-            low = min(low, min(m0 & _MASK32, m1 & _MASK32))
+            r0, r1 = m0 & _MASK32, m1 & _MASK32
+            low = low if low < r0 else r0
+            low = low if low < r1 else r1
             total += v[m0 >> _S32]
             total += v[m1 >> _S32]
     else:
@@ -236,7 +239,11 @@ def _add_words(v, un, width, gen, words, total):
             word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
             m0, m1 = (word & _MASK16) * un, ((word >> _S16) & _MASK16) * un
             m2, m3 = ((word >> _S32) & _MASK16) * un, (word >> _S48) * un
-            low = min(low, min(m0 & _MASK16, m1 & _MASK16), min(m2 & _MASK16, m3 & _MASK16))
+            r0, r1, r2, r3 = m0 & _MASK16, m1 & _MASK16, m2 & _MASK16, m3 & _MASK16
+            r0 = r0 if r0 < r1 else r1
+            r2 = r2 if r2 < r3 else r3
+            r0 = r0 if r0 < r2 else r2
+            low = low if low < r0 else r0
             total += v[m0 >> _S16]
             total += v[m1 >> _S16]
             total += v[m2 >> _S16]
@@ -292,8 +299,8 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
     uw, un, ut = _U64(width), _U64(n), _U64(threshold)
     mask = _U64((1 << width) - 1)
     per_word = 64 // width
-    block = min(_BLOCK, (1 << width) // (16 * per_word * max(threshold, 1)))
-    block = block if block >= _FEWEST else 0
+    block = (1 << width) // (16 * per_word * (threshold if threshold > 0 else 1))
+    block = _BLOCK if block > _BLOCK else (block if block >= _FEWEST else 0)
     hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
     word, left = state[4], np.int64(state[5])
     total, i = 0.0, 0
@@ -305,7 +312,7 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
     while i + per_word <= n:  # whole words, as long as all their chunks may be needed
         words = (n - i) // per_word
         if block > 0:
-            words = min(words, block)
+            words = words if words < block else block
             start = hi, lo, total
             total, hi, lo, low = _add_words(v, un, width, (hi, lo, inc_hi, inc_lo), words, total)
             if low >= ut:
