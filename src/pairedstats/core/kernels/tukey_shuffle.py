@@ -16,9 +16,10 @@ _U64 = np.uint64
 def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
     """The scratch arrays of one call of :func:`shuffle_counts` (the same whatever the
     ``tasks``): the chunks' stream states, bounds and rejection thresholds, the radix table
-    (radix, magic multiplier, shift), an arranged row, the trial's sums and an empty draw
-    buffer. Allocated by the caller, so that the kernel allocates nothing (an allocation is
-    one more function to compile)."""
+    (radix, magic multiplier, shift of each digit, flat: a row index of a 2-D table costs a
+    multiply by its stride and a wraparound test in the swap loop), an arranged row, the
+    trial's sums and an empty draw buffer. Allocated by the caller, so that the kernel
+    allocates nothing (an allocation is one more function to compile)."""
     highs = layout.chunk_highs.astype(np.uint64)
     radix = np.column_stack([layout.radices, layout.magics, layout.shifts]).astype(np.uint64)
     k, dtype = groups.values.shape[1], groups.values.dtype
@@ -26,7 +27,7 @@ def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
         np.empty((highs.size, draws.STATE_WORDS), dtype=np.uint64),
         highs,
         (np.uint64(1 << 32) % highs).astype(np.uint64),
-        np.ascontiguousarray(radix),
+        radix.ravel(),
         np.empty(k, dtype=dtype),
         np.empty(k, dtype=dtype),
         np.empty(0, dtype=np.uint32),
@@ -48,8 +49,9 @@ def _shuffle(row, v, radix, start, end):  # pragma: no cover
     # Fisher-Yates swaps of row from the digits of the draw v (radices start:end, lowest
     # digit first); unsigned indices: no wraparound checks on the swaps
     for p in range(start, end):
-        r = radix[p, 0]
-        q = (v * radix[p, 1]) >> radix[p, 2]  # v // r, exact for v < 2**31
+        at = _U64(3) * _U64(p)  # digit p's (radix, magic, shift)
+        r = radix[at]
+        q = (v * radix[at + _U64(1)]) >> radix[at + _U64(2)]  # v // r, exact for v < 2**31
         digit = v - q * r
         v = q
         top = r - _U64(1)
