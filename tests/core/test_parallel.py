@@ -2,9 +2,10 @@
 
 import threading
 
+import numpy as np
 import pytest
 
-from pairedstats.core.parallel import default_workers, run_parts
+from pairedstats.core.parallel import default_workers, run_parts, scratch_array
 
 
 def test_results_come_back_in_call_order():
@@ -70,3 +71,24 @@ def test_a_child_process_computes_after_the_parent_used_the_pool(start, tmp_path
         [sys.executable, str(script), start], capture_output=True, text=True, timeout=240
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("shape", [1, 7, (3, 6), (0,)])
+def test_scratch_arrays_keep_their_cache_lines(shape, dtype):
+    a = scratch_array(shape, dtype, zeros=True)
+    assert a.shape == np.empty(shape).shape
+    assert a.dtype == dtype
+    assert a.flags.c_contiguous
+    assert a.flags.writeable
+    assert not a.any()
+    if a.size == 0:  # nothing to write, no line to keep
+        return
+    start = a.__array_interface__["data"][0]
+    base = a.base
+    while base.base is not None:
+        base = base.base
+    first = base.__array_interface__["data"][0]
+    # at least 128 bytes of the allocation unused before and after the array
+    assert start - first >= 128
+    assert first + base.nbytes - (start + a.nbytes) >= 128

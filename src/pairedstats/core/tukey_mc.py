@@ -35,7 +35,7 @@ import numpy as np
 
 from .draws import BLOCK, block_seeds, entropy_prefix, label_words
 from .kernels import Groups, ShuffleLayout, Streams, TableLayout, offsets
-from .parallel import default_workers, run_parts
+from .parallel import default_workers, run_parts, scratch_array
 
 __all__ = [
     "DRAW_LIMIT",
@@ -201,7 +201,7 @@ class MonteCarloBatch:
         out = np.zeros((self.n_groups, self.n_pairs), dtype=np.int64)
         for batch in self._fused:
             calls = [
-                (t, np.zeros((len(t), self.n_pairs), dtype=np.int64))
+                (t, scratch_array((len(t), self.n_pairs), np.int64, zeros=True))
                 for t in _balanced_tasks(batch, lo, hi, workers)
             ]
             run_parts([functools.partial(_count_part, batch, t, c) for t, c in calls])

@@ -6,6 +6,7 @@ import numba
 import numpy as np
 
 from ..draws import jit as draws
+from ..parallel import scratch_array
 
 _njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 _inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -64,13 +65,14 @@ def _open_task(seeds, units, n_resamples, block_size, t, lo, state):  # pragma: 
 def scratch(units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The scratch arrays of one call of :func:`stream_sums` (:func:`column_sums` takes the
     first): a stream state, the unit buffer, the lanes' sums. Allocated by the caller, so
-    that the kernels allocate nothing (an allocation is one more function to compile)."""
-    state = np.empty(draws.STATE_WORDS, dtype=np.uint64)
+    that the kernels allocate nothing (an allocation is one more function to compile), on
+    cache lines of their own (:func:`~pairedstats.core.parallel.scratch_array`)."""
+    state = scratch_array(draws.STATE_WORDS, np.uint64)
     if units.values.shape[0] == 1:
         return state, np.empty(0, dtype=np.uint32), np.empty(0)
     n = np.diff(units.bounds)
     most = int(np.where(n <= _MANY_UNITS, _LANES * n, n).max(initial=1))
-    return state, np.empty(most, dtype=np.uint32), np.empty(_LANES)
+    return state, scratch_array(most, np.uint32), scratch_array(_LANES, np.float64)
 
 
 @_njit

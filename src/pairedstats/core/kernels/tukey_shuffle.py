@@ -6,6 +6,7 @@ import numba
 import numpy as np
 
 from ..draws import jit as draws
+from ..parallel import scratch_array
 from .tukey_table import count_statistics
 
 _njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
@@ -19,17 +20,18 @@ def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
     (radix, magic multiplier, shift of each digit, flat: a row index of a 2-D table costs a
     multiply by its stride and a wraparound test in the swap loop), an arranged row, the
     trial's sums and an empty draw buffer. Allocated by the caller, so that the kernel
-    allocates nothing (an allocation is one more function to compile)."""
+    allocates nothing (an allocation is one more function to compile), those it writes on
+    cache lines of their own (:func:`~pairedstats.core.parallel.scratch_array`)."""
     highs = layout.chunk_highs.astype(np.uint64)
     radix = np.column_stack([layout.radices, layout.magics, layout.shifts]).astype(np.uint64)
     k, dtype = groups.values.shape[1], groups.values.dtype
     return (
-        np.empty((highs.size, draws.STATE_WORDS), dtype=np.uint64),
+        scratch_array((highs.size, draws.STATE_WORDS), np.uint64),
         highs,
         (np.uint64(1 << 32) % highs).astype(np.uint64),
         radix.ravel(),
-        np.empty(k, dtype=dtype),
-        np.empty(k, dtype=dtype),
+        scratch_array(k, dtype),
+        scratch_array(k, dtype),
         np.empty(0, dtype=np.uint32),
     )
 

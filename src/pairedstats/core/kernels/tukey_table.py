@@ -9,6 +9,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..draws import jit as draws
+from ..parallel import scratch_array
 
 _njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 _inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
@@ -141,15 +142,16 @@ def scratch(groups, layout, tasks) -> tuple[np.ndarray, ...]:
     """The scratch arrays of one call of :func:`table_counts`: the arrangement table of the
     largest group of ``tasks``, the draw buffer, the trials' sums and a stream state.
     Allocated by the caller, so that the kernel allocates nothing (an allocation is one more
-    function to compile)."""
+    function to compile), on cache lines of their own
+    (:func:`~pairedstats.core.parallel.scratch_array`)."""
     items = np.diff(groups.item_bounds)[tasks[:, 0]]
     most = int(items.max(initial=1))
     dtype = groups.values.dtype
     return (
-        np.zeros(most * layout.perms.shape[0] * _ROW, dtype=dtype),
-        np.empty(most * _TRIALS, dtype=np.uint32),
-        np.empty(_TRIALS * _ROW, dtype=dtype),
-        np.empty(draws.STATE_WORDS, dtype=np.uint64),
+        scratch_array(most * layout.perms.shape[0] * _ROW, dtype, zeros=True),
+        scratch_array(most * _TRIALS, np.uint32),
+        scratch_array(_TRIALS * _ROW, dtype),
+        scratch_array(draws.STATE_WORDS, np.uint64),
     )
 
 
