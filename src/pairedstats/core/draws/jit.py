@@ -216,8 +216,8 @@ def _add_unit(v, m, mask, width, threshold, total):
     return total + (value if ok else 0.0), ok
 
 
-@_jit
-def _add_words(v, un, width, gen, words, total):
+@_compiled
+def _add_words(v, un, width, gen, words, total):  # pragma: no cover
     """The values of every chunk of the next ``words`` outputs added to ``total`` in draw
     order as if no chunk were rejected: ``(total, hi, lo, low)``, ``low`` the smallest
     ``(chunk * n) mod 2**width`` (a chunk was rejected if it is below the threshold).
@@ -251,8 +251,8 @@ def _add_words(v, un, width, gen, words, total):
     return total, hi, lo, low
 
 
-@_jit
-def _add_words_by_rule(v, un, width, ut, gen, words, total, i):
+@_compiled
+def _add_words_by_rule(v, un, width, ut, gen, words, total, i):  # pragma: no cover
     """As :func:`_add_words`, each chunk by Lemire's rule (a rejected one adds nothing and
     does not count): ``(total, hi, lo, i)``, ``i`` moved on by the accepted chunks."""
     hi, lo, inc_hi, inc_lo = gen
