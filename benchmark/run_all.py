@@ -362,12 +362,6 @@ def _case_table(quick: bool) -> dict:
 
 
 # --------------------------------------------------------------------------- child
-#: Cases timed in turn with their reference (reference, case, reference, case, ...) in one
-#: process: on a shared machine the load changes over minutes, and a ratio of two cases
-#: timed minutes apart moved by up to 2x between runs.
-_INTERLEAVED = ("floor_boot_ours", "floor_tukey_ours")
-
-
 def _timed(fn) -> float:
     t0 = time.perf_counter()
     fn()
@@ -381,7 +375,7 @@ def run_case(name: str, quick: bool, repeats: int) -> dict:
     if name in ("boot_scipy", "boot01_scipy") and not quick:
         repeats = min(repeats, 2)  # 7 s and 4 GB each
     reference = None
-    if name in _INTERLEAVED:
+    if name in _interleaved():
         reference, repeats = table[peer][2]()[0], max(repeats, 5)
     if warm:
         fn()
@@ -518,6 +512,13 @@ _HEADLINES = (
     ("pairedstats, seconds", "rs_big_ours", None, 1.0, True),
     ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
 )  # fmt: skip
+
+
+def _interleaved() -> set:
+    """The cases timed in turn with their floor (floor, case, floor, case, ...) in one
+    process: the floor headlines. On a shared machine the load changes over minutes, and a
+    ratio of two cases timed minutes apart moved by up to 2x between runs."""
+    return {top for _, top, bottom, *_ in _HEADLINES if bottom and bottom.startswith("floor")}
 
 
 def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool]]:

@@ -404,10 +404,10 @@ def ranksum_1d(
     has_ties = st["ties"] > 0
     sigma = math.sqrt(st["null_variance"])
     u_a = st["u_a"]
-    use_exact = _use_exact(method, n_a, n_b, st["doubled"], has_ties)
+    use_exact, ops = _use_exact(method, n_a, n_b, st["doubled"], has_ties)
     z = _z_score(total / 2.0 - u_a, sigma, alternative, correction)
     if use_exact:
-        pmf_nt, tied = _exact_nulls(st["doubled"], n_a, n_b, has_ties)
+        pmf_nt, tied = _exact_nulls(st["doubled"], n_a, n_b, has_ties, ops)
         pvalue, used = _exact_pvalue(st, n_a, n_b, alternative, pmf_nt, tied)
         ci_ranks, coverage, level_reached = _exact_interval(n_a, n_b, alternative,
                                                             confidence_level, pmf_nt)  # fmt: skip
@@ -445,20 +445,22 @@ def ranksum_1d(
     }
 
 
-def _use_exact(method: str, n_a: int, n_b: int, doubled: np.ndarray, has_ties: bool) -> bool:
+def _use_exact(method: str, n_a: int, n_b: int, doubled: np.ndarray, has_ties: bool):
+    """``(exact?, estimated operations of the exact path or 0)``."""
+    if method == "asymptotic":
+        return False, 0.0
+    ops, cells = exact_cost(n_a, n_b, doubled, has_ties)
     if method == "auto":
-        ops, cells = exact_cost(n_a, n_b, doubled, has_ties)
-        return ops <= AUTO_EXACT_BUDGET and cells <= EXACT_MAX_CELLS
+        return ops <= AUTO_EXACT_BUDGET and cells <= EXACT_MAX_CELLS, ops
     if method == "exact":
-        ops, cells = exact_cost(n_a, n_b, doubled, has_ties)
         if cells > EXACT_MAX_CELLS:
             raise ValueError(
                 "`method='exact'` would need tables of "
                 f"{cells:.3g} float64 cells (limit {EXACT_MAX_CELLS}) for n_a={n_a}, "
                 f"n_b={n_b}; use method='asymptotic' or 'auto'."
             )
-        return True
-    return False
+        return True, ops
+    return False, 0.0
 
 
 def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> float:
@@ -476,15 +478,16 @@ def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> flo
     return float((dz - corr) / sigma) if sigma > 0 else 0.0
 
 
-def _exact_nulls(doubled: np.ndarray, n_a: int, n_b: int, has_ties: bool):
+def _exact_nulls(doubled: np.ndarray, n_a: int, n_b: int, has_ties: bool, ops: float):
     """``(no-ties pmf of u, None or the conditional null (values, pmf) of a's doubled rank
     sum)``. The interval always reads the no-ties null; with ties the p-value reads the
-    conditional one, and the two are computed at once in two threads when both are large
-    (each kernel releases the GIL, and neither number depends on the other)."""
+    conditional one, and the two are computed at once in two threads when they cost more
+    than :data:`_THREADED_OPS` (``ops``: :func:`exact_cost`; each kernel releases the GIL,
+    and neither number depends on the other)."""
     if not has_ties:
         return null_pmf_no_ties(n_a, n_b), None
     calls = [lambda: null_pmf_no_ties(n_a, n_b), lambda: _subset_sum_pmf_of_a(doubled, n_a, n_b)]
-    if default_workers(None) > 1 and exact_cost(n_a, n_b, doubled, True)[0] > _THREADED_OPS:
+    if default_workers(None) > 1 and ops > _THREADED_OPS:
         return tuple(run_parts(calls))
     return tuple(call() for call in calls)
 
