@@ -8,9 +8,9 @@ two 32-bit draws, each mapped to ``[0, n)`` by Lemire's multiply-shift without r
 
 * :func:`bootstrap_floor`: per resample, draw ``n`` item indices and sum the drawn
   differences (no streams keyed by labels, no intervals);
-* :func:`bootstrap_floor_pcg64`: the same with the library's generator, numpy's PCG64 (its
-  128-bit step, ``pairedstats.core.draws.jit.next64``, checked against numpy), still
-  without rejection: what the choice of generator alone costs;
+* :func:`bootstrap_floor_sfc64`: the same with the library's generator, numpy's SFC64
+  (``pairedstats.core.draws.jit.next64``, checked against numpy), still without rejection:
+  what the choice of generator alone changes;
 * :func:`tukey_floor`: per trial, shuffle each item's row of ``k`` scores (Fisher-Yates),
   sum the columns and keep the range of the means (no tie rule, no p-values).
 
@@ -58,23 +58,28 @@ def bootstrap_floor(d, n_resamples):  # pragma: no cover
     return out
 
 
-@numba.njit(parallel=True, cache=True)
-def bootstrap_floor_pcg64(d, n_resamples):  # pragma: no cover
+@numba.njit(cache=True)
+def _resample_sum_sfc64(d, r):  # pragma: no cover
+    # one resample's sum; a function of its own (numba's parfors do not take tuple states)
     n = d.size
     bound = np.uint64(n)
+    gen = np.uint64(r), np.uint64(r) * _GOLDEN, np.uint64(r) * _M1, np.uint64(1)
+    s = 0.0
+    for _ in range(0, n - 1, 2):
+        word, gen = next64(gen)
+        s += d[((word & _LOW) * bound) >> np.uint64(32)]
+        s += d[((word >> np.uint64(32)) * bound) >> np.uint64(32)]
+    if n % 2:
+        word, gen = next64(gen)
+        s += d[((word & _LOW) * bound) >> np.uint64(32)]
+    return s
+
+
+@numba.njit(parallel=True, cache=True)
+def bootstrap_floor_sfc64(d, n_resamples):  # pragma: no cover
     out = np.empty(n_resamples)
     for r in numba.prange(n_resamples):
-        hi, lo = np.uint64(r), np.uint64(r) * np.uint64(0x2545F4914F6CDD1D)
-        inc_hi, inc_lo = np.uint64(0), np.uint64(2 * r + 1)  # any odd increment
-        s = 0.0
-        for _ in range(0, n - 1, 2):
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
-            s += d[((word & _LOW) * bound) >> np.uint64(32)]
-            s += d[((word >> np.uint64(32)) * bound) >> np.uint64(32)]
-        if n % 2:
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
-            s += d[((word & _LOW) * bound) >> np.uint64(32)]
-        out[r] = s / n
+        out[r] = _resample_sum_sfc64(d, r) / d.size
     return out
 
 
@@ -122,13 +127,13 @@ def add_cases(add, sizes: dict) -> None:
     add("floor_boot", group, "minimal fused kernel (draw, sum)", lambda: (floor_boot(), draws),
         True, None)  # fmt: skip
 
-    def floor_boot_pcg64():
+    def floor_boot_sfc64():
         x = boot_data()
         d = x[:, 1] - x[:, 0]
-        return lambda: bootstrap_floor_pcg64(d, n_res)
+        return lambda: bootstrap_floor_sfc64(d, n_res)
 
-    add("floor_boot_pcg64", group, "the same with numpy's PCG64, no rejection",
-        lambda: (floor_boot_pcg64(), draws), True, "floor_boot")  # fmt: skip
+    add("floor_boot_sfc64", group, "the same with the library's SFC64, no rejection",
+        lambda: (floor_boot_sfc64(), draws), True, "floor_boot")  # fmt: skip
     add("floor_boot_ours", group, "pairedstats percentile", lambda: (ours_boot(), draws), True,
         "floor_boot")  # fmt: skip
 

@@ -608,12 +608,13 @@ Reading the table:
   the inverse, pairedstats' time over the floor's). The Tukey floor swaps with one draw per
   swap (19 per item and trial at 20 systems); pairedstats takes the swaps of a shuffle as
   the digits of fewer draws, so it can be faster than that floor.
-- The bootstrap floor's second row draws with the library's generator, numpy's PCG64 (kept
-  so that every draw can be reproduced with numpy), still without the rejection step that
-  makes each index exactly uniform: its time over the first row's is the share of the gap
-  the generator alone explains. On Intel Xeon hosts (2-cycle floating-point adds) the
-  cheap generator's floor runs at the pace of its chain of additions, which PCG64's 128-bit
-  step cannot keep; on an AMD EPYC host pairedstats ran at 1.19-1.21x the first row.
+- The bootstrap floor's second row draws with the library's generator, numpy's SFC64 (every
+  draw can be reproduced with numpy), still without the rejection step that makes each index
+  exactly uniform: its time over the first row's is what the choice of generator alone
+  changes. SFC64 needs no multiplication per 64-bit word (SplitMix64 needs two, PCG64, the
+  library's generator before stream version 2, three and a 128-bit carry chain), so this row
+  can be faster than the first; the gap between it and pairedstats is the exact rejection and
+  the label-keyed streams.
 
 Physical limit (draws per second): {rates}. A method drawing one random number per item and
 resample cannot be faster than `draws / rate`:

@@ -70,7 +70,7 @@ def test_metadata_reruns_the_call(runs, method):
     assert attrs["method"] in {"bootstrap", "tukey_hsd"}
     assert attrs["n_resamples"] == 999
     assert attrs["pairedstats_version"] == pairedstats.__version__
-    assert attrs["stream_version"] == pairedstats.core.draws.STREAM_VERSION == 1
+    assert attrs["stream_version"] == pairedstats.core.draws.STREAM_VERSION == 2
     again = getattr(sub.paired, method)(rng=attrs["seed_entropy"], **kw)
     pd.testing.assert_frame_equal(first, again)
 

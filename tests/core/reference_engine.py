@@ -3,7 +3,7 @@
 Nothing here is used by the package. The kernels (``pairedstats.core.kernels`` drawing through
 ``pairedstats.core.draws.jit``) must agree with these functions bit for bit:
 
-* block generators are numpy's own ``PCG64(SeedSequence(root, spawn_key=(*words, block)))``;
+* block generators are numpy's own ``SFC64(SeedSequence(root, spawn_key=(*words, block)))``;
 * unit indices (bootstrap) and bounded integers (Tukey trials) are decoded from
   ``BitGenerator.random_raw`` with vectorised numpy arithmetic (Lemire's multiply-shift
   rejection, written out again);
@@ -31,7 +31,7 @@ from pairedstats.core.tukey_mc import (
 def words_generator(root: int, words, block: int) -> np.random.Generator:
     """numpy's generator of block ``block`` of the stream with label words ``words``."""
     seq = np.random.SeedSequence(int(root), spawn_key=(*words, int(block)))
-    return np.random.Generator(np.random.PCG64(seq))
+    return np.random.Generator(np.random.SFC64(seq))
 
 
 # ------------------------------------------------------------------------ unit indices

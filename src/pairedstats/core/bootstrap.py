@@ -151,7 +151,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         seeds = block_seeds(streams.prefixes, streams.bounds, tasks // n_blocks, tasks % n_blocks)
         state, buf, dst = kernels.scratch(units)  # each thread its own
         if out.shape[1] == 1:
-            kernels.column_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state)
+            kernels.column_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state, buf)
         else:
             kernels.stream_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
 

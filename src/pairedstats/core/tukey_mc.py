@@ -303,7 +303,7 @@ def count_trials(group, root: int, labels, lo: int, hi: int, *, workers=None) ->
     >>> from pairedstats.core.tukey import prepare_group
     >>> g = prepare_group(np.array([[1.0, 2.0], [1.0, 3.0], [5.0, 6.0]]), [(0, 1)])
     >>> int(count_trials(g, 1, ["tukey_hsd"], 0, 4000)[0])  # about a quarter of 4000
-    968
+    1035
     """
     batch = MonteCarloBatch([group], root, [labels])
     return batch.count(lo, hi, default_workers(workers))[0]

@@ -1,15 +1,17 @@
 """The compiled half of :mod:`pairedstats.core.draws`: block generators and the one decoder.
 
-A block's generator is ``PCG64(SeedSequence(root, spawn_key=(*label_words, block)))``.
+A block's generator is ``SFC64(SeedSequence(root, spawn_key=(*label_words, block)))``.
 Making one from Python costs about 25 us, so the kernels run the generators themselves:
 :func:`pairedstats.core.draws.block_seeds` computes the ``SeedSequence`` words of many blocks
-at once with numpy, and :func:`start_stream` sets ``PCG64`` from them as numpy's
-``pcg64_set_seed`` does (the 128-bit LCG with multiplier
-``0x2360ED051FC65DA44385DF649FCCF645`` and the XSL-RR output). Seeding outside the kernels
-keeps what numba compiles on a first call small.
+at once with numpy, and :func:`start_stream` sets ``SFC64`` from them as numpy's
+``sfc64_set_seed`` does (three words and a counter of 1, then twelve outputs discarded).
+An output is ``a + b + counter``, the next state ``(b ^ (b >> 11), c + (c << 3),
+rotl(c, 24) + output, counter + 1)``: additions, shifts and a rotation, no multiplication
+(so the only multiplications of a draw are those of the decoder). Seeding outside the
+kernels keeps what numba compiles on a first call small.
 
-A *stream state* is a uint64 array of ``STATE_WORDS`` (6) words: the generator (``HI, LO,
-INC_HI, INC_LO``) and the decoder's carry (``WORD``, the current output, and ``LEFT``, how
+A *stream state* is a uint64 array of ``STATE_WORDS`` (6) words: the generator (``a, b, c``
+and the counter) and the decoder's carry (``WORD``, the current output, and ``LEFT``, how
 many of its chunks are still unused), so that a block can be drawn in several calls with the
 same numbers. No compiled function here allocates (each allocation would be one more
 function to compile).
@@ -18,9 +20,9 @@ Every bounded draw follows Lemire's multiply-shift rejection (:func:`_accept`): 
 ``x`` of ``width`` bits gives ``(x * n) >> width`` unless ``(x * n) mod 2**width < threshold``
 (``threshold = 2**width mod n``). :func:`fill_units` lays the draws out contiguously (unit
 indices of the bootstrap; 16- or 32-bit chunks), :func:`sum_units` consumes the same draws
-without a buffer, adding up the values they pick (one column: no buffer to write and read
-again), in blocks summed as if no chunk were rejected and summed again by the rule when one
-was. The Tukey kernels draw 32-bit chunks: :func:`fill_rows` lays them out in rows,
+without a buffer of indices, adding up the values they pick (one column: no buffer to write
+and read again), in blocks summed as if no chunk were rejected and summed again by the rule
+when one was. The Tukey kernels draw 32-bit chunks: :func:`fill_rows` lays them out in rows,
 :func:`next_bounded` hands them over one at a time.
 
 ``tests/core/test_draws.py`` checks states and outputs against numpy itself and the decoders
@@ -33,11 +35,9 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
 __all__ = [
+    "PER_BLOCK",
     "STATE_WORDS",
     "fill_rows",
     "fill_units",
@@ -57,59 +57,33 @@ _jit = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 _compiled = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 _U64 = np.uint64
 _MASK32, _MASK16 = _U64(0xFFFFFFFF), _U64(0xFFFF)
-_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645  # PCG64's 128-bit multiplier
-_S16, _S32, _S48, _S58, _S63 = _U64(16), _U64(32), _U64(48), _U64(58), _U64(63)
+_S3, _S11, _S16, _S24 = _U64(3), _U64(11), _U64(16), _U64(24)
+_S32, _S40, _S48 = _U64(32), _U64(40), _U64(48)
 _ONE, _ZERO = _U64(1), _U64(0)
 #: Words of a stream state: the generator (4) and the decoder's carry (2).
 STATE_WORDS = 6
 
 
-@intrinsic
-def _step(typingctx, hi, lo, inc_hi, inc_lo):
-    """PCG64's LCG step ``(hi, lo) * M + (inc_hi, inc_lo) mod 2**128`` as one LLVM ``i128``
-    multiply-add (the state and increment as pairs of uint64 words)."""
-    pair = types.UniTuple(types.uint64, 2)
-    sig = pair(types.uint64, types.uint64, types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        wide = ir.IntType(128)
-
-        def join(high, low):
-            shifted = builder.shl(builder.zext(high, wide), ir.Constant(wide, 64))
-            return builder.or_(shifted, builder.zext(low, wide))
-
-        state = builder.add(
-            builder.mul(join(args[0], args[1]), ir.Constant(wide, _MULTIPLIER)),
-            join(args[2], args[3]),
-        )
-        high = builder.trunc(builder.lshr(state, ir.Constant(wide, 64)), ir.IntType(64))
-        return context.make_tuple(builder, pair, [high, builder.trunc(state, ir.IntType(64))])
-
-    return sig, codegen
-
-
-# ---------------------------------------------------------------------------- PCG64
+# ---------------------------------------------------------------------------- SFC64
 @_jit
-def seed(words):
-    """The PCG64 state ``(hi, lo, inc_hi, inc_lo)`` from ``SeedSequence.generate_state(4,
-    uint64)`` (:func:`pairedstats.core.draws.block_seeds`), as ``pcg64_set_seed``:
-    initstate ``words[0]:words[1]``, initseq ``words[2]:words[3]`` (high:low)."""
-    inc_hi = (words[2] << _ONE) | (words[3] >> _S63)
-    inc_lo = (words[3] << _ONE) | _ONE
-    hi, lo = _step(_ZERO, _ZERO, inc_hi, inc_lo)
-    low = lo + words[1]
-    hi = hi + words[0] + (_ONE if low < words[1] else _ZERO)
-    hi, lo = _step(hi, low, inc_hi, inc_lo)
-    return hi, lo, inc_hi, inc_lo
+def next64(gen):
+    """The next 64-bit output of SFC64 (``SFC64.random_raw``) and the new state
+    ``(a, b, c, counter)``."""
+    a, b, c, w = gen
+    out = a + b + w
+    return out, (b ^ (b >> _S11), c + (c << _S3), ((c << _S24) | (c >> _S40)) + out, w + _ONE)
 
 
 @_jit
-def next64(hi, lo, inc_hi, inc_lo):
-    """The next 64-bit output (``PCG64.random_raw``) and the new ``(hi, lo)``."""
-    hi, lo = _step(hi, lo, inc_hi, inc_lo)
-    x = hi ^ lo
-    rot = hi >> _S58
-    return (x >> rot) | (x << ((_U64(64) - rot) & _S63)), hi, lo
+def seed(words):
+    """The SFC64 state ``(a, b, c, counter)`` from ``SeedSequence.generate_state(4, uint64)``
+    (:func:`pairedstats.core.draws.block_seeds`), as numpy's ``sfc64_set_seed``: ``a, b, c``
+    the first three words (numpy's SFC64 takes ``generate_state(3, uint64)``, the first three
+    of these four), the counter 1, then twelve outputs discarded."""
+    gen = words[0], words[1], words[2], _ONE
+    for _ in range(12):
+        _, gen = next64(gen)
+    return gen
 
 
 # ---------------------------------------------------------------------- stream states
@@ -157,11 +131,10 @@ def unit_rule(n):
 @_jit
 def _fill_whole_words16(gen, buf, i, total, un, ut):
     # 16-bit chunks of whole words, branch-free: every chunk is written, i moves on if kept
-    hi, lo, inc_hi, inc_lo = gen
     mask = _U64(0xFFFF)
     word = _ZERO
     while i + 4 <= total:
-        word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+        word, gen = next64(gen)
         buf[i], ok = _accept(word & mask, un, mask, _S16, ut)
         i += ok
         buf[i], ok = _accept((word >> _S16) & mask, un, mask, _S16, ut)
@@ -170,7 +143,7 @@ def _fill_whole_words16(gen, buf, i, total, un, ut):
         i += ok
         buf[i], ok = _accept(word >> _S48, un, mask, _S16, ut)
         i += ok
-    return i, hi, lo
+    return i, gen
 
 
 @_compiled
@@ -183,7 +156,7 @@ def fill_units(state, buf, total, n, width, threshold):  # pragma: no cover
     uw, un, ut = _U64(width), _U64(n), _U64(threshold)
     mask = _U64((1 << width) - 1)
     per_word = 64 // width
-    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    gen = state[0], state[1], state[2], state[3]
     word, left = state[4], np.int64(state[5])
     i = 0
     while True:
@@ -197,12 +170,12 @@ def fill_units(state, buf, total, n, width, threshold):  # pragma: no cover
         if i == total:
             break
         if width == 16:
-            i, hi, lo = _fill_whole_words16((hi, lo, inc_hi, inc_lo), buf, i, total, un, ut)
+            i, gen = _fill_whole_words16(gen, buf, i, total, un, ut)
             if i == total:
                 break
-        word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+        word, gen = next64(gen)
         left = per_word
-    state[0], state[1] = hi, lo
+    state[0], state[1], state[2], state[3] = gen
     state[4], state[5] = word, _U64(left)
 
 
@@ -217,55 +190,54 @@ def _add_unit(v, m, mask, width, threshold, total):
 
 
 @_compiled
-def _add_words(v, un, width, gen, words, total):  # pragma: no cover
+def _add_words(v, un, width, gen, words, total, rest):  # pragma: no cover
     """The values of every chunk of the next ``words`` outputs added to ``total`` in draw
-    order as if no chunk were rejected: ``(total, hi, lo, low)``, ``low`` the smallest
+    order as if no chunk were rejected: ``(total, gen, low)``, ``low`` the smallest
     ``(chunk * n) mod 2**width`` (a chunk was rejected if it is below the threshold).
-    No test or select per chunk on the chain of additions, only a running minimum
-    (comparisons, not ``min``: each builtin would be one more function to compile)."""
-    hi, lo, inc_hi, inc_lo = gen
-    low = _MASK32
+
+    Nothing on the chain of additions tests a chunk: each chunk's remainder is stored in
+    ``rest`` (uint32, ``PER_BLOCK`` entries; a truncating store, no arithmetic) and their
+    minimum is taken after the loop, in a pass the compiler vectorizes (comparisons, not
+    ``min``: each builtin would be one more function to compile)."""
     if width == 32:
-        for _ in range(words):
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+        for j in range(words):
+            word, gen = next64(gen)
             m0, m1 = (word & _MASK32) * un, (word >> _S32) * un
-            r0, r1 = m0 & _MASK32, m1 & _MASK32
-            low = low if low < r0 else r0
-            low = low if low < r1 else r1
+            rest[2 * j], rest[2 * j + 1] = np.uint32(m0), np.uint32(m1)
             total += v[m0 >> _S32]
             total += v[m1 >> _S32]
     else:
-        for _ in range(words):
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+        for j in range(words):
+            word, gen = next64(gen)
             m0, m1 = (word & _MASK16) * un, ((word >> _S16) & _MASK16) * un
             m2, m3 = ((word >> _S32) & _MASK16) * un, (word >> _S48) * un
-            r0, r1, r2, r3 = m0 & _MASK16, m1 & _MASK16, m2 & _MASK16, m3 & _MASK16
-            r0 = r0 if r0 < r1 else r1
-            r2 = r2 if r2 < r3 else r3
-            r0 = r0 if r0 < r2 else r2
-            low = low if low < r0 else r0
+            rest[4 * j], rest[4 * j + 1] = np.uint32(m0 & _MASK16), np.uint32(m1 & _MASK16)
+            rest[4 * j + 2], rest[4 * j + 3] = np.uint32(m2 & _MASK16), np.uint32(m3 & _MASK16)
             total += v[m0 >> _S16]
             total += v[m1 >> _S16]
             total += v[m2 >> _S16]
             total += v[m3 >> _S16]
-    return total, hi, lo, low
+    low = np.uint32(0xFFFFFFFF)
+    for j in range(words * (64 // width)):
+        r = rest[j]
+        low = low if low < r else r
+    return total, gen, _U64(low)
 
 
 @_compiled
 def _add_words_by_rule(v, un, width, ut, gen, words, total, i):  # pragma: no cover
     """As :func:`_add_words`, each chunk by Lemire's rule (a rejected one adds nothing and
-    does not count): ``(total, hi, lo, i)``, ``i`` moved on by the accepted chunks."""
-    hi, lo, inc_hi, inc_lo = gen
+    does not count): ``(total, gen, i)``, ``i`` moved on by the accepted chunks."""
     if width == 32:
         for _ in range(words):
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            word, gen = next64(gen)
             total, ok = _add_unit(v, (word & _MASK32) * un, _MASK32, _S32, ut, total)
             i += ok
             total, ok = _add_unit(v, (word >> _S32) * un, _MASK32, _S32, ut, total)
             i += ok
     else:
         for _ in range(words):
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            word, gen = next64(gen)
             total, ok = _add_unit(v, (word & _MASK16) * un, _MASK16, _S16, ut, total)
             i += ok
             total, ok = _add_unit(v, ((word >> _S16) & _MASK16) * un, _MASK16, _S16, ut, total)
@@ -274,17 +246,19 @@ def _add_words_by_rule(v, un, width, ut, gen, words, total, i):  # pragma: no co
             i += ok
             total, ok = _add_unit(v, (word >> _S48) * un, _MASK16, _S16, ut, total)
             i += ok
-    return total, hi, lo, i
+    return total, gen, i
 
 
 #: Whole 64-bit outputs :func:`sum_units` adds up at most before it checks for a rejected
 #: chunk; fewer when a rejection is more likely (expected rejected chunks per block 1/16),
 #: none below :data:`_FEWEST` (the check would cost more than it saves).
 _BLOCK, _FEWEST = 64, 8
+#: Entries of the scratch array :func:`sum_units` takes (one per chunk of a block).
+PER_BLOCK = 4 * _BLOCK
 
 
 @_compiled
-def sum_units(state, v, n, width, threshold):  # pragma: no cover
+def sum_units(state, v, n, width, threshold, rest):  # pragma: no cover
     """``sum(v[u] for u in units)``, in draw order, over the next ``n`` unit indices of the
     stream ``state``: the indices :func:`fill_units` would write, decoded the same way (the
     carry included), so the sum has the bits of a buffered draw-order sum.
@@ -294,14 +268,15 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
     chunk is added again from its start by the rule (:func:`_add_words_by_rule`), so the sum
     is the same either way. The blocks are sized so that about one in 16 is added twice;
     when they would hold fewer than :data:`_FEWEST` outputs (16-bit chunks with
-    ``2**16 mod n > 128``) every output is added by the rule at once.
+    ``2**16 mod n > 128``) every output is added by the rule at once. ``rest``: a uint32
+    scratch array of :data:`PER_BLOCK` entries.
     """
     uw, un, ut = _U64(width), _U64(n), _U64(threshold)
     mask = _U64((1 << width) - 1)
     per_word = 64 // width
     block = (1 << width) // (16 * per_word * (threshold if threshold > 0 else 1))
     block = _BLOCK if block > _BLOCK else (block if block >= _FEWEST else 0)
-    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    gen = state[0], state[1], state[2], state[3]
     word, left = state[4], np.int64(state[5])
     total, i = 0.0, 0
     while left > 0 and i < n:  # the chunks left in the current word
@@ -313,23 +288,22 @@ def sum_units(state, v, n, width, threshold):  # pragma: no cover
         words = (n - i) // per_word
         if block > 0:
             words = words if words < block else block
-            start = hi, lo, total
-            total, hi, lo, low = _add_words(v, un, width, (hi, lo, inc_hi, inc_lo), words, total)
+            start = gen, total
+            total, gen, low = _add_words(v, un, width, gen, words, total, rest)
             if low >= ut:
                 i += words * per_word
                 continue
-            hi, lo, total = start  # a rejected chunk: the block again, by the rule
-        gen = hi, lo, inc_hi, inc_lo
-        total, hi, lo, i = _add_words_by_rule(v, un, width, ut, gen, words, total, i)
+            gen, total = start  # a rejected chunk: the block again, by the rule
+        total, gen, i = _add_words_by_rule(v, un, width, ut, gen, words, total, i)
     while i < n:
         if left == 0:
-            word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+            word, gen = next64(gen)
             left = per_word
         total, ok = _add_unit(v, (word & mask) * un, mask, uw, ut, total)
         word >>= uw
         left -= 1
         i += ok
-    state[0], state[1] = hi, lo
+    state[0], state[1], state[2], state[3] = gen
     state[4], state[5] = word, _U64(left)
     return total
 
@@ -341,14 +315,14 @@ def fill_rows(state, high, threshold, buf, count, rows, stride):  # pragma: no c
     Draw ``c`` of row ``t`` (rows of ``count`` draws, in stream order) goes to
     ``buf[c * stride + t]``; with ``stride == 0`` they are skipped.
     """
-    hi, lo, inc_hi, inc_lo = state[0], state[1], state[2], state[3]
+    gen = state[0], state[1], state[2], state[3]
     word, left = state[4], state[5]
     uh, ut = _U64(high), _U64(threshold)
     for t in range(rows):
         c = 0
         while c < count:
             if left == _ZERO:
-                word, hi, lo = next64(hi, lo, inc_hi, inc_lo)
+                word, gen = next64(gen)
                 left = _U64(2)
             value, ok = _accept(word & _MASK32, uh, _MASK32, _S32, ut)
             word >>= _S32
@@ -357,7 +331,7 @@ def fill_rows(state, high, threshold, buf, count, rows, stride):  # pragma: no c
                 if stride:
                     buf[c * stride + t] = value
                 c += 1
-    state[0], state[1] = hi, lo
+    state[0], state[1], state[2], state[3] = gen
     state[4], state[5] = word, left
 
 
@@ -367,7 +341,8 @@ def next_bounded(state, high, threshold):
     :func:`fill_rows` would write next (32-bit chunks, ``threshold = 2**32 mod high``)."""
     while True:
         if state[5] == _ZERO:
-            word, state[0], state[1] = next64(state[0], state[1], state[2], state[3])
+            word, gen = next64((state[0], state[1], state[2], state[3]))
+            state[0], state[1], state[2], state[3] = gen
             left = _U64(2)
         else:
             word, left = state[4], state[5]

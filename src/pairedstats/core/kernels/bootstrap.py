@@ -64,28 +64,31 @@ def _open_task(seeds, units, n_resamples, block_size, t, lo, state):  # pragma: 
 
 def scratch(units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The scratch arrays of one call of :func:`stream_sums` (:func:`column_sums` takes the
-    first): a stream state, the unit buffer, the lanes' sums. Allocated by the caller, so
-    that the kernels allocate nothing (an allocation is one more function to compile), on
-    cache lines of their own (:func:`~pairedstats.core.parallel.scratch_array`)."""
+    first two): a stream state, the unit buffer (one column: the remainders of a block of
+    chunks, :func:`~pairedstats.core.draws.jit.sum_units`), the lanes' sums. Allocated by
+    the caller, so that the kernels allocate nothing (an allocation is one more function to
+    compile), on cache lines of their own (:func:`~pairedstats.core.parallel.scratch_array`)."""
     state = scratch_array(draws.STATE_WORDS, np.uint64)
     if units.values.shape[0] == 1:
-        return state, np.empty(0, dtype=np.uint32), np.empty(0)
+        return state, scratch_array(draws.PER_BLOCK, np.uint32), np.empty(0)
     n = np.diff(units.bounds)
     most = int(np.where(n <= _MANY_UNITS, _LANES * n, n).max(initial=1))
     return state, scratch_array(most, np.uint32), scratch_array(_LANES, np.float64)
 
 
 @_njit
-def column_sums(seeds, units, n_resamples, block_size, lo, hi, out, state):  # pragma: no cover
+def column_sums(seeds, units, n_resamples, block_size, lo, hi, out, state,
+                buf):  # fmt: skip  # pragma: no cover
     """:func:`stream_sums` of a single column (``units.values`` of one row), each resample
     summed as it is drawn (:func:`~pairedstats.core.draws.jit.sum_units`: the same bits,
-    no buffer). A kernel of its own, so that a call compiles only the path it takes."""
+    no buffer of indices; ``buf`` holds a block's remainders). A kernel of its own, so that
+    a call compiles only the path it takes."""
     for t in range(lo, hi):
         s, u0, n, r, stop = _open_task(seeds, units, n_resamples, block_size, t, lo, state)
         width, threshold = draws.unit_rule(n)
         v = units.values[0, u0 : u0 + n]
         for i in range(r, stop):
-            out[s, 0, i] = draws.sum_units(state, v, n, width, threshold)
+            out[s, 0, i] = draws.sum_units(state, v, n, width, threshold, buf)
 
 
 @_njit
