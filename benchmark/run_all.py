@@ -11,7 +11,7 @@ belongs to that case alone; the table also gives the tracemalloc peak of one cal
 data (numpy's buffers are traced). Times are medians of the repeats after one untimed
 warm-up call (JIT cache load, thread pool), except the largest scipy bootstrap, which is not
 warmed up. Ratios are peer time / our time, both measured in this run. The floor headlines
-time the library's case and its floor in turn in one process (at least 5 turns) and give
+time the library's case and its floor in turn in one process (at least 9 turns) and give
 the median of the turns' ratios.
 
 Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
@@ -376,7 +376,7 @@ def run_case(name: str, quick: bool, repeats: int) -> dict:
         repeats = min(repeats, 2)  # 7 s and 4 GB each
     reference = None
     if name in _interleaved():
-        reference, repeats = table[peer][2]()[0], max(repeats, 5)
+        reference, repeats = table[peer][2]()[0], max(repeats, 9)
     if warm:
         fn()
         if reference is not None:
@@ -572,7 +572,7 @@ words per second from `BitGenerator.random_raw` and bounded integers per second 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
 the floor headlines: there the library's case and its floor are timed in turn in one
-process (at least 5 turns, after a warm-up of each) and the figure is the median of the
+process (at least 9 turns, after a warm-up of each) and the figure is the median of the
 turns' ratios, which the load of the machine moves far less.
 
 | figure | this run | goal | met |

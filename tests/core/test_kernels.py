@@ -11,6 +11,7 @@ from pairedstats.core import bootstrap as cb
 from pairedstats.core import tukey as ct
 from pairedstats.core import tukey_mc
 from pairedstats.core.draws import BLOCK
+from pairedstats.core.parallel import PARTS_PER_WORKER
 
 from . import reference_engine as ref
 from .boundscheck import run_with_boundscheck
@@ -119,7 +120,7 @@ def test_tukey_batch_mixes_table_and_shuffle_groups():
         )
 
 
-def test_tukey_batch_is_one_kernel_call_per_worker(monkeypatch):
+def test_tukey_batch_is_a_few_kernel_calls_per_worker(monkeypatch):
     groups = _mixed_groups(5, [30] * 40)
     batch = ct.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])
     calls = []
@@ -131,9 +132,14 @@ def test_tukey_batch_is_one_kernel_call_per_worker(monkeypatch):
 
     monkeypatch.setattr(tukey_mc, "_kernel", counting)
     batch.count(0, 20_000, workers=2)
-    assert len(calls) == 4  # two working dtypes (grid, tolerance) x two workers
-    # 20 groups x 3 blocks (8192 trials) per dtype; equal groups: the cut falls between two
-    assert sum(calls) == 2 * 20 * 3
+    # two working dtypes (grid, tolerance) x two workers x PARTS_PER_WORKER parts (queued)
+    assert len(calls) == 2 * 2 * PARTS_PER_WORKER
+    # 20 groups x 3 blocks (8192 trials) per dtype, a block cut by at most each of the 15
+    # inner cuts of a dtype's parts
+    assert 2 * 20 * 3 <= sum(calls) <= 2 * (20 * 3 + 2 * PARTS_PER_WORKER - 1)
+    calls.clear()
+    batch.count(0, 20_000, workers=1)  # one thread: one call per working dtype
+    assert calls == [20 * 3, 20 * 3]
 
 
 BOUNDSCHECK = """

@@ -5,7 +5,7 @@ import threading
 import numpy as np
 import pytest
 
-from pairedstats.core.parallel import default_workers, run_parts, scratch_array
+from pairedstats.core.parallel import default_workers, run_parts, run_queued, scratch_array
 
 
 def test_results_come_back_in_call_order():
@@ -21,6 +21,55 @@ def test_calls_use_threads_and_nested_calls_run_inline():
     inner = run_parts([lambda: run_parts([lambda: threading.current_thread().name] * 2)] * 2)
     for outer_names in inner:  # the inner calls ran in the thread of their outer call
         assert len(set(outer_names)) == 1
+
+
+def test_queued_calls_run_once_each_on_at_most_the_given_threads():
+    seen, lock = [], threading.Lock()
+
+    def call(i):
+        with lock:
+            seen.append((i, threading.current_thread().name))
+        return -i
+
+    assert run_queued([lambda i=i: call(i) for i in range(23)], 2) == [-i for i in range(23)]
+    assert sorted(i for i, _ in seen) == list(range(23))
+    assert len({name for _, name in seen}) <= 2
+    seen.clear()
+    run_queued([lambda i=i: call(i) for i in range(5)], 1)  # one thread: inline, in order
+    assert seen == [(i, threading.current_thread().name) for i in range(5)]
+    assert run_queued([], 3) == []
+
+
+def test_a_slow_thread_takes_fewer_queued_calls():
+    # the first call holds its thread until every other call has run: a static split in
+    # halves would wait for it with half the calls undone
+    done, names = threading.Event(), []
+
+    def first():
+        assert done.wait(10), "the other thread did not take the remaining calls"
+        return threading.current_thread().name
+
+    def later(i):
+        names.append(threading.current_thread().name)
+        if i == 9:
+            done.set()
+
+    if default_workers(None) < 2:
+        pytest.skip("needs two CPUs")
+    out = run_queued([first] + [lambda i=i: later(i) for i in range(10)], 2)
+    assert len(set(names)) == 1
+    assert out[0] not in names
+
+
+def test_a_failing_queued_call_stops_the_queue():
+    ran = []
+
+    def boom():
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        run_queued([boom] + [lambda i=i: ran.append(i) for i in range(100)], 1)
+    assert ran == []
 
 
 def test_default_workers():

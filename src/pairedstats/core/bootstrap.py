@@ -85,7 +85,7 @@ from .intervals import (
     tie_error,
 )
 from .kernels import Streams, Units, offsets
-from .parallel import default_workers, run_parts
+from .parallel import PARTS_PER_WORKER, default_workers, run_queued
 from .statistic_jackknife import statistic_estimate_se, statistic_replicate_se
 from .studentized import (
     moment_columns,
@@ -119,9 +119,12 @@ __all__ = [
 
 
 def _run_tasks(fn, n_tasks: int, nw: int) -> None:
-    """Call ``fn(lo, hi)`` on ``nw`` contiguous parts of ``range(n_tasks)``, in threads."""
-    cuts = [n_tasks * i // nw for i in range(nw + 1)]
-    run_parts([lambda lo=lo, hi=hi: fn(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo])
+    """Call ``fn(lo, hi)`` on contiguous parts of ``range(n_tasks)``, taken in turn by ``nw``
+    threads (:func:`pairedstats.core.parallel.run_queued`)."""
+    parts = min(n_tasks, nw * PARTS_PER_WORKER if nw > 1 else 1)
+    cuts = [n_tasks * i // parts for i in range(parts + 1)]
+    run_queued([lambda lo=lo, hi=hi: fn(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo],
+               nw)  # fmt: skip
 
 
 def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np.ndarray:

@@ -5,6 +5,11 @@ summed afterwards in a fixed order), so the number of threads never changes a nu
 process-wide pool is kept so that a call does not pay for starting threads (about 1 to
 8 ms here for two threads, which a ``groupby().apply`` loop would pay per group).
 
+A kernel's work is cut into more parts than threads (:data:`PARTS_PER_WORKER` per thread),
+and each thread takes the next part when it is done with one (:func:`run_queued`): on a
+machine whose cores are shared with other work, a core that runs slower for a while does
+fewer parts instead of holding up the call with a fixed half of the work.
+
 The pool is fork-safe: a child process made by ``fork`` (``multiprocessing``'s default on
 Linux before Python 3.14) inherits the pool object but not its threads, so the child forgets
 it and makes its own on first use.
@@ -20,13 +25,24 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-__all__ = ["default_workers", "run_in_parts", "run_parts", "scratch_array"]
+__all__ = [
+    "PARTS_PER_WORKER",
+    "default_workers",
+    "run_in_parts",
+    "run_parts",
+    "run_queued",
+    "scratch_array",
+]
 
 _POOL: ThreadPoolExecutor | None = None
 _LOCK = threading.Lock()
 #: Bytes kept free around a thread's scratch array: a cache line is 64 bytes on x86-64 and
 #: most ARM cores, 128 on Apple's.
 _LINE = 128
+#: Parts of a kernel's work per thread (:func:`run_queued`): enough that a thread slowed by
+#: other work on its core leaves its share to the others, few enough that each part's fixed
+#: cost (a Python call, its seeds and scratch arrays; tens of microseconds) stays negligible.
+PARTS_PER_WORKER = 8
 
 
 def scratch_array(shape, dtype, *, zeros: bool = False) -> np.ndarray:
@@ -84,6 +100,38 @@ def run_parts(calls: Sequence[Callable[[], object]]) -> list:
         with ThreadPoolExecutor(len(calls), thread_name_prefix="pairedstats-extra") as pool:
             return list(pool.map(lambda call: call(), calls))
     return list(_shared().map(lambda call: call(), calls))
+
+
+def run_queued(calls: Sequence[Callable[[], object]], workers: int | None) -> list:
+    """Run the zero-argument ``calls`` on at most ``workers`` threads, each taking the next
+    call in order when done with one; their results, in order.
+
+    The calls must not depend on each other (each writes outputs of its own), so which
+    thread runs which call changes no number. After a call raises, no further call starts.
+
+    Examples
+    --------
+    >>> run_queued([lambda i=i: i * i for i in range(5)], 2)
+    [0, 1, 4, 9, 16]
+    """
+    calls = list(calls)
+    results: list = [None] * len(calls)
+    order, lock, failed = itertools.count(), threading.Lock(), threading.Event()
+
+    def runner() -> None:
+        while not failed.is_set():
+            with lock:
+                i = next(order)
+            if i >= len(calls):
+                return
+            try:
+                results[i] = calls[i]()
+            except BaseException:
+                failed.set()
+                raise
+
+    run_parts([runner] * min(default_workers(workers), len(calls)))
+    return results
 
 
 def _forget_pool_in_child() -> None:

@@ -21,7 +21,7 @@ draws give follows one of two layouts, chosen from the design's shape alone
   of its own (the labels' words and the chunk number; :func:`shuffle_params`).
 
 :class:`MonteCarloBatch` counts all Monte Carlo groups of a call (``by=`` groups, sweep cells)
-in one compiled call per worker (:mod:`pairedstats.core.kernels`). ``tests/core`` checks the
+in a few compiled calls per worker (:mod:`pairedstats.core.kernels`). ``tests/core`` checks the
 kernels against the numpy reference engine (``tests/core/reference_engine.py``).
 """
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from .draws import BLOCK, block_seeds, entropy_prefix, label_words
 from .kernels import Groups, ShuffleLayout, Streams, TableLayout, offsets
-from .parallel import default_workers, run_parts, scratch_array
+from .parallel import PARTS_PER_WORKER, default_workers, run_queued, scratch_array
 
 __all__ = [
     "DRAW_LIMIT",
@@ -162,8 +162,10 @@ class MonteCarloBatch:
 
     Group ``g`` draws its trials from the stream of ``root`` and ``labels[g]``, so its counts
     do not depend on the other groups, on the split of the trials into calls or on the
-    number of workers. All groups of a layout and working dtype are counted by one compiled
-    call per worker over all their (group, block) tasks
+    number of workers. All groups of a layout and working dtype are counted by compiled calls
+    over shares of their (group, block) tasks, up to
+    :data:`~pairedstats.core.parallel.PARTS_PER_WORKER` per worker, taken by the threads in
+    turn
     (:func:`pairedstats.core.kernels.tukey_table.table_counts`,
     :func:`~pairedstats.core.kernels.tukey_shuffle.shuffle_counts`).
 
@@ -202,12 +204,23 @@ class MonteCarloBatch:
         for batch in self._fused:
             calls = [
                 (t, scratch_array((len(t), self.n_pairs), np.int64, zeros=True))
-                for t in _balanced_tasks(batch, lo, hi, workers)
+                for t in _balanced_tasks(batch, lo, hi, _parts(batch, lo, hi, workers))
             ]
-            run_parts([functools.partial(_count_part, batch, t, c) for t, c in calls])
+            run_queued([functools.partial(_count_part, batch, t, c) for t, c in calls], workers)
             for t, c in calls:
                 np.add.at(out, batch["index"][t[:, 0]], c)
         return out
+
+
+def _parts(batch: dict, lo: int, hi: int, workers: int) -> int:
+    """Parts to cut trials ``lo:hi`` into for ``workers`` threads: up to
+    :data:`~pairedstats.core.parallel.PARTS_PER_WORKER` each, no more than the blocks of the
+    groups (a part that splits a block skips the draws of its first trials), at least one per
+    thread."""
+    if workers <= 1:
+        return 1
+    blocks = sum(-(-hi // size) - lo // size for size in batch["sizes"].tolist())
+    return max(workers, min(workers * PARTS_PER_WORKER, blocks))
 
 
 def _count_part(batch: dict, tasks: np.ndarray, out: np.ndarray) -> None:
@@ -242,8 +255,8 @@ def _kernel(kind: str):
     return kernels.shuffle_counts, kernels.scratch
 
 
-def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndarray]:
-    """The (group, first trial, end) tasks of trials ``lo:hi``, cut into ``workers`` parts.
+def _balanced_tasks(batch: dict, lo: int, hi: int, parts: int) -> list[np.ndarray]:
+    """The (group, first trial, end) tasks of trials ``lo:hi``, cut into ``parts`` parts.
 
     A task lies within one block of its group. The parts carry equal work (trials times
     items), a task being split at the trial where a cut falls: its second part then skips
@@ -254,21 +267,21 @@ def _balanced_tasks(batch: dict, lo: int, hi: int, workers: int) -> list[np.ndar
         for block in range(lo // size, -(-hi // size)):
             rows.append((g, max(lo, block * size), min(hi, (block + 1) * size), n))
     total = sum((z - a) * n for _, a, z, n in rows)
-    parts, current, p, done = [], [], 1, 0
+    out, current, p, done = [], [], 1, 0
     for g, a, z, n in rows:
-        while p < workers and done + (z - a) * n > total * p // workers:
-            cut = min(z, a + -(-(total * p // workers - done) // n))  # next part's first trial
+        while p < parts and done + (z - a) * n > total * p // parts:
+            cut = min(z, a + -(-(total * p // parts - done) // n))  # next part's first trial
             if cut > a:
                 current.append((g, a, cut))
                 done += (cut - a) * n
                 a = cut
-            parts.append(current)
+            out.append(current)
             current, p = [], p + 1
         if z > a:
             current.append((g, a, z))
             done += (z - a) * n
-    parts.append(current)
-    return [np.array(c, dtype=np.int64) for c in parts if c]
+    out.append(current)
+    return [np.array(c, dtype=np.int64) for c in out if c]
 
 
 def _kernel_args(kind: str, root: int, rows) -> tuple:
