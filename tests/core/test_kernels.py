@@ -120,7 +120,7 @@ def test_tukey_batch_mixes_table_and_shuffle_groups():
         )
 
 
-def test_tukey_batch_is_a_few_kernel_calls_per_worker(monkeypatch):
+def test_tukey_batch_is_one_kernel_call_per_worker_or_a_few_when_large(monkeypatch):
     groups = _mixed_groups(5, [30] * 40)
     batch = ct.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])
     calls = []
@@ -132,11 +132,14 @@ def test_tukey_batch_is_a_few_kernel_calls_per_worker(monkeypatch):
 
     monkeypatch.setattr(tukey_mc, "_kernel", counting)
     batch.count(0, 20_000, workers=2)
-    # two working dtypes (grid, tolerance) x two workers x PARTS_PER_WORKER parts (queued)
+    assert len(calls) == 4  # two working dtypes (grid, tolerance) x two workers
+    # 20 groups x 3 blocks (8192 trials) per dtype; equal groups: the cut falls between two
+    assert sum(calls) == 2 * 20 * 3
+    calls.clear()
+    batch.count(0, 400_000, workers=2)  # large: up to PARTS_PER_WORKER parts per worker
     assert len(calls) == 2 * 2 * PARTS_PER_WORKER
-    # 20 groups x 3 blocks (8192 trials) per dtype, a block cut by at most each of the 15
-    # inner cuts of a dtype's parts
-    assert 2 * 20 * 3 <= sum(calls) <= 2 * (20 * 3 + 2 * PARTS_PER_WORKER - 1)
+    # 20 groups x 49 blocks per dtype, a block cut by at most each of a dtype's 15 inner cuts
+    assert 2 * 20 * 49 <= sum(calls) <= 2 * (20 * 49 + 2 * PARTS_PER_WORKER - 1)
     calls.clear()
     batch.count(0, 20_000, workers=1)  # one thread: one call per working dtype
     assert calls == [20 * 3, 20 * 3]

@@ -5,7 +5,15 @@ import threading
 import numpy as np
 import pytest
 
-from pairedstats.core.parallel import default_workers, run_parts, run_queued, scratch_array
+from pairedstats.core.parallel import (
+    MIN_PART_WORK,
+    PARTS_PER_WORKER,
+    default_workers,
+    n_parts,
+    run_parts,
+    run_queued,
+    scratch_array,
+)
 
 
 def test_results_come_back_in_call_order():
@@ -59,6 +67,13 @@ def test_a_slow_thread_takes_fewer_queued_calls():
     out = run_queued([first] + [lambda i=i: later(i) for i in range(10)], 2)
     assert len(set(names)) == 1
     assert out[0] not in names
+
+
+def test_parts_hold_enough_work_each():
+    assert n_parts(10**12, 1) == 1
+    assert n_parts(0, 3) == 3  # one per thread, however small
+    assert n_parts(5 * MIN_PART_WORK, 2) == 5
+    assert n_parts(10**12, 2) == 2 * PARTS_PER_WORKER
 
 
 def test_a_failing_queued_call_stops_the_queue():

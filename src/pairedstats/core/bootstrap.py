@@ -85,7 +85,7 @@ from .intervals import (
     tie_error,
 )
 from .kernels import Streams, Units, offsets
-from .parallel import PARTS_PER_WORKER, default_workers, run_queued
+from .parallel import default_workers, n_parts, run_queued
 from .statistic_jackknife import statistic_estimate_se, statistic_replicate_se
 from .studentized import (
     moment_columns,
@@ -118,10 +118,10 @@ __all__ = [
 ]
 
 
-def _run_tasks(fn, n_tasks: int, nw: int) -> None:
-    """Call ``fn(lo, hi)`` on contiguous parts of ``range(n_tasks)``, taken in turn by ``nw``
-    threads (:func:`pairedstats.core.parallel.run_queued`)."""
-    parts = min(n_tasks, nw * PARTS_PER_WORKER if nw > 1 else 1)
+def _run_tasks(fn, n_tasks: int, nw: int, draws: int) -> None:
+    """Call ``fn(lo, hi)`` on contiguous parts of ``range(n_tasks)`` (``draws`` random draws
+    in all), taken in turn by ``nw`` threads (:func:`pairedstats.core.parallel.run_queued`)."""
+    parts = min(n_tasks, n_parts(draws, nw))
     cuts = [n_tasks * i // parts for i in range(parts + 1)]
     run_queued([lambda lo=lo, hi=hi: fn(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo],
                nw)  # fmt: skip
@@ -158,7 +158,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         else:
             kernels.stream_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
 
-    _run_tasks(part, n_tasks, nw)
+    _run_tasks(part, n_tasks, nw, n_resamples * units.values.shape[1])
     return out
 
 

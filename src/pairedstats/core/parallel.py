@@ -5,10 +5,10 @@ summed afterwards in a fixed order), so the number of threads never changes a nu
 process-wide pool is kept so that a call does not pay for starting threads (about 1 to
 8 ms here for two threads, which a ``groupby().apply`` loop would pay per group).
 
-A kernel's work is cut into more parts than threads (:data:`PARTS_PER_WORKER` per thread),
-and each thread takes the next part when it is done with one (:func:`run_queued`): on a
-machine whose cores are shared with other work, a core that runs slower for a while does
-fewer parts instead of holding up the call with a fixed half of the work.
+A large kernel's work is cut into more parts than threads (:func:`n_parts`), and each
+thread takes the next part when it is done with one (:func:`run_queued`): on a machine
+whose cores are shared with other work, a core that runs slower for a while does fewer
+parts instead of holding up the call with a fixed half of the work.
 
 The pool is fork-safe: a child process made by ``fork`` (``multiprocessing``'s default on
 Linux before Python 3.14) inherits the pool object but not its threads, so the child forgets
@@ -28,6 +28,7 @@ import numpy as np
 __all__ = [
     "PARTS_PER_WORKER",
     "default_workers",
+    "n_parts",
     "run_in_parts",
     "run_parts",
     "run_queued",
@@ -39,10 +40,13 @@ _LOCK = threading.Lock()
 #: Bytes kept free around a thread's scratch array: a cache line is 64 bytes on x86-64 and
 #: most ARM cores, 128 on Apple's.
 _LINE = 128
-#: Parts of a kernel's work per thread (:func:`run_queued`): enough that a thread slowed by
-#: other work on its core leaves its share to the others, few enough that each part's fixed
-#: cost (a Python call, its seeds and scratch arrays; tens of microseconds) stays negligible.
+#: Most parts of a kernel's work per thread (:func:`n_parts`): enough that a thread slowed
+#: by other work on its core leaves its share to the others.
 PARTS_PER_WORKER = 8
+#: Least work (random draws, or items x trials) of a part beyond one part per thread: a
+#: part's fixed cost (a Python call, its seeds and scratch arrays) was up to 0.6 ms, about
+#: 5% of 2**23 draws. Smaller calls are cut into one part per thread.
+MIN_PART_WORK = 2**23
 
 
 def scratch_array(shape, dtype, *, zeros: bool = False) -> np.ndarray:
@@ -100,6 +104,21 @@ def run_parts(calls: Sequence[Callable[[], object]]) -> list:
         with ThreadPoolExecutor(len(calls), thread_name_prefix="pairedstats-extra") as pool:
             return list(pool.map(lambda call: call(), calls))
     return list(_shared().map(lambda call: call(), calls))
+
+
+def n_parts(work: int, workers: int) -> int:
+    """Parts to cut ``work`` (random draws, or items x trials) into for ``workers`` threads:
+    one per thread, more (up to :data:`PARTS_PER_WORKER` each) when each part still holds
+    :data:`MIN_PART_WORK`.
+
+    Examples
+    --------
+    >>> n_parts(10**9, 2), n_parts(10**6, 2), n_parts(10**9, 1)
+    (16, 2, 1)
+    """
+    if workers <= 1:
+        return 1
+    return max(workers, min(workers * PARTS_PER_WORKER, work // MIN_PART_WORK))
 
 
 def run_queued(calls: Sequence[Callable[[], object]], workers: int | None) -> list:

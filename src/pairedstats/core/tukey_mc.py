@@ -35,7 +35,7 @@ import numpy as np
 
 from .draws import BLOCK, block_seeds, entropy_prefix, label_words
 from .kernels import Groups, ShuffleLayout, Streams, TableLayout, offsets
-from .parallel import PARTS_PER_WORKER, default_workers, run_queued, scratch_array
+from .parallel import default_workers, n_parts, run_queued, scratch_array
 
 __all__ = [
     "DRAW_LIMIT",
@@ -213,14 +213,13 @@ class MonteCarloBatch:
 
 
 def _parts(batch: dict, lo: int, hi: int, workers: int) -> int:
-    """Parts to cut trials ``lo:hi`` into for ``workers`` threads: up to
-    :data:`~pairedstats.core.parallel.PARTS_PER_WORKER` each, no more than the blocks of the
-    groups (a part that splits a block skips the draws of its first trials), at least one per
-    thread."""
-    if workers <= 1:
-        return 1
+    """Parts to cut trials ``lo:hi`` into for ``workers`` threads
+    (:func:`~pairedstats.core.parallel.n_parts` of the items x trials), no more than the
+    blocks of the groups (a part that splits a block skips the draws of its first trials),
+    at least one per thread."""
     blocks = sum(-(-hi // size) - lo // size for size in batch["sizes"].tolist())
-    return max(workers, min(workers * PARTS_PER_WORKER, blocks))
+    parts = n_parts((hi - lo) * int(batch["n_items"].sum()), workers)
+    return max(min(workers, parts), min(parts, blocks))
 
 
 def _count_part(batch: dict, tasks: np.ndarray, out: np.ndarray) -> None:
