@@ -120,8 +120,9 @@ __all__ = [
 
 def _run_tasks(fn, n_tasks: int, nw: int, draws: int) -> None:
     """Call ``fn(lo, hi)`` on contiguous parts of ``range(n_tasks)`` (``draws`` random draws
-    in all), taken in turn by ``nw`` threads (:func:`pairedstats.core.parallel.run_queued`)."""
-    parts = min(n_tasks, n_parts(draws, nw))
+    in all), taken in turn by ``nw <= n_tasks`` threads
+    (:func:`pairedstats.core.parallel.run_queued`)."""
+    parts = n_parts(draws, nw, units=n_tasks)
     cuts = [n_tasks * i // parts for i in range(parts + 1)]
     run_queued([lambda lo=lo, hi=hi: fn(lo, hi) for lo, hi in itertools.pairwise(cuts) if hi > lo],
                nw)  # fmt: skip

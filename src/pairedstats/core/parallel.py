@@ -106,19 +106,20 @@ def run_parts(calls: Sequence[Callable[[], object]]) -> list:
     return list(_shared().map(lambda call: call(), calls))
 
 
-def n_parts(work: int, workers: int) -> int:
+def n_parts(work: int, workers: int, units: int | None = None) -> int:
     """Parts to cut ``work`` (random draws, or items x trials) into for ``workers`` threads:
-    one per thread, more (up to :data:`PARTS_PER_WORKER` each) when each part still holds
-    :data:`MIN_PART_WORK`.
+    one per thread, more (up to :data:`PARTS_PER_WORKER` each, and no more than ``units``,
+    the pieces the work comes in) when each part still holds :data:`MIN_PART_WORK`.
 
     Examples
     --------
-    >>> n_parts(10**9, 2), n_parts(10**6, 2), n_parts(10**9, 1)
-    (16, 2, 1)
+    >>> n_parts(10**9, 2), n_parts(10**6, 2), n_parts(10**9, 1), n_parts(10**9, 2, units=5)
+    (16, 2, 1, 5)
     """
     if workers <= 1:
         return 1
-    return max(workers, min(workers * PARTS_PER_WORKER, work // MIN_PART_WORK))
+    most = workers * PARTS_PER_WORKER if units is None else min(workers * PARTS_PER_WORKER, units)
+    return max(workers, min(most, work // MIN_PART_WORK))
 
 
 def run_queued(calls: Sequence[Callable[[], object]], workers: int | None) -> list:

@@ -202,24 +202,18 @@ class MonteCarloBatch:
         """Counts ``(n_groups, n_pairs)`` over trials ``lo`` (inclusive) to ``hi``."""
         out = np.zeros((self.n_groups, self.n_pairs), dtype=np.int64)
         for batch in self._fused:
+            # beyond one part per thread, no more parts than blocks (a part that splits a
+            # block skips the draws of its first trials)
+            blocks = int((-(-hi // batch["sizes"]) - lo // batch["sizes"]).sum())
+            parts = n_parts((hi - lo) * int(batch["n_items"].sum()), workers, units=blocks)
             calls = [
                 (t, scratch_array((len(t), self.n_pairs), np.int64, zeros=True))
-                for t in _balanced_tasks(batch, lo, hi, _parts(batch, lo, hi, workers))
+                for t in _balanced_tasks(batch, lo, hi, parts)
             ]
             run_queued([functools.partial(_count_part, batch, t, c) for t, c in calls], workers)
             for t, c in calls:
                 np.add.at(out, batch["index"][t[:, 0]], c)
         return out
-
-
-def _parts(batch: dict, lo: int, hi: int, workers: int) -> int:
-    """Parts to cut trials ``lo:hi`` into for ``workers`` threads
-    (:func:`~pairedstats.core.parallel.n_parts` of the items x trials), no more than the
-    blocks of the groups (a part that splits a block skips the draws of its first trials),
-    at least one per thread."""
-    blocks = sum(-(-hi // size) - lo // size for size in batch["sizes"].tolist())
-    parts = n_parts((hi - lo) * int(batch["n_items"].sum()), workers)
-    return max(min(workers, parts), min(parts, blocks))
 
 
 def _count_part(batch: dict, tasks: np.ndarray, out: np.ndarray) -> None:
