@@ -1,6 +1,7 @@
 """Items needed and detectable differences (pairedstats.core.power) against R's
 ``power.t.test(type = "paired", strict = TRUE)`` (tests/reference/power) and simulation."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -120,3 +121,14 @@ def test_errors():
         items_for(1e-9, standard_deviation=1.0)
     with pytest.raises(ValueError, match="`n_items` must be at least 2"):
         detectable_difference(1, standard_deviation=1.0)
+
+
+@pytest.mark.parametrize("difference", ["0.1", None, [0.1], True, np.str_("0.1")])
+def test_a_difference_that_is_not_a_number_is_named(difference):
+    # not "bad operand type for abs()": the keyword, the rule and the value, plain
+    shown = difference.item() if isinstance(difference, np.generic) else difference
+    expected = f"`difference` must be a number; got {shown!r}."
+    with pytest.raises(TypeError, match=f"^{re.escape(expected)}$"):
+        items_for(difference, standard_deviation=1.0)
+    with pytest.raises(ValueError, match=r"`difference` must be in \(-inf, inf\); got inf"):
+        items_for(np.inf, standard_deviation=1.0)

@@ -30,7 +30,8 @@ MAX_ITEMS = 10**9
 
 def _number(value, name: str, low: float, high: float, *, open_low=True) -> float:
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a number; got {value!r}.")
+        shown = value.item() if isinstance(value, np.generic) else value  # '0.1', not np.str_
+        raise TypeError(f"`{name}` must be a number; got {shown!r}.")
     value = float(value)
     ok = (value > low if open_low else value >= low) and value < high
     if not (np.isfinite(value) and ok):
@@ -119,6 +120,7 @@ def items_for(
     216
     """
     sigma, power, alpha = _check(standard_deviation, power, alpha, alternative)
+    difference = _number(difference, "difference", -np.inf, np.inf)  # a number, finite
     delta = _number(abs(difference), "difference (its size)", 0.0, np.inf)
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
     if sign is not None and np.sign(difference) != sign:
