@@ -673,6 +673,41 @@ def test_a_statistic_raising_on_the_sample_is_named():
         bootstrap(x, statistic=max)
 
 
+def _inf_without_minimum(v, axis=-1):  # infinite on the resamples that lack the 0.05
+    return np.where(np.min(v, axis=axis) > 0.1, np.inf, np.mean(v, axis=axis))
+
+
+@pytest.mark.parametrize(
+    ("statistic", "error", "message"),
+    [
+        (lambda v: None, TypeError,
+         r"`statistic` returned None on the sample of system 'p'; it must return a real number"),
+        (lambda v, axis=-1: None, TypeError, r"`statistic` returned None on the sample"),
+        (lambda v: np.max(v) + 1j, TypeError,
+         r"`statistic` returned complex values on the sample of system 'p' \(e.g. \(0\.5\+1j\)\)"),
+        (lambda v, axis=-1: np.max(v, axis=axis) + 0j, TypeError,
+         r"`statistic` returned complex values on the sample of system 'p' \(e.g. \(0\.5\+0j\)"),
+        (lambda v: -np.inf, ValueError,
+         r"`statistic` returned an infinite value \(-inf\) on the sample of system 'p'"),
+        (_inf_without_minimum, ValueError,
+         r"`statistic` returned an infinite value \(inf\) on the resamples of system 'p';"
+         r".*or NaN where the metric is undefined"),
+        (lambda v: "high", TypeError,
+         r"`statistic` must return real numbers; on the sample of system 'p' it returned "
+         r"values of dtype object \(e.g. 'high'\)"),
+    ],
+    ids=["none", "none-vectorized", "complex", "complex-vectorized", "inf", "inf-on-resamples",
+         "text"],
+)
+def test_a_statistic_returning_none_complex_or_inf_is_named(statistic, error, message):
+    # not read as NaN (None), cut to the real part (complex) or carried into the replicates
+    # as inf - inf = NaN (inf): the message says what was returned
+    x = np.full((6, 2), 0.5)
+    x[0] = 0.05  # each system's minimum: only the resamples without item 0 lack it
+    with pytest.raises(error, match=message):
+        bootstrap(x, systems=["p", "q"], statistic=statistic, n_resamples=200, rng=1)
+
+
 @pytest.mark.parametrize("design", ["items", "clusters_strata"])
 def test_a_statistic_without_axis_equals_its_vectorized_twin(design):
     gen = np.random.default_rng(12)

@@ -52,7 +52,7 @@ def per_resample(statistic: Callable) -> Callable:
 
     def vectorized(*columns, axis=-1):
         rows = columns[0].shape[:-1]
-        out = np.empty(rows)
+        out = np.empty(rows, dtype=object)  # as returned: _real_values says what is not real
         for r in np.ndindex(rows):
             value = statistic(*(c[r] for c in columns))
             if np.ndim(value) != 0:
@@ -76,7 +76,7 @@ def _system_statistic(statistic, group, system, idx, what="resamples"):
     cols = [scores[:, system, c][idx] for c in range(scores.shape[2])]
     where = f"{what} of system {group.systems[system]!r}"
     try:
-        value = np.asarray(statistic(*cols, axis=-1), dtype=np.float64)
+        returned = statistic(*cols, axis=-1)
     except _ContractError:
         raise
     except Exception as exc:
@@ -85,6 +85,7 @@ def _system_statistic(statistic, group, system, idx, what="resamples"):
             "array per score column (and `axis`, if it has that parameter) and return the "
             "metric."
         ) from exc
+    value = _real_values(returned, where)
     expected = idx.shape[:-1]
     if value.shape != expected:
         raise ValueError(
@@ -93,6 +94,56 @@ def _system_statistic(statistic, group, system, idx, what="resamples"):
             f"expected {expected}. Reduce along `axis` (e.g. `np.mean(x, axis=axis)`), or "
             "define `statistic` without an `axis` parameter to have it called once per "
             "resample."
+        )
+    return value
+
+
+def _real_values(returned, where: str) -> np.ndarray:
+    """What ``statistic`` returned on the ``where``, as float64: real numbers, NaN where it is
+    undefined (counted and warned about by the run).
+
+    Anything else is refused and named: None and complex values are not a metric's values
+    (read as floats they would become NaN, or lose their imaginary part), and an infinite
+    value makes the differences of the replicates infinite or NaN (inf - inf), so the
+    interval and the p-value would be read from values that are not numbers.
+    """
+    arr = np.asarray(returned)
+    if arr.dtype.kind == "O":
+        values = arr.reshape(-1).tolist()
+        if any(v is None for v in values):
+            raise TypeError(
+                f"`statistic` returned None on the {where}; it must return a real number "
+                "for each resample (NaN where the metric is undefined)."
+            )
+        if any(np.iscomplexobj(v) for v in values):
+            arr = np.asarray(values, dtype=complex)
+        else:
+            try:
+                arr = np.asarray(values, dtype=np.float64).reshape(arr.shape)
+            except (TypeError, ValueError):
+                arr = np.asarray(values, dtype=object)
+    if arr.dtype.kind == "c":
+        flat = arr.reshape(-1)
+        imaginary = np.flatnonzero(flat.imag)
+        first = complex(flat[imaginary[0]] if imaginary.size else flat[0])
+        raise TypeError(
+            f"`statistic` returned complex values on the {where} (e.g. {first!r}); it must "
+            "return real numbers (take the real part or the modulus, if that is the metric)."
+        )
+    if arr.dtype.kind not in "biuf":
+        example = arr.reshape(-1)[:1].tolist()[0] if arr.size else None  # 'a', not np.str_
+        raise TypeError(
+            f"`statistic` must return real numbers; on the {where} it returned values of "
+            f"dtype {arr.dtype} (e.g. {example!r})."
+        )
+    value = arr.astype(np.float64)
+    inf = np.isinf(value)
+    if inf.any():
+        raise ValueError(
+            f"`statistic` returned an infinite value ({float(value[inf][0])!r}) on the "
+            f"{where}; the differences of the systems would be infinite or undefined. Return "
+            "finite numbers, or NaN where the metric is undefined (those comparisons are then "
+            "NaN, with a warning)."
         )
     return value
 
