@@ -694,7 +694,7 @@ def _inf_without_minimum(v, axis=-1):  # infinite on the resamples that lack the
          r".*or NaN where the metric is undefined"),
         (lambda v: "high", TypeError,
          r"`statistic` must return real numbers; on the sample of system 'p' it returned "
-         r"values of dtype object \(e.g. 'high'\)"),
+         r"'high' \(a str\)"),
     ],
     ids=["none", "none-vectorized", "complex", "complex-vectorized", "inf", "inf-on-resamples",
          "text"],

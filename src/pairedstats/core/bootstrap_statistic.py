@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Callable
 
 import numpy as np
@@ -98,6 +99,10 @@ def _system_statistic(statistic, group, system, idx, what="resamples"):
     return value
 
 
+#: The types of one real number a statistic called once per resample may return.
+_REAL = numbers.Real
+
+
 def _real_values(returned, where: str) -> np.ndarray:
     """What ``statistic`` returned on the ``where``, as float64: real numbers, NaN where it is
     undefined (counted and warned about by the run).
@@ -110,18 +115,18 @@ def _real_values(returned, where: str) -> np.ndarray:
     arr = np.asarray(returned)
     if arr.dtype.kind == "O":
         values = arr.reshape(-1).tolist()
-        if any(v is None for v in values):
+        if all(issubclass(t, _REAL) for t in set(map(type, values))):  # the common case
+            arr = np.asarray(values, dtype=np.float64).reshape(arr.shape)
+        elif any(v is None for v in values):
             raise TypeError(
                 f"`statistic` returned None on the {where}; it must return a real number "
                 "for each resample (NaN where the metric is undefined)."
             )
-        if any(np.iscomplexobj(v) for v in values):
-            arr = np.asarray(values, dtype=complex)
-        else:
+        else:  # complex numbers, text, 0-d arrays: their own dtype, checked below
             try:
-                arr = np.asarray(values, dtype=np.float64).reshape(arr.shape)
-            except (TypeError, ValueError):
-                arr = np.asarray(values, dtype=object)
+                arr = np.asarray([np.asarray(v) for v in values]).reshape(arr.shape)
+            except ValueError:  # arrays of several shapes: not one number per resample
+                pass
     if arr.dtype.kind == "c":
         flat = arr.reshape(-1)
         imaginary = np.flatnonzero(flat.imag)
@@ -133,8 +138,8 @@ def _real_values(returned, where: str) -> np.ndarray:
     if arr.dtype.kind not in "biuf":
         example = arr.reshape(-1)[:1].tolist()[0] if arr.size else None  # 'a', not np.str_
         raise TypeError(
-            f"`statistic` must return real numbers; on the {where} it returned values of "
-            f"dtype {arr.dtype} (e.g. {example!r})."
+            f"`statistic` must return real numbers; on the {where} it returned {example!r} "
+            f"(a {type(example).__name__})."
         )
     value = arr.astype(np.float64)
     inf = np.isinf(value)
