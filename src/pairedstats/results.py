@@ -59,7 +59,11 @@ class ComparisonResult:
         bound).
     ``trials_column``
         The per-row count of Monte Carlo trials when ``pvalue`` holds Monte Carlo fractions
-        (0 where exact), or None: a p-value of 0 is then shown as ``<1/trials``.
+        (0 where exact), or None: a p-value of 0 is then shown as ``<1/trials``
+        (:meth:`pvalue_bounds`).
+    ``count_columns``
+        Float columns that hold counts (NaN where there is none, e.g. Tukey HSD's
+        ``exceeding``): displays show them as integers, as the integer columns.
     ``summary_columns``
         The columns a LaTeX table shows by default.
     ``title``, ``printed_metadata``
@@ -80,6 +84,7 @@ class ComparisonResult:
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str] | None] = None
     trials_column: ClassVar[str | None] = None
+    count_columns: ClassVar[tuple[str, ...]] = ()
     pvalue_columns: ClassVar[tuple[str, ...]] = ()
     summary_columns: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str] = ""
@@ -222,6 +227,21 @@ class ComparisonResult:
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule of :meth:`significant` as a LaTeX table note (e.g. ``$p < 0.05$``)."""
         raise TypeError(f"{type(self).__name__} declares no significance rule")
+
+    def pvalue_bounds(self) -> dict[str, np.ndarray]:
+        """What a p-value of 0 stands for: per p-value column estimated from random draws,
+        one float per row of :meth:`to_dataframe`, the bound below which the p-value lies at
+        the draws' resolution (``1 / trials``), 0 where a 0 would be exact. Displays show
+        such a 0 as ``<`` its bound (:mod:`pairedstats.display`).
+
+        Here: ``pvalue``, with a ``trials_column`` (Monte Carlo fractions of that many
+        trials, 0 trials where exact); none without one.
+        """
+        if self.trials_column is None:
+            return {}
+        trials = np.asarray(self.columns[self.trials_column], dtype=float)
+        with np.errstate(divide="ignore"):
+            return {"pvalue": np.where(trials > 0, 1.0 / trials, 0.0)}
 
     # ------------------------------------------------- displays and plots (delegations)
     def __str__(self) -> str:

@@ -44,7 +44,8 @@ class TukeyHSDResult(PValueRule, ComparisonResult):
     n_resamples : ndarray of int
         Trials drawn (0 for an exact p-value).
     exceeding : ndarray of float
-        Trials whose statistic reached ``|difference|`` (NaN for an exact p-value).
+        Trials whose statistic reached ``|difference|`` (NaN for an exact p-value): a count,
+        a float only to hold NaN; displays show it as an integer.
     n_items : ndarray of int
         Items (blocks) in the group.
     pvalue_method : ndarray of str
@@ -86,6 +87,7 @@ class TukeyHSDResult(PValueRule, ComparisonResult):
     )
     estimate: ClassVar[str] = "difference"
     trials_column: ClassVar[str] = "n_resamples"
+    count_columns: ClassVar[tuple[str, ...]] = ("exceeding",)
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_low", "pvalue_high")
     summary_columns: ClassVar[tuple[str, ...]] = ("mean_a", "mean_b", "difference", "pvalue")
     title: ClassVar[str] = "Randomized Tukey HSD"
