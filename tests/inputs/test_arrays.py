@@ -60,6 +60,9 @@ MALFORMED = [
     ("nan", [[0.1, np.nan], [0.3, 0.2], [0.5, 0.9]], {}, ValueError,
      "`scores`: every item needs a score for every system; found 1 NaN or missing score(s) "
      "(by system: 1: 1; the first for item 0 and system 1)."),
+    ("masked", np.ma.masked_array(_X, mask=[[0, 1], [0, 0], [0, 0], [0, 0]]), {}, ValueError,
+     "`scores`: every item needs a score for every system; found 1 NaN or missing score(s) "
+     "(by system: 1: 1; the first for item 0 and system 1)."),
     ("inf", [[0.1, np.inf], [0.3, 0.2]], {}, ValueError,
      "`scores`: scores must be finite; got 1 infinite value(s), the first at row 0, system 1."),
     ("text", [["a", "b"], ["c", "d"]], {}, TypeError,
@@ -146,3 +149,42 @@ def test_every_paired_method_reads_an_array_into_the_same_design(monkeypatch):
             by_array = function(x, **keywords, n_resamples=200, rng=1).to_dataframe()
         by_design = on_design(made[name], n_resamples=200, rng=1).to_dataframe()
         pd.testing.assert_frame_equal(by_array, by_design)
+
+
+# ------------------------------------------------------------------ masked arrays
+def test_masked_cells_are_missing_scores_and_the_data_under_them_is_never_read():
+    # the masked value is not a score: the item is refused (above) or, with
+    # missing="complete", dropped, whatever the data under the mask holds
+    x = np.array([[1, 2], [3, 4], [5, 9], [7, 7]], dtype=np.int64)
+    under = x.copy()
+    under[1, 0] = 2**60  # not exact in float64: refused if it were read
+    masked = np.ma.masked_array(under, mask=[[0, 0], [1, 0], [0, 0], [0, 0]])
+    with pytest.warns(DroppedDataWarning, match="dropped 1 of 4"):
+        d = design_from_array(masked, missing="complete")
+    assert d.items.tolist() == [0, 2, 3]
+    np.testing.assert_array_equal(d.scores[:, :, 0], x[[0, 2, 3]])
+    assert d.dropped == (1,)
+    # a list of masked rows keeps their masks
+    with pytest.warns(DroppedDataWarning, match="dropped 1 of 4"):
+        rows = design_from_array(list(masked), missing="complete")
+    np.testing.assert_array_equal(rows.scores, d.scores)
+    # the same numbers as the array without the item
+    with pytest.warns(DroppedDataWarning):
+        got = pairedstats.bootstrap(masked, missing="complete", n_resamples=200, rng=3)
+    expected = pairedstats.bootstrap(x[[0, 2, 3]], n_resamples=200, rng=3)
+    assert got.to_dataframe()["n_dropped"].tolist() == [1]
+    pd.testing.assert_frame_equal(
+        got.to_dataframe().drop(columns="n_dropped"),
+        expected.to_dataframe().drop(columns="n_dropped"),
+    )
+
+
+def test_a_masked_run_is_a_missing_cell_of_the_replicates():
+    runs = np.arange(24.0).reshape(4, 2, 3)
+    masked = np.ma.masked_array(runs, mask=np.zeros(runs.shape, dtype=bool))
+    masked[2, 1, 0] = np.ma.masked
+    with pytest.raises(ValueError, match=r"found 1 missing \(item, system, replicate\) cell"):
+        design_from_array(masked, replicate=["s1", "s2", "s3"])
+    with pytest.warns(DroppedDataWarning, match="dropped 1 of 4"):
+        d = design_from_array(masked, replicate=["s1", "s2", "s3"], missing="complete")
+    assert d.items.tolist() == [0, 1, 3]

@@ -377,3 +377,91 @@ def test_systems_accept_any_ordered_collection(tidy):
     with pytest.raises(TypeError, match="`systems` must be a label or an ordered collection"):
         design_from_frame(wide, systems={"z", "x"})
     assert design_from_frame(wide, missing="Complete").systems == ("x", "y", "z")
+
+
+# ------------------------------------------------- inputs read as meant or refused
+def test_a_marker_among_numbers_read_as_text_is_named(scores_with_ids):
+    # a column read from a file with one "-" holds its numbers as text too: the message
+    # names the marker, not the first number stored as text
+    text = scores_with_ids.set_index("query").astype({"dense": str})
+    text.iloc[4, 1] = "-"
+    with pytest.raises(TypeError, match=r"^`systems`: .*column 'dense' has dtype \w+ and the "
+                                        r"value '-'\)"):  # fmt: skip
+        design_from_frame(text)
+    with pytest.raises(TypeError, match=r"`systems`: column 'dense' must be numeric; got dtype "
+                                        r"\w+ with the non-numeric value '-'\."):  # fmt: skip
+        design_from_frame(text, systems=["bm25", "dense"])
+    tidy = text.reset_index().melt(id_vars="query", var_name="run", value_name="ndcg")
+    with pytest.raises(TypeError, match=r"`score`: column 'ndcg' must be numeric; got dtype "
+                                        r"\w+ with the non-numeric value '-'\."):  # fmt: skip
+        design_from_frame(tidy.astype({"ndcg": str}), item="query", system="run", score="ndcg")
+
+
+@pytest.mark.parametrize(
+    ("by", "named"),
+    [("run", "system"), ("ndcg", "score"), ("query", "item"), (["ds", "run"], "system")],
+)
+def test_by_naming_the_system_score_or_item_column_says_so(tidy, by, named):
+    column = by if isinstance(by, str) else by[1]
+    with pytest.raises(
+        ValueError,
+        match=f"^`by`: '{column}' is also the `{named}` column; `by=` names the columns whose "
+        f"values split the table into groups, each compared on its own, so each group would "
+        f"hold one {named} value\\. Drop '{column}' from `by`",
+    ):
+        design_from_frame(tidy, item="query", system="run", score="ndcg", by=by)
+
+
+def test_duplicated_pairs_name_the_column_where_they_differ(tidy):
+    # two seeds of each run in one table, read without replicate=: the message names the
+    # column and the keywords that read it; the labels are plain values
+    seeds = pd.concat([tidy.assign(seed=1), tidy.assign(seed=2)], ignore_index=True)
+    seeds = seeds.assign(query=seeds["query"].str[1:].astype(np.int64))
+    with pytest.raises(
+        ValueError,
+        match=r"^`item`/`system`: each \(item, system\) pair must have one row; found 60 rows "
+        r"in duplicated pairs \(the first: ds='g1', query=0, run='x'\); the rows of a pair "
+        r"differ in column 'seed'\. If 'seed' labels repeated runs of each system \(seeds, "
+        r"folds\), pass replicate='seed' \(the bootstrap\); if it splits the table into "
+        r"separate comparisons, pass by='seed'; otherwise aggregate",
+    ):
+        design_from_frame(seeds, item="query", system="run", score="ndcg", by="ds")
+    # without by=, 'ds' differs too; both are named
+    with pytest.raises(ValueError, match=r"differ in columns 'ds', 'seed'\. If 'ds' labels"):
+        design_from_frame(seeds, item="query", system="run", score="ndcg")
+    copies = pd.concat([tidy, tidy.iloc[[3]]])
+    with pytest.raises(ValueError, match=r"the rows of a pair differ in no other column\. "
+                                         r"Aggregate or remove"):  # fmt: skip
+        design_from_frame(copies, item="query", system="run", score="ndcg", by="ds")
+
+
+def test_a_system_missing_a_run_is_named_with_the_runs():
+    runs = pd.DataFrame({
+        "q": [1, 1, 1, 2, 2, 2], "run": ["bm25", "rf", "rf"] * 2, "seed": [0, 0, 1] * 2,
+        "s": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+    })  # fmt: skip
+    with pytest.raises(
+        ValueError,
+        match=r"^`replicate`: system 'bm25' has no scores for the replicate\(s\) 1 that system "
+        r"'rf' has \(both have 0\)\. Systems with the same replicate labels",
+    ):
+        design_from_frame(runs, item="q", system="run", score="s", replicate="seed")
+    numbered = runs.assign(seed=runs["seed"].astype(np.int64) + 10, run=runs["run"].map(
+        {"bm25": 0, "rf": 1}).astype(np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match=r"system 0 has no scores for the replicate\(s\) 11 "
+                                         r"that system 1 has \(both have 10\)"):  # fmt: skip
+        design_from_frame(numbered, item="q", system="run", score="s", replicate="seed")
+
+
+def test_messages_show_labels_as_plain_values():
+    # 1, not np.int64(1): the labels of integer columns in the messages of the tidy road
+    table = pd.DataFrame({
+        "q": np.array([1, 1, 2, 2, 3, 3]), "run": np.array([0, 1, 0, 1, 0, 1]),
+        "s": [0.1, np.inf, 0.3, 0.4, 0.5, 0.6],
+    })  # fmt: skip
+    with pytest.raises(ValueError, match=r"the first at item 1, system 1\. Replace"):
+        design_from_frame(table, item="q", system="run", score="s")
+    twice = pd.concat([table.assign(s=0.5), table.iloc[[2]].assign(s=0.5)])
+    with pytest.raises(ValueError, match=r"\(the first: q=2, run=0\); the rows of a pair "
+                                         r"differ in no other column"):  # fmt: skip
+        design_from_frame(twice, item="q", system="run", score="s")

@@ -106,3 +106,83 @@ def test_two_sample_messages():
     labels = two.assign(x=(("group", "item"), [["p", "q"], ["r", "s"]]))
     with pytest.raises(TypeError, match="`score`: variable 'x' must be numeric; got <U1"):
         two_sample_from_dataset(labels, score="x")
+
+
+# ------------------------------------------------- inputs read as meant or refused
+def test_masked_values_of_a_sample_are_missing_and_refused():
+    a = np.ma.masked_array([1.0, 99.0, 3.0], mask=[False, True, False])
+    with pytest.raises(
+        ValueError,
+        match="^`a`: scores must not be NaN or masked; group 'a' has 1 NaN or masked value",
+    ):
+        two_sample_from_arrays(a, [4.0, 5.0])
+    # the compressed sample is what the test is for
+    d = two_sample_from_arrays(a.compressed(), [4.0, 5.0])
+    assert d.samples(0)[0].tolist() == [1.0, 3.0]
+
+
+@pytest.mark.parametrize(("a", "b", "empty"), [([], [1.0, 2.0], "a"), ([1.0], [], "b")])
+def test_an_empty_sample_is_named_by_its_argument(a, b, empty):
+    # `a` or `b`, the arguments of the function on arrays, not a table's `score`
+    with pytest.raises(
+        ValueError,
+        match=f"^`{empty}`: each group needs at least 1 value; group '{empty}' has none "
+        f"\\(`{empty}` is empty\\)",
+    ):
+        two_sample_from_arrays(a, b)
+
+
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_a_missing_group_label_in_a_dataset_is_refused_as_in_a_table(missing):
+    labels = np.array(["u", "c", "u", missing, "c"], dtype=object)
+    ds = xr.Dataset({"x": ("item", [1.0, 2.0, 3.0, 4.0, 5.0])}, coords={"g": ("item", labels)})
+    message = (
+        "^`group`: 1 'g' coordinate label\\(s\\) are missing \\(NaN or None\\), the first at "
+        "position 3"
+    )
+    with pytest.raises(ValueError, match=message):
+        two_sample_from_dataset(ds, group="g")
+    with pytest.raises(ValueError, match=message):  # not left out of both samples
+        two_sample_from_dataset(ds, group="g", a="u", b="c")
+    numbers = ds.assign_coords(g=("item", [1.0, 2.0, 1.0, np.nan, 2.0]))
+    with pytest.raises(ValueError, match=message):  # not a third group 'nan'
+        two_sample_from_dataset(numbers, group="g")
+    frame = pd.DataFrame({"g": labels, "x": ds["x"].values})
+    with pytest.raises(ValueError, match="`group`: column 'g' has 1 missing label"):
+        two_sample_from_frame(frame, score="x", group="g", a="u", b="c")
+    # a dimension of groups: its labels too
+    two = xr.Dataset(
+        {"x": (("grp", "item"), [[1.0, 2.0], [3.0, 4.0]])},
+        coords={"grp": np.array(["u", missing], dtype=object)},
+    )
+    with pytest.raises(ValueError, match="^`group`: 1 'grp' coordinate label"):
+        two_sample_from_dataset(two, group="grp")
+
+
+def test_tuple_group_labels_along_the_items_are_labels():
+    labels = np.empty(4, dtype=object)
+    labels[:] = [("u", 1), ("c", 2), ("u", 1), ("c", 2)]
+    ds = xr.Dataset({"x": ("item", [1.0, 2.0, 3.0, 4.0])}, coords={"g": ("item", labels)})
+    d = two_sample_from_dataset(ds, group="g")
+    assert d.labels == (("u", 1), ("c", 2))
+    assert [s.tolist() for s in d.samples(0)] == [[1.0, 3.0], [2.0, 4.0]]
+
+
+@pytest.mark.parametrize(
+    ("keywords", "named"),
+    [
+        ({"score": "x", "group": "g", "by": "g"}, "group"),
+        ({"score": "x", "group": "g", "by": ["k", "x"]}, "score"),
+        ({"a": "x", "b": "y", "by": "y"}, "b"),
+    ],
+)
+def test_by_naming_the_group_or_score_column_is_refused(keywords, named):
+    frame = pd.DataFrame({
+        "g": list("uvuv"), "x": [1.0, 2.0, 3.0, 4.0], "y": [2.0, 1.0, 4.0, 3.0],
+        "k": list("ppqq"),
+    })  # fmt: skip
+    column = keywords["by"] if isinstance(keywords["by"], str) else keywords["by"][1]
+    with pytest.raises(
+        ValueError, match=f"^`by`: '{column}' is also the `{named}` column; `by=` names the"
+    ):
+        two_sample_from_frame(frame, **keywords)

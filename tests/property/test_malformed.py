@@ -414,6 +414,75 @@ def none_coordinate(data, dimension):
     return _dataset_with(data, dimension, _none)
 
 
+@malformed()
+def masked_score(data):
+    """A masked cell is a missing score (never the data under the mask): refused."""
+    function = data.draw(st.sampled_from([pairedstats.bootstrap, pairedstats.tukey_hsd]))
+    _, design = data.draw(_tables())
+    mask = np.zeros(design.shape, dtype=bool)
+    mask[_row(data, design.scores), data.draw(st.integers(0, design.shape[1] - 1))] = True
+    masked = np.ma.masked_array(design.scores, mask=mask)
+    return lambda: function(masked, n_resamples=200, rng=0), ["scores"]
+
+
+def _ranksum_arrays(data, change):
+    sample = data.draw(two_samples())
+    side = data.draw(st.sampled_from(["a", "b"]), label="side")
+    samples = {"a": sample.a, "b": sample.b}
+    samples[side] = change(data, samples[side])
+    return lambda: pairedstats.ranksum(samples["a"], samples["b"]), [side]
+
+
+@malformed()
+def masked_ranksum_value(data):
+    def mask_one(data, x):
+        mask = np.zeros(len(x), dtype=bool)
+        mask[data.draw(st.integers(0, len(x) - 1), label="masked")] = True
+        return np.ma.masked_array(x, mask=mask)
+
+    return _ranksum_arrays(data, mask_one)
+
+
+@malformed()
+def empty_ranksum_sample(data):
+    return _ranksum_arrays(data, lambda data, x: x[:0])
+
+
+@malformed("dimension", "coordinate")
+def missing_ranksum_label_in_a_dataset(data, form):
+    """As in a table's group column: not left out of both samples, nor a third group."""
+    sample = data.draw(two_samples(sizes=(2, 8), equal=form == "dimension"))
+    value = data.draw(st.sampled_from(_MISSING), label="label")
+    if form == "dimension":
+        labels = list(sample.labels)
+        labels[data.draw(st.integers(0, 1), label="side")] = value
+        dataset = sample.dataset().assign_coords({GROUP: coordinate(labels)})
+        keywords = {}
+    else:
+        tidy = sample.tidy()
+        labels = tidy[GROUP].tolist()
+        labels[_row(data, tidy)] = value
+        dataset = xr.Dataset(
+            {SCORE: (ITEM, tidy[SCORE].to_numpy())}, coords={GROUP: (ITEM, coordinate(labels))}
+        )
+        keywords = sample.keywords
+    return lambda: dataset.paired.ranksum(score=SCORE, group=GROUP, **keywords), ["group"]
+
+
+@malformed("item", "system", "score", "ranksum-group", "ranksum-score")
+def by_names_a_role_column(data, role):
+    """``by=`` naming the item, system, score or group column would group by it."""
+    if role.startswith("ranksum-"):
+        sample = data.draw(two_samples(sizes=(2, 8)))
+        column = {"group": GROUP, "score": SCORE}[role.removeprefix("ranksum-")]
+        keywords = {"score": SCORE, "group": GROUP, **sample.keywords, "by": column}
+        return _call_ranksum(sample.tidy(), **keywords), ["by"]
+    method = data.draw(PAIRED_METHODS, label="method")
+    tidy, _ = data.draw(_tables())
+    keywords = {**_BASE[method], "by": _BASE[method][role]}
+    return _call(tidy, method, **keywords), ["by"]
+
+
 # ------------------------------------------------------------------ the properties
 #: What each malformation does today, and the exception that shows it.
 TODAY: dict = {}

@@ -136,9 +136,17 @@ _SHAPES = "(n_items, n_systems) or (n_items, n_systems, n_columns)"
 
 
 def _score_array(scores) -> tuple[np.ndarray, float]:
-    """The scores as a float64 array of 3 dimensions, and the unit roundoff of their dtype."""
+    """The scores as a float64 array of 3 dimensions, and the unit roundoff of their dtype.
+
+    A masked array (or a list of them) keeps its mask: masked cells are missing scores
+    (:func:`pairedstats.inputs.scores._masked`), where ``np.asarray`` would read the data
+    under the mask.
+    """
+    masked = isinstance(scores, np.ma.MaskedArray) or (
+        isinstance(scores, (list, tuple)) and any(isinstance(r, np.ma.MaskedArray) for r in scores)
+    )
     try:
-        given = np.asarray(scores)
+        given = np.ma.asarray(scores) if masked else np.asarray(scores)
     except ValueError:  # ragged nested sequences
         raise ValueError(
             f"`scores` must have shape {_SHAPES}; got a ragged sequence (rows of different "

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import replace
 
 import numpy as np
 
+from .._validation import plain
 from ..core.design import PairedDesign, unit_roundoff
 from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
 from .paired import _finish
 from .replicates import replicate_cells
-from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
+from .scores import (
+    _check_infinite,
+    _check_missing,
+    _check_missing_arg,
+    _numeric,
+    first_non_number,
+)
 
 __all__ = ["design_from_frame"]
 
@@ -45,6 +51,27 @@ def _check_columns(frame, wanted: dict[str, list]) -> None:
                     f"`{arg}`: {name!r} names both a column and an index level, so the table "
                     "does not say which holds the labels; rename one of them (e.g. "
                     "df.rename_axis(index=None))."
+                )
+
+
+def _check_by(frame, by: list, named: dict) -> None:
+    """A ``by=`` column is none of the columns named by ``named`` (keyword -> column names),
+    all of which name one column of ``frame`` (:func:`_check_columns`).
+
+    ``by=`` splits the table into groups compared on their own: grouped by the system (or
+    the rank-sum group) column, each group holds one system; by the scores, one score; by
+    the items, one item. The tables that follow would be refused for missing systems or too
+    few items, which would not say why.
+    """
+    for name in by:
+        where = frame.columns.get_loc(name)
+        for arg, columns in named.items():
+            if any(frame.columns.get_loc(c) == where for c in columns):
+                raise ValueError(
+                    f"`by`: {plain(name)!r} is also the `{arg}` column; `by=` names the "
+                    "columns whose values split the table into groups, each compared on its "
+                    f"own, so each group would hold one {arg} value. Drop {plain(name)!r} "
+                    f"from `by` (or name another column for `{arg}`)."
                 )
 
 
@@ -181,6 +208,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
             f"mean, without `statistic`); got score={score!r}."
         )
     _check_columns(frame, wanted)
+    _check_by(frame, by, {k: v for k, v in wanted.items() if k not in ("by", "cluster", "strata")})
     for arg, col in (("item", item), ("system", system)):
         if frame[col].isna().any():
             raise ValueError(
@@ -207,13 +235,8 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     cell = rows * len(chosen) + sys_code
     dup = np.bincount(cell, minlength=n_rows * len(chosen))[cell] > 1
     if dup.any():
-        first = frame.iloc[int(np.flatnonzero(dup)[0])]
-        label = ", ".join(f"{c}={first[c]!r}" for c in [*by, item, system])
-        raise ValueError(
-            f"`item`/`system`: each (item, system) pair must have one row; found "
-            f"{int(dup.sum())} rows in duplicated pairs (the first: {label}). Aggregate or "
-            "remove the duplicates first."
-        )
+        keys = [*by, item, system]
+        raise _duplicated(frame, dup, cell, keys, [*keys, *score_cols, cluster, strata])
     item_labels = _checked_items(frame, item, system, rows, values)
     scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
     scores[rows, sys_code] = values
@@ -240,6 +263,43 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     )
 
 
+def _duplicated(frame, dup, cell, keys: list, used: list) -> ValueError:
+    """The error of rows that share an (item, system) pair: the first pair, and the columns
+    (other than ``used``) in which the rows of a pair differ, with the keyword that reads such
+    a column (repeated runs, or groups); the rows are not averaged or dropped unasked."""
+    where = np.flatnonzero(dup)
+    # each column's own value: a row as one Series would turn integer labels into floats
+    label = ", ".join(f"{c}={plain(frame[c].iloc[int(where[0])])!r}" for c in keys)
+    rows, pairs = frame.iloc[where], cell[where]
+    used_at = {frame.columns.get_loc(u) for u in used if u is not None}
+    differ = []
+    for at, c in enumerate(frame.columns):
+        if at in used_at:
+            continue
+        try:
+            if (rows.iloc[:, at].groupby(pairs).nunique(dropna=False) > 1).any():
+                differ.append(c)
+        except TypeError:  # unhashable values: not a column of labels
+            continue
+    if differ:
+        c = plain(differ[0])
+        how = (
+            f"; the rows of a pair differ in {'column' if len(differ) == 1 else 'columns'} "
+            f"{_fmt(differ)}. If {c!r} labels repeated runs of each system (seeds, folds), "
+            f"pass replicate={c!r} (the bootstrap); if it splits the table into separate "
+            f"comparisons, pass by={c!r}; otherwise aggregate or remove the duplicates first."
+        )
+    else:
+        how = (
+            "; the rows of a pair differ in no other column. Aggregate or remove the "
+            "duplicates first."
+        )
+    return ValueError(
+        f"`item`/`system`: each (item, system) pair must have one row; found {int(dup.sum())} "
+        f"rows in duplicated pairs (the first: {label}){how}"
+    )
+
+
 def _checked_items(frame, item, system, rows, values) -> np.ndarray:
     """The item label of each design row (its first table row), once the scores are checked
     finite (a message names the item and system of the first infinite one)."""
@@ -247,7 +307,7 @@ def _checked_items(frame, item, system, rows, values) -> np.ndarray:
 
     def where(idx):
         r = idx[0]
-        return f"item {frame[item].iloc[r]!r}, system {frame[system].iloc[r]!r}"
+        return f"item {plain(frame[item].iloc[r])!r}, system {plain(frame[system].iloc[r])!r}"
 
     _check_infinite(values, "score", where)
     return frame[item].to_numpy(dtype=object)[first_row]
@@ -338,7 +398,7 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
     words = [c for c in candidates if frame[c].dtype.kind not in "biufc"]
     if words:
         c = words[0]
-        sample = _first_non_numeric(frame[c])
+        sample = first_non_number(frame[c].tolist())
         raise TypeError(
             f"`systems`: in a wide table every column but the item, by, cluster and strata "
             f"columns is a system, and {_fmt(words)} {'is' if len(words) == 1 else 'are'} not "
@@ -371,13 +431,3 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
                 "items (or set it as the index), or name the system columns with "
                 "systems=[...] (the rows are then the items)."
             )
-
-
-def _first_non_numeric(series):
-    """The first value of a non-numeric column that is not a number, or None."""
-    for value in series.tolist():
-        if value is None or isinstance(value, (bool, np.bool_)):
-            continue
-        if not isinstance(value, numbers.Real):
-            return value
-    return None

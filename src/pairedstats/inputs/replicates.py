@@ -26,6 +26,8 @@ def check_replicate_labels(labels, systems) -> None:
             if shared and sets[i] != sets[j]:
                 only_i = [x for x in labels[i] if x not in shared]
                 only_j = [x for x in labels[j] if x not in shared]
+                if not only_i or not only_j:
+                    raise _lacking_runs(labels, systems, i, j, only_i or only_j)
                 raise ValueError(
                     f"`replicate`: systems {systems[i]!r} and {systems[j]!r} share some "
                     f"replicate labels but not all ({len(shared)} shared; only "
@@ -35,6 +37,18 @@ def check_replicate_labels(labels, systems) -> None:
                     "give the runs that are not paired labels of their own, or drop the "
                     "unmatched runs."
                 )
+
+
+def _lacking_runs(labels, systems, i, j, runs) -> ValueError:
+    """The error of a system that lacks some of the runs of another, whose others it shares."""
+    lacking, having = (i, j) if runs[0] in labels[j] else (j, i)
+    return ValueError(
+        f"`replicate`: system {systems[lacking]!r} has no scores for the replicate(s) "
+        f"{_fmt(runs)} that system {systems[having]!r} has (both have "
+        f"{_fmt(labels[lacking])}). Systems with the same replicate labels (the same seeds) "
+        "are paired and need a score for every one: add the missing runs, or drop the "
+        "unmatched ones; runs that are not paired take labels of their own."
+    )
 
 
 def replicate_cells(rows, sys_code, replicate, values, n_rows, systems, items, missing):

@@ -17,8 +17,11 @@ def _numeric(values, arg: str, what: str) -> np.ndarray:
     """Scores as float64, or a TypeError/ValueError saying which value cannot be one.
 
     Integers must be exact as floats (magnitude at most 2**53); pandas' nullable types
-    (Int64, Float64, boolean) turn their missing values into NaN.
+    (Int64, Float64, boolean) turn their missing values into NaN, and so do the masked cells
+    of a numpy masked array (:func:`_masked`).
     """
+    if isinstance(values, np.ma.MaskedArray):
+        return _masked(values, arg, what)
     pd = _pandas()
     if isinstance(values, (pd.Series, pd.Index)) and values.dtype.kind in "biuf":
         values = values.to_numpy(dtype=np.float64 if values.hasnans else None, na_value=np.nan)
@@ -36,6 +39,7 @@ def _numeric(values, arg: str, what: str) -> np.ndarray:
             out[i] = np.nan
             continue
         if isinstance(v, (str, bytes)) or not isinstance(v, numbers.Real):
+            v = first_non_number(flat.tolist()[i:])
             raise TypeError(
                 f"`{arg}`: {what} must be numeric; got dtype {arr.dtype} with the non-numeric "
                 f"value {v!r}. Convert the column first (e.g. pandas.to_numeric)."
@@ -44,6 +48,49 @@ def _numeric(values, arg: str, what: str) -> np.ndarray:
             _check_exact_ints(np.array([int(v)], dtype=object), arg, what)
         out[i] = float(v)
     return out.reshape(arr.shape)
+
+
+def _masked(values: np.ma.MaskedArray, arg: str, what: str) -> np.ndarray:
+    """A numpy masked array's scores, its masked cells NaN.
+
+    Masking a cell is how numpy says that the value is absent, and the data under the mask
+    is often a placeholder (0, -1, a fill value): read as a score it would enter every
+    comparison unseen. So a masked cell is a missing score, refused with a count unless
+    ``missing="complete"`` (or, for the rank-sum test's samples, refused), as NaN is.
+    """
+    mask = np.ma.getmaskarray(values)
+    data = np.ma.getdata(values)
+    if data.dtype.kind in "biufc":  # the data under the mask is never read (nor checked)
+        out = _numeric(np.where(mask, np.zeros((), data.dtype), data), arg, what)
+    else:
+        data = data.astype(object)
+        data[mask] = None
+        out = _numeric(data, arg, what)
+    out = np.array(out, dtype=np.float64)
+    out[mask] = np.nan
+    return out
+
+
+def first_non_number(values) -> object:
+    """The first of ``values`` that is not a number and does not read as one (``"-"`` in
+    ``["0.5", "-"]``, numbers read from a file as text), else the first that is text.
+
+    Messages name the marker that keeps a column from being numeric, not a number stored as
+    text before it.
+    """
+    first_text, na = None, _pandas().NA
+    for value in values:
+        if value is None or value is na or isinstance(value, (bool, np.bool_)):
+            continue
+        if isinstance(value, numbers.Real):
+            continue
+        if first_text is None:
+            first_text = value
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return value
+    return first_text
 
 
 def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:

@@ -8,9 +8,9 @@ import numpy as np
 
 from ..core._warn import warn
 from ..core.design import TwoSampleDesign
-from .datasets import _check_dims
-from .frames import _check_columns, _group_codes
-from .labels import _as_list, _fmt, _object_array, _pandas, _positions
+from .datasets import _check_dims, _coordinate
+from .frames import _check_by, _check_columns, _group_codes
+from .labels import _as_list, _check_labels, _fmt, _object_array, _pandas, _positions
 from .paired import DroppedDataWarning, _where
 from .scores import _numeric
 
@@ -45,11 +45,17 @@ def two_sample_from_arrays(a, b, *, labels=("a", "b")) -> TwoSampleDesign:
     """
     xa, na = _finite_sample(a, "a", labels[0])
     xb, nb = _finite_sample(b, "b", labels[1])
-    for arg, n, label in (("a", na, labels[0]), ("b", nb, labels[1])):
+    for arg, x, n, label, given in (("a", xa, na, labels[0], a), ("b", xb, nb, labels[1], b)):
         if n:
+            kind = "NaN or masked" if isinstance(given, np.ma.MaskedArray) else "NaN"
             raise ValueError(
-                f"`{arg}`: scores must not be NaN; group {label!r} has {n} NaN value(s). "
-                "Remove them first (the test needs every value)."
+                f"`{arg}`: scores must not be {kind}; group {label!r} has {n} {kind} "
+                "value(s). Remove them first (the test needs every value)."
+            )
+        if x.size == 0:
+            raise ValueError(
+                f"`{arg}`: each group needs at least 1 value; group {label!r} has none (`{arg}` "
+                "is empty)."
             )
     return _two_sample([xa], [xb], labels, "score", [], [()], [0])
 
@@ -160,6 +166,7 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
         if score is None:
             raise ValueError("A tidy table needs `score` with `group`; got score=None.")
         _check_columns(frame, {"score": [score], "group": [group], "by": by})
+        _check_by(frame, by, {"group": [group], "score": [score]})
         if frame[group].isna().any():
             raise ValueError(
                 f"`group`: column {group!r} has {int(frame[group].isna().sum())} missing label(s)."
@@ -195,9 +202,9 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
         _check_columns(frame, {"by": by})
         la, lb = _pick_labels(numeric, None, None, "the table's numeric columns")
     else:
-        _check_columns(
-            frame, {"a": [a] if a is not None else [], "b": [b] if b is not None else [], "by": by}
-        )
+        named = {"a": [a] if a is not None else [], "b": [b] if b is not None else []}
+        _check_columns(frame, {**named, "by": by})
+        _check_by(frame, by, named)
         la, lb = _pick_labels(list(frame.columns), a, b, "the table")
     xa_all = _numeric(frame[la], "a", f"column {la!r}")
     xb_all = _numeric(frame[lb], "b", f"column {lb!r}")
@@ -243,17 +250,22 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
             f"{_fmt(list(ds.data_vars), limit=30)}."
         )
     var = ds[score]
+    # every group label must be present, as in a table's group column: an item whose label
+    # is missing would be left out of both samples unseen (or NaN read as a third group)
     if group in var.dims:
-        available = list(ds[group].to_numpy().tolist())
+        available = _coordinate(ds, group, "group")
         la, lb = _pick_labels(available, a, b, f"dimension {group!r}")
         sides = [var.isel({group: i}) for i in _positions(available, [la, lb])]
     elif group in ds.coords and ds[group].dims == (item,):
-        available = list(dict.fromkeys(ds[group].to_numpy().tolist()))
+        labels = _object_array(ds[group].to_numpy().tolist())
+        _check_labels(labels, "group", f"{group!r} coordinate")
+        # labels coded once, compared by code: `labels == la` would compare a tuple label
+        # element by element
+        code, uniques = _pandas().factorize(labels)
+        available = list(uniques)
         la, lb = _pick_labels(available, a, b, f"coordinate {group!r}")
-        labels = ds[group].to_numpy()
         sides = [
-            var.isel({item: np.flatnonzero(labels == la)}),
-            var.isel({item: np.flatnonzero(labels == lb)}),
+            var.isel({item: np.flatnonzero(code == c)}) for c in _positions(available, [la, lb])
         ]
     else:
         raise ValueError(
