@@ -1,0 +1,203 @@
+"""The command line's input files as tables: CSV, Parquet and ``trec_eval -q`` output.
+
+A CSV file is read by pandas with two rules of its own, so that a table is not changed on its
+way in: a header that names a column twice is refused (pandas would rename the second
+``bm25`` to ``bm25.1``, a system no one ran), and the cells of the columns that hold labels
+(items, systems, groups, clusters, strata, runs) are read as written, so that ``NA``,
+``None`` or ``nan`` is a label there, not a missing one; in every other column pandas'
+markers of a missing value (``NA``, ``NaN``, ``null``, ``n/a``, an empty cell, ...) are
+missing scores. A file that cannot be read is an error that names it.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+__all__ = ["read_table", "read_trec_eval", "read_trec_eval_measures"]
+
+#: pandas' markers of a missing value in a CSV cell (the documented defaults of
+#: :func:`pandas.read_csv`), which hold in every column that does not hold labels.
+MISSING_MARKERS = (
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+)  # fmt: skip
+
+
+def _input_path(path, option: str) -> Path:
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{option}: no file {str(path)!r}")
+    if path.is_dir():
+        raise IsADirectoryError(f"{option}: {str(path)!r} is a folder; give a file")
+    return path
+
+
+def _not_utf8(option: str, name: str) -> ValueError:
+    return ValueError(f"{option}: {name} is not UTF-8 text; save it as UTF-8 and try again")
+
+
+def read_table(path, labels=()):
+    """Read a CSV (``-`` for standard input) or Parquet (``.parquet``, ``.pq``) file.
+
+    CSV is read as UTF-8 (a byte-order mark is skipped). A header that names a column twice
+    is refused. The columns named in ``labels`` hold labels: their cells are read as written
+    (``NA``, ``None``, ``nan`` are text), and only an empty cell is a missing label; in the
+    other columns pandas' markers (:data:`MISSING_MARKERS`) are missing values. Parquet is
+    read by :func:`pandas.read_parquet`, which needs pyarrow (or fastparquet); its columns
+    carry their types. A missing, empty, non-UTF-8 or unreadable file is an error that names
+    it.
+    """
+    import pandas as pd
+
+    if str(path) == "-":  # read once: the header is read before the table
+        source, name = io.BytesIO(sys.stdin.buffer.read()), "standard input"
+    else:
+        source = _input_path(path, "FILE")
+        name = repr(str(source))
+        if source.suffix.lower() in (".parquet", ".pq"):
+            return _read_parquet(source, name)
+    try:
+        header = _csv_header(source, name)
+        if isinstance(source, io.BytesIO):
+            source.seek(0)
+        label_columns = {str(c) for c in labels}
+        missing = {
+            (column or i): [""] if column in label_columns else list(MISSING_MARKERS)
+            for i, column in enumerate(header)
+        }
+        return pd.read_csv(
+            source, encoding="utf-8-sig", keep_default_na=False, na_values=missing
+        )
+    except UnicodeDecodeError:
+        raise _not_utf8("FILE", name) from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"FILE: {name} is empty") from None
+    except pd.errors.ParserError as err:
+        raise ValueError(f"FILE: {name} is not a readable CSV file ({str(err).strip()})") from None
+
+
+def _csv_header(source, name: str) -> list[str]:
+    """The column names of a CSV file as written; a name written twice is refused.
+
+    pandas renames a repeated name (``bm25``, ``bm25.1``), and the renamed column would
+    be read as one more system (or score) under a name the file does not hold.
+    """
+    import pandas as pd
+
+    first = pd.read_csv(
+        source, encoding="utf-8-sig", header=None, nrows=1, dtype=str, keep_default_na=False
+    )
+    header = [str(c) for c in first.iloc[0].tolist()] if len(first) else []
+    seen = {}
+    for column in header:
+        seen[column] = seen.get(column, 0) + 1
+    repeated = [c for c, n in seen.items() if n > 1 and c != ""]
+    if repeated:
+        c = repeated[0]
+        raise ValueError(
+            f"FILE: {name} names the column {c!r} {seen[c]} times in its header; each column "
+            f"needs a name of its own (pandas would read the second as {c + '.1'!r}, a "
+            "column the file does not name). Rename or remove the repeated columns."
+        )
+    return header
+
+
+def _read_parquet(path: Path, name: str):
+    import pandas as pd
+
+    try:
+        return pd.read_parquet(path)
+    except ImportError as err:
+        raise ImportError(
+            f"reading the Parquet file {name} needs pyarrow: python -m pip install pyarrow"
+        ) from err
+    except (ValueError, OSError) as err:  # pyarrow: ArrowInvalid, ArrowIOError
+        raise ValueError(f"FILE: {name} is not a readable Parquet file ({err})") from None
+
+
+def read_trec_eval_measures(paths, measures, names=None):
+    """:func:`read_trec_eval` of several measures, one column each (the queries scored for
+    every measure; a query missing from one is left to the library's ``missing`` rules).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``run``, then one column per measure.
+    """
+    measures = list(dict.fromkeys(measures))
+    frame = read_trec_eval(paths, measures[0], names)
+    for measure in measures[1:]:
+        more = read_trec_eval(paths, measure, names)
+        frame = frame.merge(more, on=["query", "run"], how="outer", sort=False)
+    return frame
+
+
+def read_trec_eval(paths, measure: str, names=None):
+    """Per-query scores of runs from ``trec_eval -q`` output, as a tidy table.
+
+    Each file holds one run's whitespace-separated ``measure  query  value`` lines. Only the
+    lines of ``measure`` are kept, and the summary rows (query ``all``) are excluded: they
+    are averages over the queries, not items. The files are read as UTF-8 (a byte-order mark
+    is skipped).
+
+    Parameters
+    ----------
+    paths : sequence of path
+        One ``trec_eval -q`` output per run.
+    measure : str
+        The measure to read, as trec_eval names it (e.g. ``ndcg_cut_10``, ``P_10``, ``map``).
+    names : sequence of str, optional
+        Run names; default: the file names without their suffix.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query``, ``run`` and ``measure`` (the values as floats).
+    """
+    import pandas as pd
+
+    paths = [Path(p) for p in paths]
+    if names is None:
+        names = [p.stem for p in paths]
+    elif len(names) != len(paths):
+        raise ValueError(f"--names: {len(names)} name(s) for {len(paths)} trec_eval file(s)")
+    if len(set(names)) != len(names):
+        raise ValueError(f"--trec-eval: run names must differ; got {names} (use --names)")
+    rows = []
+    for path, name in zip(paths, names):
+        try:
+            text = _input_path(path, "--trec-eval").read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError:
+            raise _not_utf8("--trec-eval", repr(str(path))) from None
+        found = set()
+        kept = 0
+        for number, line in enumerate(text.splitlines(), start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 3:
+                raise ValueError(
+                    f"--trec-eval: {str(path)!r} line {number}: expected 'measure query value' "
+                    f"(trec_eval -q output); got {line.strip()!r}"
+                )
+            found.add(fields[0])
+            if fields[0] != measure or fields[1] == "all":
+                continue
+            try:
+                value = float(fields[2])
+            except ValueError:
+                raise ValueError(
+                    f"--trec-eval: {str(path)!r} line {number}: the value of {measure} must be "
+                    f"a number; got {fields[2]!r}"
+                ) from None
+            rows.append((fields[1], name, value))
+            kept += 1
+        if kept == 0:
+            known = ", ".join(sorted(found)[:12])
+            raise ValueError(
+                f"--measure: {str(path)!r} has no per-query {measure!r} lines (was it written "
+                f"with trec_eval -q?); its measures: {known}"
+            )
+    return pd.DataFrame(rows, columns=["query", "run", measure])
