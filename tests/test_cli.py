@@ -505,3 +505,164 @@ def test_option_values_are_case_insensitive_as_in_python(capsys, runs_csv):
     )
     assert cli.main([*base, "--format", "Markdown"]) == 0
     assert capsys.readouterr().out.startswith("| system_a | system_b |")
+
+
+# ------------------------------------------------------- one display rule per number
+def _unsorted_csv(tmp_path, shift=(2.0, 0.0, 1.0), name="unsorted.csv", seed=4):
+    """A wide table whose systems are not named in sorted order: zeta, alpha, mid."""
+    rng = np.random.default_rng(seed)
+    base = rng.normal(size=40)
+    wide = pd.DataFrame({"item": [f"q{i:02d}" for i in range(40)]})
+    for system, offset in zip(["zeta", "alpha", "mid"], shift):
+        wide[system] = base + offset + rng.normal(scale=0.1, size=40)
+    path = tmp_path / name
+    wide.to_csv(path, index=False)
+    return path
+
+
+def _cells(text: str, name: str) -> list[str]:
+    """The cells of column ``name`` of a printed table (its header: the line naming it)."""
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if name in line.split())
+    at = lines[head].split().index(name)
+    return [line.split()[at] for line in lines[head + 1 :]]
+
+
+@pytest.mark.parametrize("command", ["bootstrap", "tukey-hsd"])
+def test_a_pvalue_of_zero_is_its_bound_in_the_displays_and_zero_in_the_data(capsys, tmp_path,
+                                                                            command):  # fmt: skip
+    argv = [command, str(_unsorted_csv(tmp_path)), "--item", "item", "--rng", "1"]
+    assert _csv(capsys, argv)["pvalue"].tolist() == [0.0, 0.0, 0.0]  # data: the number
+    assert cli.main([*argv, "--format", "json"]) == 0
+    assert [row["pvalue"] for row in json.loads(capsys.readouterr().out)["rows"]] == [0.0] * 3
+    assert cli.main(argv) == 0  # 10,000 resamples or trials by default
+    assert _cells(capsys.readouterr().out, "pvalue") == ["<0.0001"] * 3
+    assert cli.main([*argv, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.count("| <0.0001 |") == 3
+
+
+def test_counts_are_integers_in_csv_and_json(capsys, tmp_path):
+    argv = ["tukey-hsd", str(_unsorted_csv(tmp_path, shift=(0.02, 0.0, 0.01))), "--item",
+            "item", "--rng", "1", "--n-resamples", "2000"]  # fmt: skip
+    assert cli.main([*argv, "--format", "csv"]) == 0
+    text = capsys.readouterr().out
+    exceeding = pd.read_csv(io.StringIO(text), dtype=str)["exceeding"].tolist()
+    assert all(value.isdigit() for value in exceeding), exceeding  # 1164, not 1164.0
+    assert cli.main([*argv, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [type(row["exceeding"]) for row in rows] == [int] * 3
+    # an exact p-value counts no trials: an empty cell, null
+    small = _unsorted_csv(tmp_path, name="small.csv")
+    pd.read_csv(small).head(5).to_csv(small, index=False)  # 6**5 arrangements
+    exact = ["tukey-hsd", str(small), "--item", "item", "--method", "exact", "--format"]
+    assert cli.main([*exact, "json"]) == 0
+    assert [row["exceeding"] for row in json.loads(capsys.readouterr().out)["rows"]] == [None] * 3
+    assert cli.main([*exact, "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split(",")[9] == ""
+
+
+def test_bootstrap_latex_explains_only_the_marks_that_appear(capsys, tmp_path):
+    same = _unsorted_csv(tmp_path, shift=(0.0, 0.0, 0.0), name="same.csv")
+    frame = pd.read_csv(same)
+    systems = ["zeta", "alpha", "mid"]  # no system differs from another (p > 0.4)
+    frame[systems] = np.random.default_rng(9).normal(size=(len(frame), 3))
+    frame.to_csv(same, index=False)
+    argv = ["bootstrap", str(same), "--item", "item", "--rng", "1", "--format", "latex"]
+    assert cli.main(argv) == 0
+    latex = capsys.readouterr().out
+    assert "^{*}" not in latex and r"\footnotesize" not in latex
+    assert latex.splitlines()[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    argv[1] = str(_unsorted_csv(tmp_path))
+    assert cli.main(argv) == 0
+    latex = capsys.readouterr().out
+    assert "^{*}" in latex and r"\footnotesize $^{*}$" in latex.splitlines()[-2]
+
+
+def test_rank_text_lists_the_systems_in_the_order_its_header_says(capsys, tmp_path):
+    path = _unsorted_csv(tmp_path, shift=(1.0, 0.0, 2.0))  # mid > zeta > alpha
+    argv = ["rank", str(path), "--item", "item", "--rng", "1", "--n-resamples", "1000"]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "(highest first)" in text.splitlines()[0]
+    assert _cells(text, "system") == ["mid", "zeta", "alpha"]
+    assert cli.main([*argv, "--lower-is-better"]) == 0
+    text = capsys.readouterr().out
+    assert "(lowest first)" in text.splitlines()[0]
+    assert _cells(text, "system") == ["alpha", "zeta", "mid"]
+
+
+# ------------------------------------------------------------------ reading a CSV as written
+def test_a_header_naming_a_column_twice_is_refused(capsys, tmp_path, monkeypatch):
+    # pandas would read the second 'bm25' as a system 'bm25.1' that no one ran
+    text = "query,bm25,dense,bm25\nq1,0.1,0.2,0.3\nq2,0.2,0.3,0.5\nq3,0.3,0.1,0.2\n"
+    path = tmp_path / "twice.csv"
+    path.write_text(text)
+    line = _error(capsys, ["bootstrap", str(path), "--item", "query"])
+    assert line.endswith(
+        f"error: FILE: {str(path)!r} names the column 'bm25' 2 times in its header; each "
+        "column needs a name of its own (pandas would read the second as 'bm25.1', a column "
+        "the file does not name). Rename or remove the repeated columns."
+    )
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    line = _error(capsys, ["tukey-hsd", "-", "--item", "query"])
+    assert "FILE: standard input names the column 'bm25' 2 times" in line
+    with pytest.raises(ValueError, match="names the column 'bm25' 2 times"):
+        cli.read_table(path)
+
+
+def test_na_none_and_nan_in_label_columns_are_labels(capsys, tmp_path):
+    # items and systems named NA, None, nan (a query 'NA', a run 'None') are labels there;
+    # in the score column the same markers are missing scores
+    text = (
+        "query,run,ndcg\nNA,nan,0.1\nNA,None,0.2\nNone,nan,0.3\nNone,None,0.1\n"
+        "nan,nan,0.5\nnan,None,0.4\n"
+    )
+    path = tmp_path / "labels.csv"
+    path.write_text(text)
+    frame = cli.read_table(path, labels=["query", "run"])
+    assert frame["query"].tolist() == ["NA", "NA", "None", "None", "nan", "nan"]
+    assert frame["run"].tolist() == ["nan", "None"] * 3
+    args = [str(path), *TIDY, "--n-resamples", "200", "--rng", "5", "--format", "csv"]
+    assert cli.main(["bootstrap", *args, "--baseline", "None"]) == 0
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    expected = frame.paired.bootstrap(
+        item="query", system="run", score="ndcg", baseline="None", n_resamples=200, rng=5
+    )
+    _same(got, expected)
+    assert got[["system_a", "system_b", "n_items"]].astype(str).values.tolist() == [
+        ["None", "nan", "3"]
+    ]
+    scores = tmp_path / "scores.csv"
+    scores.write_text("query,run,ndcg\nNA,a,0.1\nNA,b,NA\nx,a,0.3\nx,b,0.1\ny,a,0.2\ny,b,0.4\n")
+    line = _error(capsys, ["bootstrap", str(scores), *TIDY])
+    assert "--score: every item needs a score for every system; found 1 NaN" in line
+    assert "the first for item 'NA' and system 'b'" in line
+    # an empty cell is a missing label
+    empty = tmp_path / "empty_label.csv"
+    empty.write_text("query,run,ndcg\n,a,0.1\nq,b,0.2\n")
+    line = _error(capsys, ["bootstrap", str(empty), *TIDY])
+    assert "--item: column 'query' has 1 missing value(s)" in line
+
+
+def test_ranksum_group_labels_na_and_none(capsys, tmp_path):
+    path = tmp_path / "groups.csv"
+    frame = pd.DataFrame({"g": ["NA", "None"] * 5, "x": np.arange(10.0) ** 1.5})
+    frame.to_csv(path, index=False)
+    argv = ["ranksum", str(path), "--score", "x", "--group", "g", "-a", "NA", "-b", "None"]
+    assert cli.main([*argv, "--format", "csv"]) == 0
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert "NA" in path.read_text()
+    _same(got, frame.paired.ranksum(score="x", group="g", a="NA", b="None"))
+    assert got[["group_a", "group_b", "n_a", "n_b"]].values.tolist() == [["NA", "None", 5, 5]]
+
+
+def test_a_csv_parse_error_names_the_file(capsys, tmp_path):
+    path = tmp_path / "ragged.csv"
+    path.write_text("query,run,ndcg\nq1,a,0.1\nq1,b,0.2,7\n")
+    line = _error(capsys, ["bootstrap", str(path), *TIDY])
+    assert f"error: FILE: {str(path)!r} is not a readable CSV file (Error tokenizing data" in line
+    assert line.endswith("Expected 3 fields in line 3, saw 4)")
+    quote = tmp_path / "quote.csv"
+    quote.write_text('query,run,ndcg\nq1,a,0.1\n"q1,b,0.2\n')
+    line = _error(capsys, ["bootstrap", str(quote), *TIDY])
+    assert f"FILE: {str(quote)!r} is not a readable CSV file" in line

@@ -8,12 +8,13 @@ import pytest
 
 import pairedstats
 from pairedstats.display import (
+    bound_text,
+    cell_text,
     latex_number,
     letter_sets,
     letters,
     number_text,
-    pvalue_bound,
-    pvalue_bound_text,
+    rounded_up,
 )
 
 
@@ -23,24 +24,29 @@ def _significant(text: str) -> int:
 
 
 @pytest.mark.parametrize("digits", [1, 2, 3, 6])
-def test_the_bound_is_the_smallest_number_of_its_digits_not_below_1_over_n(digits):
-    # exact rational arithmetic, independent of the decimal module used by pvalue_bound
-    for trials in [*range(1, 3001), 9_999, 10_000, 10_001, 65_536, 10**6, 3 * 10**6]:
-        bound = Fraction(repr(pvalue_bound(trials, digits)))
-        exact = Fraction(1, trials)
-        exponent = Fraction(10) ** (len(str(trials - 1)) * -1 - digits + 1)  # last digit's unit
-        assert exact <= bound < exact + exponent, (trials, digits, bound)
+@pytest.mark.parametrize("family", [1, 3])
+def test_the_bound_is_the_smallest_number_of_its_digits_not_below_m_over_n(digits, family):
+    # exact rational arithmetic, independent of the decimal module used by rounded_up
+    for trials in [*range(3, 3001), 9_999, 10_000, 10_001, 65_536, 10**6, 3 * 10**6]:
+        bound = Fraction(repr(rounded_up(family / trials, digits)))
+        exact = Fraction(family, trials)
+        lead = 0  # exact lies in [10**lead, 10**(lead + 1))
+        while Fraction(10) ** lead > exact:
+            lead -= 1
+        unit = Fraction(10) ** (lead - digits + 1)  # the unit of the last shown digit
+        assert exact <= bound < exact + unit, (trials, digits, bound)
         assert _significant(number_text(float(bound), digits)) <= digits
 
 
 def test_bound_texts():
-    assert pvalue_bound_text(10_000) == "<0.0001"
-    assert pvalue_bound_text(2_000) == "<0.0005"
-    assert pvalue_bound_text(3_000) == "<0.000333334"
-    assert pvalue_bound_text(7, 3) == "<0.143"
-    assert pvalue_bound_text(10**6, 3) == "<1e-06"
-    assert pvalue_bound_text(10**6, 3, latex=True) == r"<1\times10^{-6}"
-    assert pvalue_bound_text(300, 3, latex=True) == "<0.00334"
+    assert bound_text(1 / 10_000) == "<0.0001"
+    assert bound_text(1 / 2_000) == "<0.0005"
+    assert bound_text(1 / 3_000) == "<0.000333334"
+    assert bound_text(3 / 10_000) == "<0.0003"
+    assert bound_text(1 / 7, 3) == "<0.143"
+    assert bound_text(1 / 10**6, 3) == "<1e-06"
+    assert bound_text(1 / 10**6, 3, latex=True) == r"<1\times10^{-6}"
+    assert bound_text(1 / 300, 3, latex=True) == "<0.00334"
 
 
 def test_numbers_as_text_and_latex():
@@ -141,3 +147,64 @@ def test_errors():
         letter_sets("ab", [("a", "a")])
     with pytest.raises(ValueError, match=r"one value per system \(2\); got \(3,\)"):
         letter_sets("ab", [], means=[1, 2, 3])
+
+
+# ------------------------------------------------------- one rule per number
+def test_one_rule_shows_each_kind_of_number():
+    # a p-value of 0 from B draws: its bound, in text and LaTeX; an exact 0 stays 0
+    assert cell_text(0.0, pvalue=True, bound=1 / 10_000) == "<0.0001"
+    assert cell_text(0.0, pvalue=True, bound=1 / 10_000, latex=True, digits=3) == "<0.0001"
+    assert cell_text(0.0, pvalue=True) == "0"
+    assert cell_text(0.0, bound=1 / 10_000) == "0"  # not a p-value: no bound
+    # counts are integers whatever their size or dtype
+    assert cell_text(2_500_000.0, count=True) == "2500000"
+    assert cell_text(1164.0, count=True, latex=True, digits=3) == "1164"
+    assert cell_text(np.int64(7), latex=True, digits=3) == "7"
+    assert cell_text(float("nan"), count=True) == "NaN"
+    assert cell_text(float("nan"), count=True, latex=True) == "--"
+    # other numbers: significant digits in text, decimals in LaTeX
+    assert cell_text(0.1234567) == "0.123457"
+    assert cell_text(0.0004, pvalue=True, latex=True, digits=3) == "<0.001"
+    assert cell_text(-float("inf"), latex=True) == r"-\infty"
+
+
+def _ranked_frame(seed=2, n=40):
+    """Systems named out of order: mid highest, zeta next, alpha lowest (sorted names and
+    the input order both differ from the ranks), in two collections."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    parts = []
+    for collection, shift in (("trec", 0.0), ("msmarco", 0.5)):
+        base = rng.normal(size=n)
+        parts.append(pd.DataFrame({
+            "collection": collection,
+            "query": [f"q{i:02d}" for i in range(n)],
+            "zeta": base + 1.0 + shift + rng.normal(scale=0.1, size=n),
+            "alpha": base + rng.normal(scale=0.1, size=n),
+            "mid": base + 2.0 + rng.normal(scale=0.1, size=n),
+        }))  # fmt: skip
+    wide = pd.concat(parts, ignore_index=True)
+    return wide.melt(id_vars=["collection", "query"], var_name="run", value_name="score")
+
+
+@pytest.mark.parametrize("lower_is_better", [False, True])
+def test_a_ranking_printed_highest_first_lists_the_highest_first(lower_is_better):
+    tidy = _ranked_frame()
+    res = tidy.paired.rank(item="query", system="run", score="score", by="collection",
+                           lower_is_better=lower_is_better, n_resamples=1000, rng=1,
+                           as_result=True)  # fmt: skip
+    lines = str(res).splitlines()
+    order = "lowest" if lower_is_better else "highest"
+    assert f"by mean ({order} first)" in lines[0]
+    rows = [line.split() for line in lines[4:]]
+    assert lines[3].split()[:4] == ["collection", "system", "mean", "rank"]
+    expected = ["alpha", "zeta", "mid"] if lower_is_better else ["mid", "zeta", "alpha"]
+    for collection in ("trec", "msmarco"):
+        part = [row for row in rows if row[0] == collection]
+        assert [row[1] for row in part] == expected
+        assert [int(row[3]) for row in part] == [1, 2, 3]
+        means = [float(row[2]) for row in part]
+        assert means == sorted(means, reverse=not lower_is_better)
+    # the table itself keeps the system order
+    assert res.to_dataframe()["system"].tolist()[:3] == list(res.systems)

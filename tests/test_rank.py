@@ -12,6 +12,7 @@ import xarray as xr
 
 import pairedstats
 from pairedstats import cli
+from tests.data import unsorted_runs
 
 COLUMNS = ["system", "mean", "rank", "rank_low", "rank_high", "may_be_best"]
 
@@ -62,7 +63,7 @@ def _sets(frame):
 
 @pytest.fixture(scope="module")
 def runs():
-    return pairedstats.datasets.load_runs()
+    return unsorted_runs()
 
 
 # ---------------------------------------------------------------- against a direct loop
@@ -269,7 +270,7 @@ def test_lazy_dataset_is_ranked_as_in_memory():
 def test_result_object_table_and_metadata(runs):
     res = runs.paired.rank(item="query", system="run", score="ndcg", by="collection",
                            n_resamples=999, rng=10, as_result=True)  # fmt: skip
-    assert res.systems == ("bm25", "bm25+rm3", "dense", "hybrid")
+    assert res.systems == ("hybrid", "bm25", "dense", "bm25+rm3")  # the table's order
     assert res.rank.shape == (2, 4)
     assert not res.rank.flags.writeable
     assert len(res.comparisons) == 1
@@ -313,8 +314,10 @@ def test_errors():
         two.paired.rank(baseline="a")
     with pytest.raises(TypeError, match=r"rank: .*adjust"):
         two.paired.rank(adjust="holm")
-    with pytest.raises(TypeError, match="`lower_is_better` must be True or False"):
+    with pytest.raises(ValueError, match="`lower_is_better`: 'yes' is not one of the metrics"):
         two.paired.rank(lower_is_better="yes")
+    with pytest.raises(TypeError, match="`lower_is_better` must be True, False, a metric's"):
+        two.paired.rank(lower_is_better=2)
     with pytest.raises(TypeError, match="`simultaneous` must be True or False"):
         two.paired.rank(simultaneous=None)
     with pytest.raises(ValueError, match="confidence_level"):
@@ -357,6 +360,7 @@ def test_report_shows_each_metrics_rank_sets(runs):
     frame = rep.to_frame()
     for metric in ("ndcg", "p10"):
         alone = runs.paired.rank(**keys, score=metric, rng=12, lower_is_better=metric == "p10")
+        alone = alone.set_index(["collection", "system"]).loc[frame.index]  # by label
         assert frame[(metric, "rank_low")].tolist() == alone.rank_low.tolist()
         assert frame[(metric, "rank_high")].tolist() == alone.rank_high.tolist()
         assert rep.ranks[metric].metadata["seed_entropy"] == 12

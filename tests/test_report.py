@@ -11,8 +11,9 @@ import pytest
 
 import pairedstats
 from pairedstats import cli, display
+from tests.data import unsorted_runs
 
-RUNS = pairedstats.datasets.load_runs()
+RUNS = unsorted_runs()
 METRICS = ["ndcg", "p10"]
 TIDY = dict(item="query", system="run")
 DAGGER, DDAGGER = "\u2020", "\u2021"
@@ -124,6 +125,46 @@ def test_lower_is_better_reads_marks_and_bold_the_other_way():
         runs.paired.report(**TIDY, score=["ndcg", "loss"], lower_is_better=["los"])
 
 
+def test_lower_is_better_true_reads_every_metric_lower_letters_included():
+    # letters: `a` goes to the lowest mean, and the note says so
+    runs = RUNS.assign(loss=-RUNS["ndcg"], error=1 - RUNS["p10"])
+    keys = dict(TIDY, score=["loss", "error"], by="collection", n_resamples=400, rng=3)
+    every = runs.paired.report(**keys, lower_is_better=True, test="tukey_hsd")
+    named = runs.paired.report(**keys, lower_is_better=["error", "loss"], test="tukey_hsd")
+    pd.testing.assert_frame_equal(every.to_frame(), named.to_frame())
+    assert every.lower_is_better == ("loss", "error")
+    frame = every.to_frame()
+    for metric in ("loss", "error"):
+        for _, part in frame[metric].groupby(level="collection"):
+            lowest = part["mean"].idxmin()
+            assert part.loc[lowest, "letters"].startswith("a")
+    assert "a: the lowest mean." in str(every)
+    # a mixed report names the metrics read lower
+    mixed = runs.paired.report(**{**keys, "score": ["ndcg", "loss"]}, lower_is_better="loss",
+                               test="tukey_hsd", bold_best=True)  # fmt: skip
+    assert "a: the best mean (the highest; the lowest for loss)." in mixed.to_markdown()
+    assert "Bold: the best mean (the highest; the lowest for loss) of each metric." in (
+        mixed.to_markdown()
+    )
+    # the letters of the negated metric are those of the metric
+    frame = mixed.to_frame()
+    assert frame["loss"]["letters"].tolist() == frame["ndcg"]["letters"].tolist()
+
+
+def test_display_letters_read_lower_is_better():
+    scores = pd.DataFrame({"zeta": [5.0, 6, 7, 6, 5, 7], "alpha": [1.0, 1, 2, 1, 2, 1],
+                           "mid": [3.0, 4, 3, 3, 4, 4]})  # fmt: skip
+    hsd = scores.paired.tukey_hsd(method="exact", as_result=True)
+    high = display.letters(hsd)
+    low = display.letters(hsd, lower_is_better=True)
+    assert high["system"].tolist() == ["zeta", "mid", "alpha"]
+    assert low["system"].tolist() == ["alpha", "mid", "zeta"]
+    assert dict(zip(high["system"], high["letters"]))["zeta"] == "a"
+    assert dict(zip(low["system"], low["letters"]))["alpha"] == "a"
+    with pytest.raises(TypeError, match="`lower_is_better` must be True or False"):
+        display.letters(hsd, lower_is_better="zeta")
+
+
 def test_the_same_rng_and_a_recorded_seed_rerun_the_report(against_bm25):
     again = _report(baseline="bm25", by="collection", rng=against_bm25.seed_entropy)
     pd.testing.assert_frame_equal(again.to_frame(), against_bm25.to_frame())
@@ -138,6 +179,8 @@ def test_a_dataset_and_a_dataarray_give_the_frame_s_report():
     ds = part.set_index(["query", "run"])[METRICS].to_xarray()
     keywords = dict(baseline="bm25", n_resamples=300, rng=5)
     expected = part.paired.report(**TIDY, score=METRICS, **keywords).to_frame()
+    # the Dataset's systems are in its coordinate's (sorted) order: compared by label
+    expected = expected.loc[list(ds["run"].values)]
     got = ds.paired.report(**TIDY, score=METRICS, **keywords).to_frame()
     pd.testing.assert_frame_equal(got, expected, check_index_type=False)
     everything = ds.paired.report(**TIDY, **keywords).to_frame()  # score: every variable
@@ -190,13 +233,13 @@ def test_markdown_is_a_pipe_table_with_the_note(against_bm25):
     assert len(lines) == 2 + 8 + 2
     assert lines[-2] == ""
     row = against_bm25.to_frame().loc[("robust04", "hybrid"), "ndcg"]
-    assert lines[5].split(" | ")[:3] == [
+    assert lines[3].split(" | ")[:3] == [
         "| robust04",
         "hybrid",
         (f"**{row['mean']:.2f}**{DAGGER} [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]"),
     ]
     assert lines[-1].startswith(f"{DAGGER} significantly better than bm25")
-    assert "Bold: the best mean of each metric." in lines[-1]
+    assert "Bold: the highest mean of each metric." in lines[-1]
 
 
 def test_html_uses_styles_and_a_caption(against_bm25):
@@ -354,11 +397,38 @@ def test_worse_marks_are_explained_when_they_occur():
     got = frame["ndcg"].loc[list(zip(boot["collection"], boot["system_b"]))]["mark"]
     assert got.tolist() == np.where(worse, DDAGGER, "").tolist()
     assert worse.sum() == 3
-    assert str(rep).splitlines()[-1] == (
-        f"{DAGGER} significantly better than hybrid, {DDAGGER} significantly worse "
-        "(paired bootstrap, Holm-adjusted p < 0.05)."
+    assert str(rep).splitlines()[-1] == (  # only the mark that appears
+        f"{DDAGGER} significantly worse than hybrid (paired bootstrap, Holm-adjusted p < 0.05)."
     )
     latex = rep.to_latex(note=False)
     assert r"^{\ddagger}$" in latex
     assert latex.splitlines()[-2:] == [r"\bottomrule", r"\end{tabular}"]
-    assert rep.notes(latex=True)[0].startswith(r"$^{\dagger}$ significantly better than hybrid")
+    assert rep.notes(latex=True)[0].startswith(r"$^{\ddagger}$ significantly worse than hybrid")
+
+
+def test_command_line_lower_is_better_alone_reads_every_metric(capsys, tmp_path):
+    path = tmp_path / "runs.csv"
+    RUNS.assign(loss=-RUNS["ndcg"]).to_csv(path, index=False)
+    common = ["report", str(path), "--item", "query", "--system", "run", "--score", "loss",
+              "p10", "--by", "collection", "--n-resamples", "300", "--rng", "4"]  # fmt: skip
+    assert cli.main([*common, "--lower-is-better"]) == 0
+    alone = capsys.readouterr().out
+    assert cli.main([*common, "--lower-is-better", "loss", "p10"]) == 0
+    assert capsys.readouterr().out == alone
+    assert "a: the lowest mean." in alone
+
+
+def test_the_note_explains_only_the_marks_that_appear():
+    table = pd.DataFrame({"zeta": [0.1, 0.2, 0.3, 0.2], "alpha": [0.2, 0.1, 0.3, 0.25],
+                          "mid": [0.1, 0.3, 0.2, 0.2]})  # fmt: skip
+    none = table.paired.report(baseline="zeta", n_resamples=199, rng=1)
+    assert set(none.to_frame()[("score", "mark")]) == {""}
+    assert none.notes() == [
+        "No system differs significantly from zeta (paired bootstrap, Holm-adjusted p < 0.05)."
+    ]
+    worse = table.assign(mid=table["mid"] - 1).paired.report(baseline="zeta", n_resamples=199,
+                                                             rng=1)  # fmt: skip
+    assert worse.to_frame()[("score", "mark")].tolist() == ["", "", DDAGGER]
+    assert worse.notes(latex=True) == [
+        r"$^{\ddagger}$ significantly worse than zeta (paired bootstrap, Holm-adjusted $p < 0.05$)."
+    ]

@@ -308,7 +308,7 @@ def test_tukey_hsd_zero_is_a_bound_and_an_exact_pvalue_is_never_zero():
     # exact: of the 2**12 within-item swaps only none and all reach |difference|
     exact = pairedstats.tukey_hsd(np.column_stack([a, b]), method="exact")
     assert exact.pvalue[0, 0] == 2 / 2**12
-    assert not display.monte_carlo_zeros(exact).any()
+    assert not display.zero_bounds(exact)["pvalue"].any()
     assert str(exact).splitlines()[-1].split()[5] == "0.000488281"
     # Monte Carlo: p = 2 / 2**30, so no trial in 10,000 reaches it
     a, b = rng.normal(size=30), rng.normal(size=30)
@@ -559,3 +559,93 @@ def test_significant_is_labelled_by_groups_and_comparisons():
     single = pairedstats.tukey_hsd(np.random.default_rng(0).normal(size=(10, 2)), rng=1,
                                    n_resamples=200)  # fmt: skip
     assert single.significant().shape == (1, 1)
+
+
+# ------------------------------------------------------- displays: one rule per number
+def _unsorted_systems(n=40, seed=4):
+    """Systems not named in sorted order: zeta far above alpha, mid between them (every
+    pair clearly different at 10,000 resamples)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    base = rng.normal(size=n)
+    return pd.DataFrame({
+        "item": [f"q{i:02d}" for i in range(n)],
+        "zeta": base + 2.0 + rng.normal(scale=0.1, size=n),
+        "alpha": base + rng.normal(scale=0.1, size=n),
+        "mid": base + 1.0 + rng.normal(scale=0.1, size=n),
+    })  # fmt: skip
+
+
+def _column(text_table: str, name: str, skip: int) -> list[str]:
+    """The cells of column ``name`` of a printed table whose header is line ``skip``."""
+    lines = text_table.splitlines()[skip:]
+    at = lines[0].split().index(name)
+    return [line.split()[at] for line in lines[1:]]
+
+
+def _displays(res) -> dict:
+    return {"str": str(res), "repr": repr(res), "html": res._repr_html_(),
+            "markdown": res.to_markdown(),
+            "latex": res.to_latex(["difference", "pvalue"])}  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "tukey_hsd"])
+def test_a_pvalue_of_zero_from_10000_draws_is_shown_as_its_bound_in_every_display(method):
+    res = getattr(_unsorted_systems().paired, method)(item="item", n_resamples=10_000, rng=1,
+                                                      as_result=True)  # fmt: skip
+    assert res.to_dataframe()["pvalue"].tolist() == [0.0, 0.0, 0.0]  # the data keep 0
+    shown = _displays(res)
+    skip = 3 if method == "bootstrap" else 2  # title, settings (and the bootstrap's caveat)
+    assert _column(shown["str"], "pvalue", skip) == ["<0.0001"] * 3
+    assert shown["repr"].endswith(shown["str"])
+    assert shown["html"].count("<td>&lt;0.0001</td>") == 3
+    rows = shown["markdown"].splitlines()
+    at = [c.strip() for c in rows[0].split("|")].index("pvalue")
+    assert [[c.strip() for c in row.split("|")][at] for row in rows[2:]] == ["<0.0001"] * 3
+    assert shown["latex"].count(r"& $<0.0001$ \\") == 3
+
+
+def test_an_adjusted_bootstrap_pvalue_of_zero_is_shown_as_its_adjusted_bound():
+    frame = _unsorted_systems()
+    holm = frame.paired.bootstrap(item="item", n_resamples=10_000, rng=1, adjust="holm",
+                                  as_result=True)  # fmt: skip
+    # Holm multiplies by at most the family size, 3: a 0 stands for p < 3 / 10,000
+    assert _column(str(holm), "pvalue_adjusted", 2) == ["<0.0003"] * 3
+    assert _column(str(holm), "pvalue", 2) == ["<0.0001"] * 3
+    assert r"& $<0.0003$ \\" in holm.to_latex(["pvalue_adjusted"])
+    maxt = frame.paired.bootstrap(item="item", n_resamples=10_000, rng=1, adjust="max-t",
+                                  as_result=True)  # fmt: skip
+    assert _column(str(maxt), "pvalue_adjusted", 2) == ["<0.0001"] * 3  # a share of B
+
+
+def test_counts_are_integers_in_every_display():
+    import pairedstats
+
+    rng = np.random.default_rng(6)
+    scores = rng.normal(size=(20, 3)) + np.array([0.1, 0.0, 0.2])  # zeta, alpha, mid
+    hsd = pairedstats.tukey_hsd(scores, systems=["zeta", "alpha", "mid"], n_resamples=3000,
+                                rng=1)  # fmt: skip
+    assert hsd.exceeding.dtype.kind == "f"  # a count held in a float (NaN when exact)
+    many = dataclasses.replace(hsd, exceeding=np.array([[2_500_000.0, 1164.0, np.nan]]),
+                               n_resamples=np.array([[4_000_000, 4_000_000, 0]]))  # fmt: skip
+    assert _column(str(many), "exceeding", 2) == ["2500000", "1164", "NaN"]
+    assert "| 2500000 |" in many.to_markdown() and "<td>1164</td>" in many._repr_html_()
+    latex = many.to_latex(["exceeding", "n_resamples"]).splitlines()[4:7]
+    assert [row.split(" & ")[2] for row in latex] == ["$2500000$", "$1164$", "--"]
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "tukey_hsd"])
+def test_the_latex_note_explains_a_mark_only_when_a_row_carries_it(method):
+    import pandas as pd
+
+    rng = np.random.default_rng(8)
+    same = pd.DataFrame(rng.normal(size=(30, 3)), columns=["zeta", "alpha", "mid"])
+    res = getattr(same.paired, method)(n_resamples=2000, rng=1, as_result=True)
+    assert not res.significant().to_numpy().any()
+    latex = res.to_latex()
+    assert "^{*}" not in latex and r"\footnotesize" not in latex
+    assert latex.splitlines()[-2] == r"\bottomrule"
+    marked = getattr(_unsorted_systems().paired, method)(item="item", n_resamples=2000, rng=1,
+                                                         as_result=True)  # fmt: skip
+    assert r"\footnotesize $^{*}$" in marked.to_latex().splitlines()[-2]

@@ -85,6 +85,34 @@ def check_baseline(baseline, systems):
     return baseline
 
 
+def check_lower_is_better(value, metrics: Sequence) -> tuple:
+    """The metrics (of ``metrics``) whose lower values are better, from ``lower_is_better``:
+    True (all of them), False or None (none), a metric's name or a list of names.
+
+    Examples
+    --------
+    >>> check_lower_is_better(True, ["loss", "error"]), check_lower_is_better("loss", ["loss"])
+    (('loss', 'error'), ('loss',))
+    """
+    if isinstance(value, bool | np.bool_) or value is None:
+        return tuple(metrics) if value else ()
+    names = (value,) if isinstance(value, str) else value
+    try:
+        names = tuple(names)
+    except TypeError:
+        raise TypeError(
+            "`lower_is_better` must be True, False, a metric's name or a list of names; got "
+            f"{plain(value)!r}."
+        ) from None
+    unknown = [m for m in names if m not in metrics]
+    if unknown:
+        raise ValueError(
+            f"`lower_is_better`: {plain(unknown[0])!r} is not one of the metrics "
+            f"{[plain(m) for m in metrics]!r}; give their names, or True for all."
+        )
+    return tuple(m for m in metrics if m in names)
+
+
 def check_rank_test(alternative, confidence_level, method, correction, methods) -> tuple:
     """The rank tests' keywords checked: ``(alternative, confidence_level, method,
     correction)``."""

@@ -39,7 +39,8 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         The bootstrap p-value of ``alternative``, the interval of ``method`` inverted:
         ``pvalue < 1 - confidence_level`` exactly when the interval excludes 0
         (:mod:`pairedstats.core.inference`). Its resolution is about ``1 / n_resamples``;
-        0 means no resample crossed 0 (below about ``3 / n_resamples``).
+        0 means no resample crossed 0 (below about ``3 / n_resamples``), and displays show
+        it as ``<1/n_resamples`` (:meth:`pvalue_bounds`).
     pvalue_adjusted : ndarray or None
         With ``adjust``, the p-values adjusted over the comparisons of the group (the
         family): Holm's, Bonferroni's or Benjamini-Hochberg's of ``pvalue``, or max-t's
@@ -57,7 +58,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         the item mean).
     wins, ties, losses : ndarray of int or None
         Items with ``b > a``, ``b == a``, ``b < a`` (compared as given); None with
-        ``statistic``.
+        ``statistic``. Always "b higher than a", also for metrics where lower is better.
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.
     n_dropped : ndarray of int
@@ -170,6 +171,25 @@ class BootstrapResult(IntervalRule, ComparisonResult):
                 "comparisons per group; adjust= controls them together)"
             )
         return "\n".join(lines) or None
+
+    def pvalue_bounds(self) -> dict[str, np.ndarray]:
+        """What a p-value of 0 stands for, per row (:mod:`pairedstats.display` shows the
+        0 as ``<`` its bound): ``pvalue`` is read off the ``n_resamples`` replicates, so its
+        0 is below ``1 / n_resamples``; ``pvalue_adjusted`` is max-t's share of the joint
+        replicates (``1 / n_resamples`` too), or Holm's, Bonferroni's or
+        Benjamini-Hochberg's of ``pvalue``, which multiply it by at most the family size
+        ``m`` (the group's comparisons with a p-value): ``m / n_resamples``."""
+        n = self.metadata.get("n_resamples")
+        if not n:
+            return {}
+        pvalue = np.asarray(self.pvalue, dtype=float)
+        out = {"pvalue": np.full(pvalue.size, 1.0 / n)}
+        if self.pvalue_adjusted is not None:
+            family = np.ones_like(pvalue)
+            if self.metadata.get("adjust") != "max-t":
+                family *= (~np.isnan(pvalue)).sum(axis=-1, keepdims=True)
+            out["pvalue_adjusted"] = (family / n).reshape(-1)
+        return out
 
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note: ``95\\% interval excludes 0`` (``, unadjusted

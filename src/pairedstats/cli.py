@@ -30,9 +30,10 @@ import sys
 import warnings
 from pathlib import Path
 
+from . import display, registry
 from . import rank as _rank
-from . import registry
 from . import report as _report
+from .cli_files import read_table, read_trec_eval, read_trec_eval_measures
 
 __all__ = ["main", "read_table", "read_trec_eval"]
 
@@ -43,145 +44,12 @@ RANK_FORMATS = ("text", "csv", "json")
 COMMANDS = (*(spec.command for spec in registry.SPECS.values()), "report", "rank")
 
 
-# ---------------------------------------------------------------------------- reading
-def _input_path(path, option: str) -> Path:
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{option}: no file {str(path)!r}")
-    if path.is_dir():
-        raise IsADirectoryError(f"{option}: {str(path)!r} is a folder; give a file")
-    return path
-
-
-def _not_utf8(option: str, name: str) -> ValueError:
-    return ValueError(f"{option}: {name} is not UTF-8 text; save it as UTF-8 and try again")
-
-
-def read_table(path):
-    """Read a CSV (``-`` for standard input) or Parquet (``.parquet``, ``.pq``) file.
-
-    CSV is read as UTF-8 (a byte-order mark is skipped). Parquet is read by
-    :func:`pandas.read_parquet`, which needs pyarrow (or fastparquet). A missing, empty,
-    non-UTF-8 or unreadable file is an error that names it.
-    """
-    import pandas as pd
-
-    if str(path) == "-":
-        source, name = sys.stdin.buffer, "standard input"
-    else:
-        source = _input_path(path, "FILE")
-        name = repr(str(source))
-        if source.suffix.lower() in (".parquet", ".pq"):
-            return _read_parquet(source, name)
-    try:
-        return pd.read_csv(source, encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise _not_utf8("FILE", name) from None
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"FILE: {name} is empty") from None
-
-
-def _read_parquet(path: Path, name: str):
-    import pandas as pd
-
-    try:
-        return pd.read_parquet(path)
-    except ImportError as err:
-        raise ImportError(
-            f"reading the Parquet file {name} needs pyarrow: python -m pip install pyarrow"
-        ) from err
-    except (ValueError, OSError) as err:  # pyarrow: ArrowInvalid, ArrowIOError
-        raise ValueError(f"FILE: {name} is not a readable Parquet file ({err})") from None
-
-
-def read_trec_eval_measures(paths, measures, names=None):
-    """:func:`read_trec_eval` of several measures, one column each (the queries scored for
-    every measure; a query missing from one is left to the library's ``missing`` rules).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``query``, ``run``, then one column per measure.
-    """
-    measures = list(dict.fromkeys(measures))
-    frame = read_trec_eval(paths, measures[0], names)
-    for measure in measures[1:]:
-        more = read_trec_eval(paths, measure, names)
-        frame = frame.merge(more, on=["query", "run"], how="outer", sort=False)
-    return frame
-
-
-def read_trec_eval(paths, measure: str, names=None):
-    """Per-query scores of runs from ``trec_eval -q`` output, as a tidy table.
-
-    Each file holds one run's whitespace-separated ``measure  query  value`` lines. Only the
-    lines of ``measure`` are kept, and the summary rows (query ``all``) are excluded: they
-    are averages over the queries, not items. The files are read as UTF-8 (a byte-order mark
-    is skipped).
-
-    Parameters
-    ----------
-    paths : sequence of path
-        One ``trec_eval -q`` output per run.
-    measure : str
-        The measure to read, as trec_eval names it (e.g. ``ndcg_cut_10``, ``P_10``, ``map``).
-    names : sequence of str, optional
-        Run names; default: the file names without their suffix.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``query``, ``run`` and ``measure`` (the values as floats).
-    """
-    import pandas as pd
-
-    paths = [Path(p) for p in paths]
-    if names is None:
-        names = [p.stem for p in paths]
-    elif len(names) != len(paths):
-        raise ValueError(f"--names: {len(names)} name(s) for {len(paths)} trec_eval file(s)")
-    if len(set(names)) != len(names):
-        raise ValueError(f"--trec-eval: run names must differ; got {names} (use --names)")
-    rows = []
-    for path, name in zip(paths, names):
-        try:
-            text = _input_path(path, "--trec-eval").read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            raise _not_utf8("--trec-eval", repr(str(path))) from None
-        found = set()
-        kept = 0
-        for number, line in enumerate(text.splitlines(), start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != 3:
-                raise ValueError(
-                    f"--trec-eval: {str(path)!r} line {number}: expected 'measure query value' "
-                    f"(trec_eval -q output); got {line.strip()!r}"
-                )
-            found.add(fields[0])
-            if fields[0] != measure or fields[1] == "all":
-                continue
-            try:
-                value = float(fields[2])
-            except ValueError:
-                raise ValueError(
-                    f"--trec-eval: {str(path)!r} line {number}: the value of {measure} must be "
-                    f"a number; got {fields[2]!r}"
-                ) from None
-            rows.append((fields[1], name, value))
-            kept += 1
-        if kept == 0:
-            known = ", ".join(sorted(found)[:12])
-            raise ValueError(
-                f"--measure: {str(path)!r} has no per-query {measure!r} lines (was it written "
-                f"with trec_eval -q?); its measures: {known}"
-            )
-    return pd.DataFrame(rows, columns=["query", "run", measure])
-
-
 # ---------------------------------------------------------------------------- writing
 def _json_value(value):
+    import pandas as pd
+
+    if value is pd.NA:  # a missing count (Tukey HSD's exceeding of an exact p-value)
+        return None
     if hasattr(value, "item"):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -192,7 +60,12 @@ def _json_value(value):
 def format_result(result, fmt: str, *, alpha=None) -> str:
     """The result as text, CSV, JSON (``{"metadata": ..., "rows": [...]}``), Markdown
     (:meth:`~pairedstats.results.ComparisonResult.to_markdown`) or LaTeX
-    (:meth:`~pairedstats.results.ComparisonResult.to_latex`)."""
+    (:meth:`~pairedstats.results.ComparisonResult.to_latex`).
+
+    Text, Markdown and LaTeX are displays (:mod:`pairedstats.display`'s rule: a p-value of
+    0 from ``B`` random draws as ``<1/B``, counts as integers); CSV and JSON are data
+    (:func:`pairedstats.display.data_table`): every digit, a p-value of 0 as 0, counts as
+    integers."""
     if fmt == "text":
         return str(result)
     if fmt == "latex":
@@ -201,7 +74,7 @@ def format_result(result, fmt: str, *, alpha=None) -> str:
         return result.to_markdown()
     if isinstance(result, _report.Report):  # csv: the unrounded numbers
         return result.to_frame().to_csv().rstrip("\n")
-    frame = result.to_dataframe()
+    frame = display.data_table(result)
     if fmt == "csv":
         return frame.to_csv(index=False).rstrip("\n")
     rows = [{k: _json_value(v) for k, v in zip(frame.columns, row)}
@@ -366,6 +239,16 @@ def _command_line_text(message: str, options: dict[str, str]) -> str:
     return " ".join(text.splitlines())
 
 
+#: The options that name columns of labels, whose cells a CSV file gives as written.
+_LABEL_OPTIONS = ("item", "system", "group", "by", "cluster", "strata", "replicate")
+
+
+def _label_columns(args) -> list:
+    """The columns of labels the command names (``NA`` in them is a label, not missing)."""
+    named = [getattr(args, option, None) for option in _LABEL_OPTIONS]
+    return [c for value in named for c in (value if isinstance(value, list) else [value]) if c]
+
+
 def _frame_and_columns(args, parser):
     """The input table and the item/system/score names of a paired method."""
     if args.trec_eval:
@@ -380,7 +263,7 @@ def _frame_and_columns(args, parser):
         return frame, dict(item="query", system="run", score=args.measure)
     if args.file is None:
         parser.error("give a FILE (CSV or Parquet) or --trec-eval RUN ...")
-    frame = read_table(args.file)
+    frame = read_table(args.file, _label_columns(args))
     item, system, score = (getattr(args, k, None) for k in ("item", "system", "score"))
     if (system is None) != (score is None):
         parser.error("a tidy table needs both --system and --score (a wide table neither)")
@@ -466,6 +349,8 @@ def _run_report(args, parser):
     frame, given = _summary_keywords(args, parser, keywords)
     if given.get("adjust") == "none":
         given["adjust"] = None
+    if given.get("lower_is_better") == []:  # the option alone: every metric
+        given["lower_is_better"] = True
     return frame.paired.report(**given)
 
 
@@ -486,7 +371,7 @@ def run(args, parser):
     else:
         if args.file is None:
             parser.error("give a FILE (CSV or Parquet)")
-        frame, names = read_table(args.file), {}
+        frame, names = read_table(args.file, _label_columns(args)), {}
     known = {*spec.inputs["frame"], *(k.name for k in spec.keywords)}
     given = {k: v for k, v in vars(args).items() if k in known}
     given.update(names)

@@ -126,12 +126,15 @@ def read_trec_eval_measures(paths, measures, names=None):
     pandas.DataFrame
         Columns ``query``, ``run``, then one column per measure.
     """
-    measures = list(dict.fromkeys(measures))
-    frame = read_trec_eval(paths, measures[0], names)
-    for measure in measures[1:]:
-        more = read_trec_eval(paths, measure, names)
-        frame = frame.merge(more, on=["query", "run"], how="outer", sort=False)
-    return frame
+    import pandas as pd
+
+    parts = [read_trec_eval(paths, m, names).set_index(["query", "run"])
+             for m in dict.fromkeys(measures)]  # fmt: skip
+    # joined on (query, run) in the order the files give them: an outer merge would sort
+    # the keys, and the runs would no longer come in the order of the files
+    keys = pd.concat([p.index.to_frame(index=False) for p in parts]).drop_duplicates()
+    index = pd.MultiIndex.from_frame(keys)
+    return pd.concat([p.reindex(index) for p in parts], axis=1).reset_index()
 
 
 def read_trec_eval(paths, measure: str, names=None):

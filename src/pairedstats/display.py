@@ -2,14 +2,26 @@
 the compact letter display.
 
 The tables are functions of a result (:func:`text_table`, :func:`html_table`,
-:func:`markdown_table`, :func:`latex_table`); a result's ``str()``, ``_repr_html_()``,
-``to_markdown()`` and ``to_latex()`` call them. They read what the result class declares
-(its label columns, estimate, Monte Carlo trials column, significance rule), never its
-column names. Printed, Markdown and HTML tables show numbers with 6 significant digits;
-LaTeX tables a fixed number of decimals, and significant digits for the nonzero numbers
-below the last decimal. A Monte Carlo p-value
-of 0 (no trial reached the observed statistic) is shown as the bound it stands for,
-``<1/n_resamples`` (rounded up). Only displays change: tables keep every digit.
+:func:`markdown_table`, :func:`latex_table`): a result's ``str()``, ``repr()``,
+``_repr_html_()``, ``to_markdown()`` and ``to_latex()``, and the command line's text,
+Markdown and LaTeX formats. They read what the result class declares (label, p-value and
+count columns, estimate, significance rule, ``pvalue_bounds()``), never column names.
+
+One rule, :func:`cell_text`, shows every number of every display (the ranking's printed
+table and the p-value matrix's cells too): a count is an integer (``1164``, not ``1164.0``;
+Tukey HSD's ``exceeding`` is a float only to hold NaN); other numbers have 6 significant
+digits in text, ``digits`` decimals in LaTeX. A p-value of 0 estimated from ``B`` random
+draws is shown as the bound it stands for, ``<1/B`` rounded up (``<0.0001`` for 10,000):
+its 0 says that no draw reached the observed statistic, an estimate below the resolution
+``1/B`` of ``B`` draws, not a p-value of 0 (the exact p-value is likely below about
+``3/B``: Tukey HSD's ``pvalue_high``). Tukey HSD's p-value is a share of its trials. The
+bootstrap's is read off its ``n_resamples`` replicates (the interval inverted,
+:mod:`pairedstats.core.inference`): its 0 says that the replicates put 0 outside the
+interval at every level they resolve, and they resolve no level finer than one replicate
+in ``n_resamples``; so it is shown as ``<1/n_resamples`` too. Holm's, Bonferroni's and
+Benjamini-Hochberg's adjusted p-values multiply by at most the family size ``m``: theirs
+is ``<m/B``; max-t's, a share of the joint replicates, ``<1/B``. An exact p-value is never
+0. Only displays change: CSV and JSON are data (:func:`data_table`), 0 stays 0.
 
 A compact letter display gives each system one or more letters so that two systems share a
 letter exactly when the test did **not** find them different (Piepho 2004, the
@@ -67,33 +79,86 @@ def latex_number(value: float, digits: int) -> str:
     return _latex_power(number_text(value, digits))
 
 
-def pvalue_bound(trials: int, digits: int) -> float:
-    """``1 / trials`` rounded up to ``digits`` significant digits.
+def rounded_up(value: float, digits: int) -> float:
+    """``value`` (positive) rounded up to ``digits`` significant digits.
 
-    A Monte Carlo p-value (a fraction of ``trials``, no +1) of 0 stands for a p-value below
-    this bound; rounding up keeps the displayed statement true.
+    Rounded from its shortest decimal (``repr``): ``1 / 10_000`` is 0.0001, not the binary
+    float just above it. The bound a p-value of 0 stands for is rounded up, so that the
+    displayed statement (``<0.000333334`` for ``1 / 3000``) stays true.
 
     Examples
     --------
-    >>> pvalue_bound(10_000, 6), pvalue_bound(3_000, 3), pvalue_bound(3_000, 6)
+    >>> rounded_up(1 / 10_000, 6), rounded_up(1 / 3_000, 3), rounded_up(1 / 3_000, 6)
     (0.0001, 0.000334, 0.000333334)
     """
     context = decimal.Context(prec=max(digits, 1), rounding=decimal.ROUND_CEILING)
-    return float(context.divide(decimal.Decimal(1), decimal.Decimal(int(trials))))
+    return float(context.plus(decimal.Decimal(repr(float(value)))))
 
 
-def pvalue_bound_text(trials: int, digits: int = TEXT_DIGITS, *, latex: bool = False) -> str:
-    r"""How a Monte Carlo p-value of 0 from ``trials`` trials is shown: ``<`` its bound.
+def bound_text(bound: float, digits: int = TEXT_DIGITS, *, latex: bool = False) -> str:
+    r"""How a p-value of 0 that stands for a p-value below ``bound`` is shown: ``<`` the
+    bound rounded up to ``digits`` significant digits.
 
     Examples
     --------
-    >>> pvalue_bound_text(10_000), pvalue_bound_text(500, 3)
-    ('<0.0001', '<0.002')
-    >>> pvalue_bound_text(1_000_000, 3, latex=True)
+    >>> bound_text(1 / 10_000), bound_text(1 / 500, 3), bound_text(3 / 10_000)
+    ('<0.0001', '<0.002', '<0.0003')
+    >>> bound_text(1 / 1_000_000, 3, latex=True)
     '<1\\times10^{-6}'
     """
-    text = number_text(pvalue_bound(trials, digits), digits)
+    text = number_text(rounded_up(bound, digits), digits)
     return "<" + (_latex_power(text) if latex else text)
+
+
+def cell_text(
+    value,
+    *,
+    digits: int = TEXT_DIGITS,
+    latex: bool = False,
+    count: bool = False,
+    pvalue: bool = False,
+    bound: float = 0.0,
+) -> str:
+    r"""How one value of a table is shown: the one rule of every display.
+
+    ``digits``: significant digits of text, decimals in LaTeX (``latex``: math mode without
+    the ``$``; NaN as ``--``, p-values below ``10**-digits`` as ``<0.001``). ``count``: the
+    value counts something, shown as an integer. ``pvalue``: the value is a p-value, whose 0
+    stands for a p-value below ``bound`` when ``bound > 0`` (``1 / n_resamples`` for one
+    estimated from random draws), shown as ``<`` the bound rounded up.
+
+    Examples
+    --------
+    >>> cell_text(0.0, pvalue=True, bound=1e-4), cell_text(0.0, pvalue=True)
+    ('<0.0001', '0')
+    >>> cell_text(1164.0, count=True), cell_text(1164000.0, count=True)
+    ('1164', '1164000')
+    >>> cell_text(0.0, latex=True, digits=3, pvalue=True, bound=1e-4)
+    '<0.0001'
+    >>> cell_text(0.0004, latex=True, digits=3, pvalue=True)
+    '<0.001'
+    >>> cell_text(0.04678, latex=True, digits=3), cell_text(float("nan"), latex=True)
+    ('0.047', '--')
+    """
+    if value is None or isinstance(value, str):
+        return _latex_escape(str(value)) if latex else str(value)
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    number = float(value)
+    if math.isnan(number):
+        return "--" if latex else "NaN"
+    if math.isinf(number):
+        sign = "-" if number < 0 else ""
+        return sign + ("\\infty" if latex else "inf")
+    if count or isinstance(value, int | np.integer):
+        return str(int(value)) if isinstance(value, int | np.integer) else f"{number:.0f}"
+    if pvalue and number == 0 and bound > 0:
+        return bound_text(bound, digits, latex=latex)
+    if not latex:
+        return number_text(number, digits)
+    if pvalue and 0 < number < 10.0**-digits:
+        return f"<{10.0**-digits:.{digits}f}"
+    return latex_number(number, digits)
 
 
 _ALPHABET = string.ascii_lowercase + string.ascii_uppercase
@@ -164,11 +229,12 @@ def letter_sets(systems, different, means=None) -> dict:
     return {s: out[s] for s in systems}
 
 
-def letters(result, alpha: float = 0.05):
+def letters(result, alpha: float = 0.05, *, lower_is_better: bool = False):
     """Compact letter display of an all-pairs result (e.g. Tukey HSD).
 
     Two systems share a letter exactly when their comparison is not significant
-    (``pvalue >= alpha``); the letter ``a`` goes to the group of the highest mean. With
+    (``pvalue >= alpha``); the letter ``a`` goes to the group of the best mean: the
+    highest, or the lowest with ``lower_is_better=True`` (losses, error rates). With
     Monte Carlo p-values, pairs whose ``pvalue_low``/``pvalue_high`` straddle ``alpha`` are
     decided by the estimate itself: check them with more trials.
 
@@ -181,11 +247,13 @@ def letters(result, alpha: float = 0.05):
         adjusted p-values, at ``alpha = 1 - confidence_level``).
     alpha : float
         Significance level, in (0, 1).
+    lower_is_better : bool
+        A lower mean is better: ``a`` goes to the lowest mean, and rows list it first.
 
     Returns
     -------
     pandas.DataFrame
-        One row per group and system, highest mean first: the group keys, ``system``,
+        One row per group and system, best mean first: the group keys, ``system``,
         ``mean`` and ``letters``.
 
     Examples
@@ -202,6 +270,8 @@ def letters(result, alpha: float = 0.05):
 
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
         raise ValueError(f"`alpha` must be a number in (0, 1); got {plain(alpha)!r}")
+    if not isinstance(lower_is_better, bool | np.bool_):
+        raise TypeError(f"`lower_is_better` must be True or False; got {plain(lower_is_better)!r}")
     columns = getattr(result, "columns", None)
     columns = columns if isinstance(columns, dict) else {}  # a result's, not a table's
     for name in ("pvalue", "mean_a", "mean_b"):
@@ -235,46 +305,68 @@ def letters(result, alpha: float = 0.05):
             means[a], means[b] = mean_a[g, c], mean_b[g, c]
         different = [(a, b) for c, (a, b) in enumerate(zip(label_a, label_b))
                      if flags[g, c]]  # fmt: skip
-        mean_list = [means[s] for s in systems]
-        sets = letter_sets(systems, different, means=mean_list)
-        for k in np.argsort(-np.asarray(mean_list), kind="stable"):
+        merit = np.array([means[s] for s in systems]) * (-1.0 if lower_is_better else 1.0)
+        sets = letter_sets(systems, different, means=merit)
+        for k in np.argsort(-merit, kind="stable"):
             s = systems[k]
             rows.append((*key, s, means[s], sets[s]))
     frame = pd.DataFrame(rows, columns=[*result.group_names, "system", "mean", "letters"])
-    frame.attrs.update({"alpha": alpha, **result.metadata})
+    frame.attrs.update({"alpha": alpha, "lower_is_better": bool(lower_is_better),
+                        **result.metadata})  # fmt: skip
     return frame
 
 
 # --------------------------------------------------------------------------- tables
-def monte_carlo_zeros(result) -> np.ndarray:
-    """Per row of ``result.to_dataframe()``, the trials of a Monte Carlo p-value of 0, else 0.
+def zero_bounds(result) -> dict[str, np.ndarray]:
+    """``result.pvalue_bounds()``: per p-value column, per row of the table, the bound its 0
+    stands for (``1 / n_resamples``, ...), 0 where a 0 would be exact."""
+    return {k: np.asarray(v, dtype=float) for k, v in result.pvalue_bounds().items()}
 
-    A result class that declares a ``trials_column`` has Monte Carlo p-values (fractions of
-    trials, no +1) with a per-row trial count, 0 where the p-value is exact: its p-value of 0
-    means that no trial reached the observed statistic, that is a p-value below
-    ``1 / trials``, and displays show that bound. An exact p-value is never 0 (the observed
-    arrangement is one of those counted).
-    """
-    n_rows = len(result.group_keys) * len(result.label_a)
-    if result.trials_column is None:
-        return np.zeros(n_rows, dtype=np.int64)
-    columns = result.columns
-    pvalue = np.asarray(columns["pvalue"], dtype=float)
-    trials = np.asarray(columns[result.trials_column], dtype=np.int64)
-    return np.where((pvalue == 0) & (trials > 0), trials, 0)
+
+def counts(result) -> set:
+    """The columns of ``result`` that hold counts: its integer columns and the ones it
+    declares in ``count_columns`` (floats that hold NaN where there is no count)."""
+    declared = set(getattr(result, "count_columns", ()))
+    return declared | {k for k, v in result.columns.items() if np.asarray(v).dtype.kind in "iu"}
+
+
+def text_cells(frame, columns, *, count=(), pvalue=(), bounds=None, digits=TEXT_DIGITS,
+               latex=False):  # fmt: skip
+    """A copy of ``frame`` whose ``columns`` hold their values as displayed
+    (:func:`cell_text`): ``count`` and ``pvalue`` name the columns of counts and of
+    p-values, ``bounds`` maps a p-value column to the per-row bounds of its zeros."""
+    shown = frame.copy()
+    bounds = bounds or {}
+    for name in columns:
+        if not latex and frame[name].dtype.kind in "biu":
+            continue  # as cell_text shows them; pandas' own column keeps its alignment
+        zero = bounds.get(name, np.zeros(len(frame)))
+        shown[name] = [
+            cell_text(v, digits=digits, latex=latex, count=name in count,
+                      pvalue=name in pvalue, bound=float(b))
+            for v, b in zip(frame[name].tolist(), zero.tolist())
+        ]  # fmt: skip
+    return shown
 
 
 def _shown(result):
     """``result.to_dataframe()`` and the same table with its quantities as displayed text."""
     frame = result.to_dataframe()
-    shown = frame.copy()
-    for name in result.columns:
-        if frame[name].dtype.kind == "f":
-            shown[name] = [number_text(v) for v in frame[name].tolist()]
-    zeros = monte_carlo_zeros(result)
-    for row in np.flatnonzero(zeros):
-        shown.loc[row, "pvalue"] = pvalue_bound_text(int(zeros[row]))
+    shown = text_cells(frame, list(result.columns), count=counts(result),
+                       pvalue=set(result.pvalue_columns), bounds=zero_bounds(result))  # fmt: skip
     return frame, shown
+
+
+def data_table(result):
+    """The table of the command line's CSV and JSON formats: ``result.to_dataframe()``
+    with every digit (a p-value of 0 is 0), and the count columns as integers (pandas'
+    nullable ``Int64`` where a count can be missing: Tukey HSD's ``exceeding`` of an exact
+    p-value)."""
+    frame = result.to_dataframe()
+    for name in counts(result):
+        if frame[name].dtype.kind == "f":
+            frame[name] = frame[name].astype("Int64")
+    return frame
 
 
 def _settings_line(result) -> str:
@@ -289,8 +381,9 @@ def _settings_line(result) -> str:
 def text_table(result) -> str:
     """The printed table of a result: its title, its settings, then every row and column.
 
-    Numbers have 6 significant digits, a Monte Carlo p-value of 0 is shown as
-    ``<1/n_resamples``; pandas' display options (width, rows, columns) do not cut it.
+    Numbers are shown by :func:`cell_text` (6 significant digits, counts as integers, a
+    p-value of 0 from ``B`` random draws as ``<1/B``); pandas' display options (width,
+    rows, columns) do not cut it.
 
     Returns
     -------
@@ -322,8 +415,9 @@ def html_table(result) -> str:
 def markdown_table(result) -> str:
     """The result as a Markdown table (GitHub's pipe tables), numbers right-aligned.
 
-    Numbers are shown as printed (6 significant digits, a Monte Carlo p-value of 0 as
-    ``<1/n_resamples``); the result keeps full precision.
+    Numbers are shown as printed (:func:`cell_text`: 6 significant digits, counts as
+    integers, a p-value of 0 from ``B`` random draws as ``<1/B``); the result keeps full
+    precision.
 
     Returns
     -------
@@ -388,12 +482,13 @@ def latex_table(
     A significant comparison (the result's own rule, ``result.significant(alpha)``:
     ``pvalue < alpha`` for Tukey HSD and rank-sum, an interval that excludes 0 for the
     bootstrap) gets ``marker`` as a superscript on its ``mark`` column, and a last row
-    explains the marker. Numbers are formatted for display only: ``digits`` decimals, and
-    ``digits`` significant digits for the nonzero numbers below ``10**-digits`` in magnitude
-    (``$1.2\times10^{-5}$``, not ``$0.000$``); p-values below ``10**-digits`` print as
-    ``<0.001``, and a Monte Carlo p-value of 0 (no trial reached the observed statistic) as
-    the bound it stands for, ``<1/n_resamples`` rounded up (``$<0.0001$`` for 10,000
-    trials). The result keeps full precision. The table needs ``\usepackage{booktabs}``.
+    explains the marker when a row carries it. Numbers are formatted for display only
+    (:func:`cell_text`): ``digits`` decimals, and ``digits`` significant digits for the
+    nonzero numbers below ``10**-digits`` in magnitude (``$1.2\times10^{-5}$``, not
+    ``$0.000$``); counts as integers; p-values below ``10**-digits`` print as ``<0.001``,
+    and a p-value of 0 from ``B`` random draws (Tukey HSD's trials, the bootstrap's
+    replicates) as the bound it stands for, ``<1/B`` rounded up (``$<0.0001$`` for 10,000).
+    The result keeps full precision. The table needs ``\usepackage{booktabs}``.
 
     Parameters
     ----------
@@ -417,7 +512,7 @@ def latex_table(
     caption, label : str, optional
         When given, the tabular is wrapped in a ``table`` environment with them.
     note : bool
-        Add the row explaining the marker (default True).
+        Add the row explaining the marker (default True) when a row carries it.
 
     Returns
     -------
@@ -448,18 +543,16 @@ def latex_table(
     spec = "l" * len(names) + "".join("r" if _is_numeric(frame[c]) else "l" for c in columns)
     lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(heads) + r" \\"]
     lines.append("\\midrule")
-    zeros = monte_carlo_zeros(result)
-    pvalues = set(result.pvalue_columns)
-    for row, flag, trials in zip(frame.itertuples(index=False), flags, zeros.tolist()):
-        values = dict(zip(frame.columns, row))
-        cells = [_latex_escape(str(values[c])) for c in names]
+    texts = text_cells(frame, columns, count=counts(result), pvalue=set(result.pvalue_columns),
+                       bounds=zero_bounds(result), digits=digits, latex=True)  # fmt: skip
+    for r, flag in enumerate(flags):
+        cells = [_latex_escape(str(frame[c].iloc[r])) for c in names]
         for c in columns:
             star = marker if (flag and c == mark) else None
-            bound = trials if c == "pvalue" else 0
-            cells.append(_latex_cell(values[c], c in pvalues, digits, star, bound))
+            cells.append(_latex_cell(texts[c].iloc[r], _is_numeric(frame[c]), star))
         lines.append(" & ".join(cells) + r" \\")
     lines.append("\\bottomrule")
-    if note and mark is not None:
+    if note and mark is not None and flags.any():
         rule = result.significance_note(alpha)
         lines.append(
             f"\\multicolumn{{{len(shown)}}}{{l}}{{\\footnotesize $^{{{marker}}}$ {rule}}} \\\\"
@@ -490,26 +583,11 @@ def _is_numeric(series) -> bool:
     return series.dtype.kind in "biuf"
 
 
-def _latex_cell(value, pvalue: bool, digits: int, star: str | None, trials: int = 0) -> str:
-    """One number in math mode (display formatting only), with an optional superscript;
-    ``pvalue``: the column holds p-values (small ones print as ``<0.001``); ``trials`` > 0
-    marks a Monte Carlo p-value of 0, shown as its bound."""
-    if isinstance(value, str) or value is None:
-        return _latex_escape(str(value))
-    if isinstance(value, bool | np.bool_):
-        return str(bool(value))
-    if isinstance(value, int | np.integer):
-        text = str(int(value))
-    elif np.isnan(number := float(value)):
-        return "--"
-    elif np.isinf(number):
-        text = f"{'-' if number < 0 else ''}\\infty"
-    elif trials:
-        text = pvalue_bound_text(trials, digits, latex=True)
-    elif pvalue and 0 < number < 10.0**-digits:
-        text = f"<{10.0**-digits:.{digits}f}"
-    else:
-        text = latex_number(number, digits)
+def _latex_cell(text: str, number: bool, star: str | None) -> str:
+    """One cell shown by :func:`cell_text` (``latex=True``): a number in math mode, with an
+    optional superscript; text (labels, names) as it is."""
+    if not number or text in ("True", "False", "None", "--"):
+        return text
     if star:  # a power (1.2\times10^{-5}) is braced: no double superscript
         text = f"{{{text}}}^{{{star}}}" if "^" in text else f"{text}^{{{star}}}"
     return f"${text}$"

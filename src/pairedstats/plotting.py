@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core.draws import canonical_bytes
-from .display import monte_carlo_zeros, number_text, pvalue_bound_text
+from .display import cell_text, zero_bounds
 
 __all__ = ["distribution", "forest", "plot", "pvalue_matrix"]
 
@@ -176,7 +176,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     annotate : bool
         Write the p-values in the cells (default True), with 3 significant digits; a Monte
         Carlo p-value of 0 as the bound it stands for, ``<1/n_resamples`` (``<0.0001`` for
-        10,000 trials).
+        10,000 trials), as every display shows it (:func:`pairedstats.display.cell_text`).
     cmap : str
         Colour map (of p in [0, 1]).
 
@@ -196,12 +196,14 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     k = len(systems)
     matrix = np.full((k, k), np.nan)
     pvalue = np.asarray(result.pvalue, dtype=float)[g]
-    zeros = monte_carlo_zeros(result).reshape(len(result.group_keys), -1)[g]
+    bounds = zero_bounds(result).get("pvalue")
+    n_groups = len(result.group_keys)
+    bounds = np.zeros(pvalue.size) if bounds is None else bounds.reshape(n_groups, -1)[g]
     texts = np.full((k, k), "", dtype=object)
     for c, (a, b) in enumerate(zip(result.label_a, result.label_b)):
         i, j = index[canonical_bytes(a)], index[canonical_bytes(b)]
         matrix[i, j] = matrix[j, i] = pvalue[c]
-        text = pvalue_bound_text(zeros[c], 3) if zeros[c] else number_text(pvalue[c], 3)
+        text = cell_text(pvalue[c], digits=3, pvalue=True, bound=float(bounds[c]))
         texts[i, j] = texts[j, i] = text
     ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
     image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)

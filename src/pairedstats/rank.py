@@ -33,13 +33,11 @@ here), as the report's are: a ranking is one row per system, not a comparison ta
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _validation
-from .core.design import comparison_pairs
+from . import _validation, display
 from .core.draws import root_entropy
 from .registry import AS_RESULT, INPUTS, NO_REPLICATE, PROGRESS, RNG, WORKERS, Keyword
 from .results import _coordinate_values, _group_grid, _label_array, _with_missing
@@ -95,9 +93,10 @@ REFUSES = {
 #: and the command line's options are made from them. The rest are passed to the bootstrap.
 KEYWORDS = (
     Keyword(
-        "lower_is_better", False, "bool, default False",
+        "lower_is_better", False, "bool or str, default False",
         "Rank the lowest mean first (losses, error rates): rank 1 is the smallest mean, and "
-        "\"surely better\" means an interval entirely below 0.",
+        "\"surely better\" means an interval entirely below 0. True, or the name of the "
+        "``score`` column.",
         option=dict(action="store_true", help="rank the lowest mean first"),
     ),
     Keyword(
@@ -153,19 +152,21 @@ def rank(accessor, container: str, **keywords):
     ``as_result``."""
     given = {k.name: keywords.pop(k.name) for k in input_keywords(container)}
     as_result = _check_flag(keywords.pop("as_result"), "as_result")
-    lower = _check_flag(keywords.pop("lower_is_better"), "lower_is_better")
+    score = given.get("score")  # lower_is_better may name it, as the report's metrics
+    lower = keywords.pop("lower_is_better")
+    lower = bool(_validation.check_lower_is_better(lower, ["score" if score is None else score]))
     simultaneous = _check_flag(keywords.pop("simultaneous"), "simultaneous")
     keywords["rng"] = root_entropy(keywords["rng"])
     options = dict(keywords, adjust="max-t", as_result=True)
     pairs = accessor.bootstrap(**given, **options)
-    systems = (pairs.label_a[0], *pairs.label_b[: _n_systems(pairs) - 1])
+    systems, columns = _systems(pairs)
     if simultaneous:
         runs = (pairs,)
-        against = [_against_from_pairs(pairs, j, len(systems)) for j in range(len(systems))]
+        against = [_against(pairs, columns, s, systems) for s in systems]
     else:
         runs = tuple(accessor.bootstrap(**given, baseline=s, **options) for s in systems)
-        against = [(run.ci_low_adjusted, run.ci_high_adjusted) for run in runs]
-    mean = np.stack([pairs.mean_a[:, 0], *pairs.mean_b[:, : len(systems) - 1].T], axis=-1)
+        against = [_against(run, _systems(run)[1], s, systems) for s, run in zip(systems, runs)]
+    mean = np.stack([_mean_of(pairs, columns, s) for s in systems], axis=-1)
     sets = ranks(mean, against, lower)
     meta = _validation.metadata(
         "rank", confidence_level=pairs.metadata["confidence_level"], simultaneous=simultaneous,
@@ -181,22 +182,36 @@ def rank(accessor, container: str, **keywords):
     return result.to_dataframe() if container == "frame" else result.to_dataset()
 
 
-def _n_systems(pairs) -> int:
-    """``p`` from the ``p (p - 1) / 2`` comparisons of all pairs."""
-    k = len(pairs.label_a)
-    return round((1 + math.sqrt(1 + 8 * k)) / 2)
+def _systems(pairs) -> tuple[tuple, dict]:
+    """The systems of a comparison result in system order (first appearance in its pairs),
+    and its columns by label: ``(system_a, system_b) -> column``."""
+    columns = {(a, b): c for c, (a, b) in enumerate(zip(pairs.label_a, pairs.label_b))}
+    return tuple(dict.fromkeys(x for pair in columns for x in pair)), columns
 
 
-def _against_from_pairs(pairs, j: int, p: int):
-    """The simultaneous intervals of ``mean_k - mean_j`` for every ``k != j`` (in system
-    order), from the all-pairs result (``b - a`` for ``a < b``): shape ``(n_groups, p - 1)``."""
+def _mean_of(pairs, columns: dict, system) -> np.ndarray:
+    """The mean of ``system`` per group, found by its label in ``pairs``."""
+    for (a, b), c in columns.items():
+        if system in (a, b):
+            return np.asarray(pairs.mean_a if system == a else pairs.mean_b)[:, c]
+    raise KeyError(system)
+
+
+def _against(pairs, columns: dict, system, systems) -> tuple[np.ndarray, np.ndarray]:
+    """The simultaneous intervals of ``mean_k - mean_system`` for every other system ``k``
+    (in system order), looked up by label in ``pairs`` (``b - a``; a pair ``(k, system)``
+    is negated): shape ``(n_groups, p - 1)``."""
     low, high = np.asarray(pairs.ci_low_adjusted), np.asarray(pairs.ci_high_adjusted)
     lows, highs = [], []
-    for c, (a, b) in enumerate(comparison_pairs(range(p))):
-        if a == j:  # mean_b - mean_j
+    for k in systems:
+        if k == system:
+            continue
+        if (system, k) in columns:  # mean_k - mean_system
+            c = columns[system, k]
             lows.append(low[:, c])
             highs.append(high[:, c])
-        elif b == j:  # mean_a - mean_j = -(mean_b - mean_a)
+        else:  # mean_system - mean_k, negated
+            c = columns[k, system]
             lows.append(-high[:, c])
             highs.append(-low[:, c])
     return np.stack(lows, axis=-1), np.stack(highs, axis=-1)
@@ -364,8 +379,11 @@ class RankResult:
         )
         settings = (f"max-t bootstrap intervals of the pairwise differences, n_resamples="
                     f"{m.get('n_resamples')}, seed_entropy={m.get('seed_entropy')}")  # fmt: skip
+        # the rows as the head says: by rank within each group (ties in system order)
         frame = self.to_dataframe()
-        table = frame.to_string(index=False, float_format=lambda x: f"{x:.6g}")
+        group = np.repeat(np.arange(len(self.group_keys)), len(self.systems))
+        frame = frame.iloc[np.lexsort((self.columns["rank"], group))]
+        table = display.text_cells(frame, _COLUMNS).to_string(index=False)
         return f"{head}\n{settings}\n\n{table}"
 
     def __repr__(self) -> str:

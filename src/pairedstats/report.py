@@ -43,7 +43,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import display, report_render
-from ._validation import check_choice, check_confidence_level, check_progress
+from ._validation import (
+    check_choice,
+    check_confidence_level,
+    check_lower_is_better,
+    check_progress,
+)
 from .core.draws import root_entropy
 from .registry import (
     INPUTS,
@@ -140,10 +145,11 @@ KEYWORDS = (
     RNG,
     PROGRESS,
     Keyword(
-        "lower_is_better", (), "str or list of str, optional",
-        "Metrics whose lower values are better (losses, error rates): their marks and bold "
-        "read that way.",
-        option=dict(nargs="+", metavar="METRIC", help="metrics where lower is better"),
+        "lower_is_better", (), "bool, str or list of str, optional",
+        "Metrics whose lower values are better (losses, error rates), or True for all: "
+        "their marks, letters (``a`` for the best), bold and rank sets read that way.",
+        option=dict(nargs="*", metavar="METRIC",
+                    help="metrics where lower is better (none named: all)"),
     ),
     Keyword(
         "digits", 3, "int, default 3",
@@ -192,13 +198,11 @@ def _settings(baseline, test, adjust, confidence_level, n_resamples, lower_is_be
             "adjust=None without a baseline. Give adjust='holm' (or another), a baseline, "
             "or test='tukey_hsd'"
         )
-    if isinstance(lower_is_better, str):
-        lower_is_better = (lower_is_better,)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
         raise ValueError(f"`digits` must be an integer from 0 to 15; got {digits!r}")
     return dict(
         baseline=baseline, test=test, adjust=adjust, confidence_level=confidence_level,
-        n_resamples=n_resamples, lower_is_better=tuple(lower_is_better or ()),
+        n_resamples=n_resamples, lower_is_better=lower_is_better,
     )  # fmt: skip
 
 
@@ -219,9 +223,8 @@ def report(accessor, container: str, **keywords) -> Report:
     metrics = [score] if score is None or isinstance(score, str) else list(score)
     if not metrics or len(set(map(str, metrics))) != len(metrics):
         raise ValueError(f"`score`: give one or more distinct metrics; got {score!r}")
-    unknown = [m for m in settings["lower_is_better"] if m not in metrics]
-    if unknown:
-        raise ValueError(f"`lower_is_better`: {unknown[0]!r} is not one of the metrics {metrics}")
+    names = ["score" if m is None else m for m in metrics]
+    settings["lower_is_better"] = check_lower_is_better(settings["lower_is_better"], names)
     method = getattr(accessor, settings["test"])
     options = dict(baseline=settings["baseline"], rng=entropy, as_result=True, progress=progress)
     if settings["n_resamples"] is not None:
@@ -239,9 +242,9 @@ def _ranks(accessor, given, metrics, settings, entropy) -> dict:
     options = dict(rng=entropy, confidence_level=settings["confidence_level"], as_result=True)
     if settings["n_resamples"] is not None:
         options["n_resamples"] = settings["n_resamples"]
-    return {("score" if m is None else m): accessor.rank(
-        **given, score=m, lower_is_better=m in settings["lower_is_better"], **options)
-        for m in metrics}  # fmt: skip
+    lower = settings["lower_is_better"]
+    return {(key := "score" if m is None else m): accessor.rank(
+        **given, score=m, lower_is_better=key in lower, **options) for m in metrics}  # fmt: skip
 
 
 def _alpha(confidence_level: float) -> float:
@@ -285,9 +288,9 @@ def _against_baseline(result, alpha: float, lower: bool):
     return rows, [q for q in order if q in rows[0][2]]
 
 
-def _letter_rows(result, alpha: float):
+def _letter_rows(result, alpha: float, lower: bool):
     """Rows (group key, system, values) of one metric with its compact letters."""
-    table = display.letters(result, alpha=alpha)
+    table = display.letters(result, alpha=alpha, lower_is_better=lower)
     found = {}
     for row in table.itertuples(index=False):
         key = tuple(row[: len(result.group_names)])
@@ -316,18 +319,28 @@ def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None) -
     blocks = []
     for metric, result in results.items():
         if baseline is None:
-            rows, quantities = _letter_rows(result, alpha)
+            rows, quantities = _letter_rows(result, alpha, metric in lower_is_better)
         else:
             rows, quantities = _against_baseline(result, alpha, metric in lower_is_better)
         if ranks is not None:
             rows, quantities = _with_ranks(rows, quantities, ranks[metric])
-        names = [*result.group_names, "system"]
-        index = pd.MultiIndex.from_tuples([(*k, s) for k, s, _ in rows], names=names)
         data = {(metric, q): [v[q] for _, _, v in rows] for q in quantities}
-        blocks.append(pd.DataFrame(data, index=index if len(names) > 1 else index.levels[0]))
+        blocks.append(pd.DataFrame(data, index=_label_index(rows, result.group_names)))
+    # the metrics' blocks are joined on their labels (group keys, system), never on positions
     frame = pd.concat(blocks, axis=1, sort=False)
     frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "quantity"])
     return frame
+
+
+def _label_index(rows, group_names):
+    """The index of ``rows`` (group key, system, values): ``(groups..., system)``, or the
+    system labels alone without groups, each row keeping its own labels."""
+    import pandas as pd
+
+    if not group_names:
+        return pd.Index([s for _, s, _ in rows], name="system", tupleize_cols=False)
+    names = [*group_names, "system"]
+    return pd.MultiIndex.from_tuples([(*k, s) for k, s, _ in rows], names=names)
 
 
 # ------------------------------------------------------------------------ the report
@@ -437,19 +450,32 @@ class Report:
             better, worse, base = BETTER, WORSE, str(self.baseline)
         if self.baseline is None:
             lines = [f"Systems sharing a letter are not significantly different ({name} of "
-                     f"all pairs, {how}); a: the highest mean."]  # fmt: skip
-        else:  # the worse mark is explained where it is used
-            marks = self._table.xs("mark", axis=1, level="quantity").to_numpy().ravel()
-            worse = f", {worse} significantly worse" if WORSE in set(marks.tolist()) else ""
-            lines = [f"{better} significantly better than {base}{worse} ({name}, {how})."]
+                     f"all pairs, {how}); a: {self._best_words(latex)}."]  # fmt: skip
+        else:  # a mark is explained where it is used
+            marks = set(self._table.xs("mark", axis=1, level="quantity").to_numpy().ravel())
+            said = [f"{shown} significantly {word} than {base}"
+                    for mark, shown, word in ((BETTER, better, "better"), (WORSE, worse, "worse"))
+                    if mark in marks]  # fmt: skip
+            said = said or [f"No system differs significantly from {base}"]
+            lines = [f"{', '.join(said)} ({name}, {how})."]
         if self.ranks is not None:
             kind = "(low--high)" if latex else "(low-high)"
             lines.append(f"{kind}: the ranks a system may hold on the metric, "
                          f"{self.confidence_level:g} simultaneous rank sets (max-t bootstrap "
                          "intervals of all pairs).")  # fmt: skip
         if bold:
-            lines.append("Bold: the best mean of each metric.")
+            lines.append(f"Bold: {self._best_words(latex)} of each metric.")
         return lines
+
+    def _best_words(self, latex: bool) -> str:
+        """Which mean is the best, in words: the highest, the lowest, or per metric."""
+        lower = [m for m in self.metrics if m in self.lower_is_better]
+        if not lower:
+            return "the highest mean"
+        if len(lower) == len(self.metrics):
+            return "the lowest mean"
+        names = ", ".join(display._latex_escape(str(m)) if latex else str(m) for m in lower)
+        return f"the best mean (the highest; the lowest for {names})"
 
     # ------------------------------------------------------------------ displays
     def __str__(self) -> str:
