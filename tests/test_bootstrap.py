@@ -646,6 +646,32 @@ def test_bca_counts_the_ties_of_float32_scores_as_those_of_their_decimals(scale)
     np.testing.assert_allclose(f32.ci_high, f64.ci_high, rtol=1e-6)
 
 
+@pytest.mark.parametrize("offset", [1e12, 2.0**50, 2.0**53 - 16, -(2.0**52)])
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca", "studentized"])
+def test_an_exact_offset_changes_no_interval_or_pvalue(offset, method):
+    # integer scores offset by 2**50 are the same differences: every interval and p-value
+    # is the unshifted data's (the tie error followed the size of the scores, 2 * 16 * 2**-53
+    # * 2**50 = 4, and snapped every replicate to 0: (0, 0) with p = 1)
+    x = np.random.default_rng(3).integers(0, 5, size=(15, 3)).astype(float)
+    kw = dict(n_resamples=2000, rng=1, method=method, cluster=np.arange(15) // 2)
+    base, moved = bootstrap(x, **kw), bootstrap(x + offset, **kw)
+    assert (base.ci_low < base.ci_high).all()
+    for column in ("difference", "ci_low", "ci_high", "pvalue", "standard_error",
+                   "effect_size", "wins", "ties", "losses"):  # fmt: skip
+        np.testing.assert_array_equal(getattr(moved, column), getattr(base, column), column)
+    np.testing.assert_array_equal(moved.bootstrap_distribution, base.bootstrap_distribution)
+
+
+def test_wins_ties_and_losses_follow_the_tie_rule():
+    # 0.1 + 0.2 and 0.3 are one number given in two roundings: a tie of b and a, the
+    # signed-rank test's zero
+    x = np.array([[0.1 + 0.2, 0.3], [0.2, 0.5], [0.4, 0.1], [0.7, 0.7]])
+    res = bootstrap(x, n_resamples=200, rng=1)
+    assert (int(res.wins[0, 0]), int(res.ties[0, 0]), int(res.losses[0, 0])) == (1, 2, 1)
+    with pytest.warns(pairedstats.SignrankConfidenceWarning):
+        assert int(pairedstats.signrank(x).n_zeros[0, 0]) == 2
+
+
 # ------------------------------------------------------------- the statistic contract
 def test_a_statistic_ignoring_axis_is_refused():
     x = np.random.default_rng(1).normal(size=(30, 2))

@@ -295,3 +295,62 @@ def test_swapping_a_and_b_mirrors(diffs, method, correction):
     np.testing.assert_array_equal(f.ci_high, -r.ci_low)
     assert res["less"][0].pvalue[0, 0] == res["greater"][1].pvalue[0, 0]
     assert res["greater"][0].pvalue[0, 0] == res["less"][1].pvalue[0, 0]
+
+
+# ------------------------------------------------------------------------ ties
+#: Integer scores of two systems: differences 2, 2, 2, 1, 1, -1, 4, 0, 7, 1 (ties and a zero).
+INTEGERS = np.array([[1, 3], [2, 4], [7, 9], [3, 4], [5, 6], [8, 7], [4, 8], [6, 6], [2, 9],
+                     [1, 2]], dtype=float)  # fmt: skip
+
+
+@pytest.mark.parametrize("factor", [0.1, 0.3, 0.7, 1e-10, 3.7])
+@pytest.mark.parametrize("method", ["asymptotic", "exact"])
+def test_scaled_scores_keep_their_ties(factor, method):
+    # factor * x splits differences equal in exact arithmetic by an ulp (0.1 * 3 - 0.1 * 1
+    # is not 0.1 * 4 - 0.1 * 2); read within the tie error of the differences they stay
+    # tied: the test of the integers, by scipy (exact integer ties) and by signrank itself
+    a, b = INTEGERS[:, 0], INTEGERS[:, 1]
+    d = b - a
+    split = np.unique(np.abs(factor * b - factor * a)).size
+    assert split > np.unique(np.abs(d)).size  # the floats alone have fewer ties
+    got = signrank(factor * INTEGERS, method=method)
+    base = signrank(INTEGERS, method=method)
+    for column in ("statistic", "n_zeros", "null_variance", "z", "pvalue", "method"):
+        np.testing.assert_array_equal(getattr(got, column), getattr(base, column))
+    np.testing.assert_allclose(got.shift, factor * base.shift, rtol=1e-12)
+    np.testing.assert_allclose(got.ci_low, factor * base.ci_low, rtol=1e-12)
+    np.testing.assert_allclose(got.ci_high, factor * base.ci_high, rtol=1e-12)
+    nonzero = d[d != 0]
+    ranks = stats.rankdata(np.abs(nonzero))
+    assert got.statistic[0, 0] == ranks[nonzero > 0].sum()
+    if method == "asymptotic":
+        ref = stats.wilcoxon(d, zero_method="wilcox", correction=True, method="approx")
+        assert got.pvalue[0, 0] == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("offset", [1e12, 2.0**50, 2.0**53 - 16, -(2.0**52)])
+def test_an_exact_offset_changes_nothing(offset):
+    base = signrank(INTEGERS)
+    moved = signrank(INTEGERS + offset)
+    for column in base._columns:
+        np.testing.assert_array_equal(getattr(moved, column), getattr(base, column))
+
+
+def test_scores_on_a_decimal_grid_are_ranked_as_their_decimals():
+    # p10 of the runs dataset is on the 0.1 grid: the differences of the tenths (exact
+    # integers for scipy) give the p-values, not their binary roundings (0.3 - 0.2 is not
+    # 0.2 - 0.1), which split ties and moved a p-value from 0.94 to 0.76
+    import pairedstats
+
+    runs = pairedstats.datasets.load_runs()
+    res = runs.paired.signrank(item="query", system="run", score="p10", by="collection",
+                               baseline="bm25")  # fmt: skip
+    assert len(res) == 6
+    for row in res.itertuples():
+        table = runs[runs["collection"] == row.collection].pivot(index="query", columns="run",
+                                                                 values="p10")  # fmt: skip
+        a, b = table["bm25"].to_numpy(), table[row.system_b].to_numpy()
+        tenths = np.rint(10 * b) - np.rint(10 * a)
+        ref = stats.wilcoxon(tenths, zero_method="wilcox", correction=True, method="approx")
+        assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+        assert row.n_zeros == (tenths == 0).sum()

@@ -21,6 +21,7 @@ from pairedstats.core.montecarlo import MonteCarloPValue
 from pairedstats.tukey import Checkpoint, tukey_hsd, tukey_hsd_design, tukey_hsd_run
 
 REF = Path(__file__).parent / "reference" / "tukey"
+PAIRS = [(0, 1), (0, 2), (1, 2)]
 EXACT = json.loads((REF / "sakai_exact.json").read_text())
 
 
@@ -57,7 +58,7 @@ AFFINE = {
     "float32": lambda x: x.astype(np.float32),
     "times 1e-10": lambda x: x * 1e-10,
     "times 1e10": lambda x: x * 1e10,
-    "plus 1e6": lambda x: x + 1e6,
+    "plus 1": lambda x: x + 1.0,  # rounded, but within the spread of the scores
     "times 3.7 plus 12": lambda x: x * 3.7 + 12,
     "float32 times 3.7 plus 12": lambda x: (x * 3.7 + 12).astype(np.float32),
 }
@@ -92,25 +93,124 @@ def test_float32_frame_is_read_on_its_grid(sakai):
     assert out["tie_quantum"].tolist() == [0.1]
 
 
+def enumerated_pvalues(x, pairs):
+    """P(range of the system sums >= |S_b - S_a|) over every within-item permutation of the
+    floats given, counted in exact integers (the definition, from first principles)."""
+    exact = [[Fraction(float(v)) for v in row] for row in np.asarray(x)]
+    unit = max(v.denominator for row in exact for v in row)  # powers of two: a common one
+    ints = [[int(v * unit) for v in row] for row in exact]
+    k = len(ints[0])
+    counts = {(0,) * k: 1}  # system sums -> arrangements reaching them
+    for row in ints:
+        new = {}
+        for sums, n in counts.items():
+            for perm in itertools.permutations(row):
+                key = tuple(s + v for s, v in zip(sums, perm, strict=True))
+                new[key] = new.get(key, 0) + n
+        counts = new
+    total = sum(counts.values())
+    columns = [sum(row[j] for row in ints) for j in range(k)]
+    return [
+        Fraction(sum(n for sums, n in counts.items()
+                     if max(sums) - min(sums) >= abs(columns[b] - columns[a])), total)
+        for a, b in pairs
+    ]  # fmt: skip
+
+
+#: Eight items, each scored 0, 1, 2 by the three systems: p = 1 / 6**7 for the pair (0, 2).
+EIGHT = np.tile([0.0, 1.0, 2.0], (8, 1))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e12, 1e13, 2.0**50, 2.0**53 - 8, -(2.0**52)])
+def test_an_exact_offset_changes_no_pvalue(offset):
+    # integers offset by 2**50 (or up to 2**53) are the same floats' differences: every
+    # p-value is the enumeration's (0.149, 3.6e-06, 0.149), not 1 (the tie rule followed
+    # the size of the scores, 16 * 2**-53 * 2**50 = 2 > the differences)
+    rng = np.random.default_rng(3)
+    designs = [EIGHT, rng.integers(0, 5, size=(7, 3)).astype(float)]
+    for x in designs:
+        expected = [float(p) for p in enumerated_pvalues(x, PAIRS)]
+        base = tukey_hsd(x)
+        moved = tukey_hsd(x + offset)
+        np.testing.assert_allclose(moved.pvalue[0], expected, rtol=1e-12, atol=0)
+        np.testing.assert_array_equal(moved.pvalue, base.pvalue)
+        np.testing.assert_array_equal(moved.tie_quantum, base.tie_quantum)
+        np.testing.assert_array_equal(moved.difference, base.difference)
+    assert tukey_hsd(EIGHT + offset).pvalue[0].tolist() == pytest.approx(
+        [0.1494805955647005, 6.0**-7, 0.1494805955647005], rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("offset", [1e9, 1e12, 1e13])
+def test_a_rounded_offset_gives_the_pvalues_of_the_floats_given(offset):
+    # 0.1 * k + 1e12 is stored to 2**-13: the data are those floats, and the exact p-values
+    # are their enumeration (a tolerance of the size of the scores had moved them, to 1 at
+    # 1e13), both for tenths and for continuous scores
+    tenths = 0.1 * np.random.default_rng(3).integers(0, 5, size=(6, 3))
+    continuous = np.random.default_rng(7).random((6, 3))
+    for x in (tenths + offset, continuous + offset):
+        res = tukey_hsd(x, method="exact")
+        expected = [float(p) for p in enumerated_pvalues(x, PAIRS)]
+        np.testing.assert_allclose(res.pvalue[0], expected, rtol=1e-12, atol=0)
+
+
+def test_sakai_offset_by_1e6_is_the_floats_given(sakai):
+    # sakai + 1e6 holds the tenths to 2**-33: the ties of the tenths are lost in the floats
+    # given, whose own p-values (every arrangement, exact integers) are reported
+    x = sakai[:6] + 1e6
+    res = tukey_hsd(x)
+    expected = [float(p) for p in enumerated_pvalues(x, PAIRS)]
+    np.testing.assert_allclose(res.pvalue[0], expected, rtol=1e-12, atol=0)
+    assert res.tie_quantum[0, 0] == pytest.approx(2.0**-33, rel=1e-11)
+    assert (res.pvalue != tukey_hsd(sakai[:6]).pvalue).any()
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_large_offset_does_not_snap_continuous_scores(seed):
-    # x + 1e9 resolves x to about 1e-7: no grid, the same method and, but for ranges
-    # within the rounding of the offset scores of the observed difference, the same counts
+def test_large_offset_counts_the_floats_given_exactly(seed):
+    # x + 1e9 holds x to 2**-23: the floats given lie on that grid, counted exactly there;
+    # the same method, and, but for ranges within the rounding of the offset scores of an
+    # observed difference, the same counts as x
     x = np.random.default_rng(seed).random((30, 3))
     base = tukey_hsd(x, rng=5, n_resamples=10_000)
     off = tukey_hsd(x + 1e9, rng=5, n_resamples=10_000)
-    assert np.isnan(off.tie_quantum).all()
+    np.testing.assert_allclose(off.tie_quantum, 2.0**-23, rtol=1e-11)
     assert (off.pvalue_method == base.pvalue_method).all()
     assert (off.pvalue_method == "monte-carlo").all()
-    gained = off.exceeding - base.exceeding  # near-ties count: never fewer trials
-    assert np.all(gained >= 0)
-    assert np.all(gained <= 5)
-    small = x[:6]
-    base, off = tukey_hsd(small), tukey_hsd(small + 1e9)
+    assert np.all(np.abs(off.exceeding - base.exceeding) <= 5)
+    small = x[:6] + 1e9
+    off = tukey_hsd(small)
     assert (off.pvalue_method == "exact").all()
-    assert np.isnan(off.tie_quantum).all()
-    assert np.all(off.pvalue - base.pvalue >= 0)
-    assert np.all(off.pvalue - base.pvalue <= 1e-3)
+    expected = [float(p) for p in enumerated_pvalues(small, PAIRS)]
+    np.testing.assert_allclose(off.pvalue[0], expected, rtol=1e-12, atol=0)
+
+
+def test_difference_is_the_mean_of_the_differences():
+    # at an offset of 1e9 mean_b - mean_a loses the digits of the differences (about 1e-8
+    # here); the difference is the mean of b - a, the bootstrap's bits
+    x = np.random.default_rng(7).random((40, 3)) + 1e9
+    res = tukey_hsd(x, n_resamples=100, rng=1)
+    for c, (a, b) in enumerate(PAIRS):
+        exact = sum(Fraction(float(v)) for v in x[:, b] - x[:, a]) / len(x)
+        assert abs(Fraction(float(res.difference[0, c])) - exact) <= abs(exact) * 2.0**-50
+        naive = res.mean_b[0, c] - res.mean_a[0, c]
+        assert abs(naive - float(exact)) > 1e-9  # what the column was
+    boot = pairedstats.bootstrap(x, n_resamples=100, rng=1)
+    np.testing.assert_array_equal(res.difference, boot.difference)
+
+
+@pytest.mark.parametrize("scale", [1e-310, 3e-320, 1e300])
+def test_subnormal_and_huge_scores_work_like_any_scale(scale):
+    # 16 * 2**-53 * 1e-310 underflows to 0: the rule is decided on the differences scaled
+    # exactly by a power of two (it raised `math domain error`)
+    rng = np.random.default_rng(3)
+    for x in (rng.integers(0, 5, size=(8, 3)).astype(float), rng.random((6, 3))):
+        y = x * scale
+        if scale < 1e-300:  # subnormal: take the floats given as the data
+            x = y / scale
+        base, res = tukey_hsd(x, rng=1, n_resamples=500), tukey_hsd(y, rng=1, n_resamples=500)
+        np.testing.assert_array_equal(res.pvalue_method, base.pvalue_method)
+        np.testing.assert_allclose(res.pvalue, base.pvalue, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(res.tie_quantum, base.tie_quantum * scale, rtol=1e-9)
 
 
 @pytest.mark.parametrize("seed", [0, 2, 4])
@@ -162,22 +262,32 @@ def test_tiny_continuous_scores_are_not_read_as_integers():
     k=st.integers(2, 4),
     quantum=st.sampled_from([None, 1.0, 0.1, 0.05, 1 / 3]),
     log_scale=st.floats(-100, 100),
-    offset=st.one_of(st.just(0.0), st.floats(1, 1e3), st.floats(-1e3, -2)),
+    offset=st.one_of(
+        st.floats(8, 1e3), st.floats(-1e3, -8), st.sampled_from([2.0**50, 2.0**53 - 64, -1e15])
+    ),
 )
 def test_ties_do_not_depend_on_scale_or_offset(seed, n, k, quantum, log_scale, offset):
-    # tukey_hsd(s * x + c) is tukey_hsd(x): method, counts, p-values, and the step times s;
-    # offsets up to 1e3 times the scale of the scores (c < -2 s keeps s * x + c away from 0)
+    # tukey_hsd(s * x) is tukey_hsd(x): method, counts, p-values, and the step times s; an
+    # offset c that float64 holds exactly changes nothing (the data are the floats given:
+    # s * x rounded to what s * x + c holds, so that c is exact; |c| >= |s * x| makes it so)
     rng = np.random.default_rng(seed)
     x = rng.random((n, k)) if quantum is None else rng.integers(0, 7, (n, k)) * quantum
     scale = 10.0**log_scale
     base = tukey_hsd(x, rng=seed, n_resamples=1000)
-    moved = tukey_hsd(scale * x + offset * scale, rng=seed, n_resamples=1000)
-    np.testing.assert_array_equal(moved.pvalue_method, base.pvalue_method)
-    np.testing.assert_array_equal(moved.exceeding, base.exceeding)
-    np.testing.assert_allclose(moved.pvalue, base.pvalue, rtol=1e-12, atol=0)
-    np.testing.assert_allclose(moved.tie_quantum, base.tie_quantum * scale, rtol=1e-9)
+    scaled = tukey_hsd(scale * x, rng=seed, n_resamples=1000)
+    np.testing.assert_array_equal(scaled.pvalue_method, base.pvalue_method)
+    np.testing.assert_array_equal(scaled.exceeding, base.exceeding)
+    np.testing.assert_allclose(scaled.pvalue, base.pvalue, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(scaled.tie_quantum, base.tie_quantum * scale, rtol=1e-9)
     if quantum is not None and np.ptp(x, axis=1).any():
-        assert not np.isnan(moved.tie_quantum).any()
+        assert not np.isnan(scaled.tie_quantum).any()
+    c = offset * scale
+    y = (scale * x + c) - c
+    assert all(Fraction(float(v)) + Fraction(c) == Fraction(float(v + c)) for v in y.ravel())
+    here = tukey_hsd(y, rng=seed, n_resamples=1000)
+    moved = tukey_hsd(y + c, rng=seed, n_resamples=1000)
+    for column in ("pvalue", "pvalue_method", "exceeding", "tie_quantum", "difference"):
+        np.testing.assert_array_equal(getattr(moved, column), getattr(here, column))
 
 
 def test_sakai_monte_carlo_within_four_se(sakai):

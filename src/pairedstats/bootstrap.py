@@ -25,7 +25,7 @@ from .core import bootstrap as _core
 from .core import crossed as _crossed
 from .core.design import PairedDesign, comparison_pairs
 from .core.effects import paired_effects
-from .core.intervals import comparison_tie_errors, tie_error
+from .core.intervals import comparison_tie_errors
 from .core.parallel import run_in_parts
 from .core.summary import Rule, summarize
 from .inputs import design_from_array
@@ -222,8 +222,7 @@ def _run_crossed(s: Settings, pairs, g: int, intervals: _Intervals) -> None:
         n_resamples=s.n_resamples,
     )  # fmt: skip
     intervals.out.set(g, mean_a=out["stat_a"], mean_b=out["stat_b"], difference=out["estimate"])
-    largest = np.array([np.abs(c).max() for c in cells])
-    ties = np.array([tie_error(largest[[a, b]][None], design.precision) for a, b in pairs])
+    ties = _crossed.tie_errors(cells, design.replicate_labels, pairs, design.precision)
     intervals.finish(g, out["replicates"], out["estimate"], ties)
 
 

@@ -17,6 +17,7 @@ from . import _validation
 from .core import signrank as _core
 from .core._warn import warn
 from .core.design import PairedDesign, comparison_pairs
+from .core.ties import tie_error
 from .inputs import check_design, design_from_array
 from .registry import (
     CORRECTION,
@@ -70,8 +71,9 @@ class SignrankResult(RankTestResult):
     n_items : ndarray of int
         Items of the comparison (zero differences included).
     n_zeros : ndarray of int
-        Items with ``b == a``: dropped before ranking, as R's ``wilcox.test`` does; the test,
-        the shift and the interval are those of the ``n_items - n_zeros`` others.
+        Items with ``b == a`` (within the tie error of the differences, see
+        :mod:`pairedstats.core.ties`): dropped before ranking, as R's ``wilcox.test`` does;
+        the test, the shift and the interval are those of the ``n_items - n_zeros`` others.
     statistic : ndarray
         ``V``: the sum of the ranks of the positive differences, ranks of ``|b - a|``
         ascending with midranks for ties (R's ``V``; scipy's ``r_plus``).
@@ -139,6 +141,7 @@ def _run(design, baseline, alternative, confidence_level, method, correction, pr
                 row = _core.signrank_1d(
                     scores[:, ib] - scores[:, ia], alternative=alternative,
                     confidence_level=confidence_level, method=method, correction=correction,
+                    tie=tie_error(scores[:, [ia, ib]], design.precision),
                 )  # fmt: skip
                 if not row["level_reached"]:
                     unreached.append((g, c, row))

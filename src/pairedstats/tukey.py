@@ -25,6 +25,7 @@ from ._validation import (
 from .core import tukey as core
 from .core.design import PairedDesign, comparison_pairs
 from .core.draws import canonical_bytes
+from .core.groups import plain_mean
 from .core.montecarlo import MonteCarloPValue, hdi_of_counts
 from .inputs import canonical_ranks, check_design, design_from_array
 from .registry import (
@@ -262,7 +263,8 @@ class TukeyHSDRun:
         a = np.array([p[0] for p in self._pairs], dtype=np.intp)
         b = np.array([p[1] for p in self._pairs], dtype=np.intp)
         out = Outputs(design.n_groups, len(self._pairs))
-        for name in ("mean_a", "mean_b", "pvalue", "pvalue_low", "pvalue_high", "exceeding"):
+        for name in ("mean_a", "mean_b", "difference", "pvalue", "pvalue_low", "pvalue_high",
+                     "exceeding"):  # fmt: skip
             out.add(name)
         out.add("n_resamples", np.int64, 0)
         out.per_group("n_items", design.n_items(), np.int64)
@@ -272,8 +274,12 @@ class TukeyHSDRun:
         out.per_group("n_dropped", design.n_dropped(), np.int64)
         x = design.scores[:, :, 0]
         for g in range(design.n_groups):
-            means = x[design.group(g)].mean(axis=0)
-            out.set(g, mean_a=means[a], mean_b=means[b])
+            scores = x[design.group(g)]
+            means = scores.mean(axis=0)
+            # the mean of the per-item differences, added as the bootstrap adds them: not
+            # mean_b - mean_a, whose means of offset scores lose the digits of the differences
+            out.set(g, mean_a=means[a], mean_b=means[b],
+                    difference=plain_mean(scores[:, b] - scores[:, a]))  # fmt: skip
             if self._exact[g] is not None:
                 p = self._exact[g]
                 out.set(g, pvalue=p, pvalue_low=p, pvalue_high=p)
@@ -294,8 +300,7 @@ class TukeyHSDRun:
             confidence_level=0.95,
         )  # fmt: skip
         return TukeyHSDResult(
-            **comparison_labels(design, self._pairs), metadata=meta,
-            difference=out["mean_b"] - out["mean_a"], **out.arrays,
+            **comparison_labels(design, self._pairs), metadata=meta, **out.arrays,
         )  # fmt: skip
 
 
@@ -367,10 +372,12 @@ SPEC = register(
         interchangeable within items, not that their means are equal: systems of equal means
         and unequal spreads are rejected more often than ``alpha``.
 
-        Ties are exact, whatever the scale, offset and dtype of the scores. Each item's
+        Ties follow the differences of the scores, not their size (the tie rule every method
+        shares): any scale, any offset that float64 adds exactly, any dtype. Each item's
         scores are shifted so that the smallest is 0; such a difference errs by at most
-        ``error = 16 * u * max|scores|``, ``u`` the unit roundoff of the dtype the scores
-        were given in (``2**-53`` for float64 and integers, ``2**-24`` for float32). When
+        ``error = 16 * u * (max - min of the scores)``, ``u`` the unit roundoff of the dtype
+        the scores were given in (``2**-53`` for float64 and integers, ``2**-24`` for
+        float32). When
         every difference is within ``error`` of a multiple of a common step (0.1, 0.05, 1/3,
         1e-11...) and its ``N`` distinct multiples, the largest ``K``, are too many for
         chance (``K * (4 * error / step)**(N - 1) <= 1e-3``), the scores are compared as

@@ -32,7 +32,8 @@ class TukeyHSDResult(PValueRule, ComparisonResult):
     mean_a, mean_b : ndarray
         Mean score of each side over the items.
     difference : ndarray
-        ``mean_b - mean_a``. The p-value uses ``|difference|``.
+        The mean of the per-item differences ``b - a`` (``mean_b - mean_a`` in exact
+        arithmetic; the bootstrap's bits). The p-value uses ``|difference|``.
     pvalue : ndarray
         Fraction of trials (or, exactly, of all within-item arrangements) whose statistic
         (range of the system means, or largest distance from the baseline's mean) is at

@@ -404,7 +404,7 @@ def test_bca_intervals_widen_with_the_level(reps, est, a, levels):
     assert low_w <= high_w
 
 
-def test_tie_tolerance_is_the_float64_rule_or_the_error_of_the_scores_as_given():
+def test_tie_tolerance_is_the_float64_rule_or_the_error_of_the_differences():
     # within 1e-12 relative: a tie whatever the scores' precision (the float64 rule)
     reps = np.array([1.0 - 5e-13, 1.0 + 5e-13, 0.5, 1.5])
     assert cb.bias_correction(reps, 1.0) == 0.0  # F = (1 + 3) / 8
@@ -414,17 +414,18 @@ def test_tie_tolerance_is_the_float64_rule_or_the_error_of_the_scores_as_given()
     reps = np.array([1.0 - 1e-9, 0.5, 0.7, 1.5])
     assert cb.bias_correction(reps, 1.0) == pytest.approx(NormalDist().inv_cdf(6 / 8))
     assert cb.bias_correction(reps, 1.0, 2e-9) == pytest.approx(NormalDist().inv_cdf(5 / 8))
-    # a b - a of scores |x| <= 0.5 given in float32 errs by 16 * 2**-24 * 0.5; a weighted mean
-    # of such differences minus another by twice that
+    # a b - a of scores spread over 0.75 given in float32 errs by 16 * 2**-24 * 0.75 (the tie
+    # rule of core.ties); a weighted mean of such differences minus another by twice that
     x = np.array([[0.25, -0.5], [0.125, 0.0]])
-    assert cb.tie_error(x, 2.0**-24) == 2 * 16 * 2.0**-24 * 0.5
-    assert cb.tie_error(x) == 2 * 16 * 2.0**-53 * 0.5
+    assert cb.tie_error(x, 2.0**-24) == 2 * 16 * 2.0**-24 * 0.75
+    assert cb.tie_error(x) == 2 * 16 * 2.0**-53 * 0.75
+    assert cb.tie_error(x + 2.0**50) == cb.tie_error(x)  # an exact offset changes nothing
     # per comparison in a group: its own two systems; with a statistic, its two values
     scores = np.array([[0.5, -4.0, 0.25], [0.0, 1.0, 0.125], [0.25, 2.0, 0.0]])
     group = _group(scores, [(0, 2), (0, 1)], precision=2.0**-24)
     out = _reps(group, 20, influence=True)
-    # max|x| of systems 0 and 2: 0.5; of systems 0 and 1: 4
-    np.testing.assert_array_equal(out["tie_error"], [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 4.0])
+    # spread of systems 0 and 2: 0.5; of systems 0 and 1: 6
+    np.testing.assert_array_equal(out["tie_error"], [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 6.0])
     out = _reps(group, 20, influence=True, statistic=lambda v, axis: np.max(v, axis=axis))
     np.testing.assert_array_equal(out["tie_error"], [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 2.0])
 

@@ -184,3 +184,27 @@ def test_no_nonzero_difference():
     assert (row["n_zeros"], row["statistic"], row["pvalue"]) == (5, 0.0, 1.0)
     assert math.isnan(row["shift"])
     assert math.isnan(row["ci_low"])
+
+
+@pytest.mark.parametrize("factor", [0.1, 0.3, 1e-10])
+def test_differences_within_the_tie_error_are_tied_and_zero(factor):
+    # integer scores times factor: differences equal in exact arithmetic an ulp apart; with
+    # the tie error of the scores (core.ties) they are the integers' ties and zeros
+    from pairedstats.core.ties import tie_error
+
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 9, size=(40, 2)).astype(float)
+    d = x[:, 1] - x[:, 0]
+    scaled = factor * x
+    ds = scaled[:, 1] - scaled[:, 0]
+    assert np.unique(np.abs(ds)).size > np.unique(np.abs(d)).size
+    st = core.signed_ranks(ds, tie_error(scaled))
+    nonzero = d[d != 0]
+    assert st["n_zeros"] == (d == 0).sum()
+    np.testing.assert_array_equal(st["doubled"], 2 * stats.rankdata(np.abs(nonzero)))
+    assert st["statistic"] == stats.rankdata(np.abs(nonzero))[nonzero > 0].sum()
+    ref = stats.wilcoxon(d, zero_method="wilcox", correction=True, method="approx")
+    tie = tie_error(scaled)
+    out = core.signrank_1d(ds, alternative="two-sided", confidence_level=0.95,
+                           method="asymptotic", correction=True, tie=tie)  # fmt: skip
+    assert out["pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)

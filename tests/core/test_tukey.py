@@ -82,7 +82,7 @@ def test_quantize_recovers_any_grid(seed, dtype):
         (lambda x: x, 2.0**-53),
         (lambda x: x * 1e-10, 2.0**-53),  # read as integers (p = 1) by a fixed tolerance
         (lambda x: x * 1e10, 2.0**-53),
-        (lambda x: x + 1e9, 2.0**-53),  # snapped to a grid by a relative tolerance
+        (lambda x: x + 1.0, 2.0**-53),  # an offset float64 does not hold exactly, but small
         (lambda x: x.astype(np.float32), 2.0**-24),
     ],
 )
@@ -94,13 +94,30 @@ def test_quantize_rejects_continuous_scores(transform, precision):
     assert g.values.dtype == np.float64
 
 
-def test_quantize_counts_unresolved_differences_as_ties():
-    # float32 holds 1e6 + v to 1/16, and a difference of such scores is within about 1 of
-    # its intended value: smaller differences are ties, the single one above is a grid
+@pytest.mark.parametrize(("offset", "ulp"), [(1e9, 2.0**-23), (1e12, 2.0**-13)])
+def test_quantize_reads_offset_scores_on_the_grid_of_the_floats_given(offset, ulp):
+    # x + 1e9 holds x to 2**-23: the floats given are on that grid (the data are those
+    # floats), and the integers are their differences exactly, whatever the scores meant
+    x = np.random.default_rng(5).random((10, 3)) + offset
+    ints, q = core.quantize(x)
+    d = x - x.min(axis=1, keepdims=True)
+    step = Fraction(float(d[ints > 0][0])) / int(ints[ints > 0][0])
+    assert (step / Fraction(ulp)).denominator == 1  # a multiple of the floats' spacing
+    assert all(Fraction(float(v)) == int(i) * step
+               for v, i in zip(d.ravel(), ints.ravel(), strict=True))  # fmt: skip
+    assert np.gcd.reduce(ints.ravel()) == 1
+    assert q == pytest.approx(float(step), rel=1e-11)
+
+
+def test_quantize_reads_float32_scores_as_given_at_any_offset():
+    # float32 holds 1e6 + 0.01 as 1e6 and 1e6 + 0.5 exactly: the floats given differ by 0,
+    # 0.5 and 8, which the tie rule (16 * 2**-24 * 8 of the spread, 7.6e-6) does not merge
     x = np.array([[1e6, 1e6 + 0.01], [1e6 + 0.5, 1e6], [1e6, 1e6 + 8.0]], dtype=np.float32)
     ints, q = core.quantize(x, 2.0**-24)
-    assert ints.tolist() == [[0, 0], [0, 0], [0, 1]]
-    assert q == 8.0
+    assert ints.tolist() == [[0, 0], [1, 0], [0, 16]]
+    assert q == 0.5
+    base, _ = core.quantize(x.astype(np.float64) - 1e6, 2.0**-24)
+    assert base.tolist() == ints.tolist()  # 1e6 is exact for these floats
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -116,12 +133,13 @@ def test_chance_fits_of_few_differences_are_rare(dtype):
     assert fits <= 10_000 * core.FALSE_GRID
 
 
-@pytest.mark.parametrize(("offset", "dtype"), [(0.0, np.float64), (1e9, np.float64),
-                                               (0.0, np.float32), (1e3, np.float32)])  # fmt: skip
+@pytest.mark.parametrize(("offset", "dtype"), [(0.0, np.float64), (0.5, np.float64),
+                                               (0.0, np.float32), (0.25, np.float32)])  # fmt: skip
 def test_tie_tolerance_bounds_the_error_of_ranges(offset, dtype):
-    # intended scores u + offset (exact rationals), given rounded to dtype: for random
-    # arrangements, the float range and observed difference of the working values err by
-    # less than the tolerance in all (the ties in exact arithmetic are counted)
+    # intended scores u + offset (exact rationals), given rounded to dtype (an offset within
+    # the spread of the scores): for random arrangements, the float range and observed
+    # difference of the working values err by less than the tolerance in all (the ties in
+    # exact arithmetic are counted)
     rng = np.random.default_rng(12)
     u = rng.random((12, 3))
     x = (u + offset).astype(dtype)
@@ -129,6 +147,7 @@ def test_tie_tolerance_bounds_the_error_of_ranges(offset, dtype):
     assert g.quantum is None
     exact = [[Fraction(float(v)) + Fraction(offset) for v in row] for row in u]
     perms = list(itertools.permutations(range(3)))
+    unit = 2.0**g.exponent  # working values are the differences times 2**-exponent
     worst = 0.0
     for trial in range(300):
         choice = rng.integers(0, 6, size=12) if trial else np.zeros(12, dtype=int)
@@ -139,12 +158,32 @@ def test_tie_tolerance_bounds_the_error_of_ranges(offset, dtype):
             exact_sums = [s + exact[i][j] for s, j in zip(exact_sums, perms[c], strict=True)]
         low = min(exact_sums)
         exact_range = max(exact_sums) - low
-        worst = max(worst, abs(float(Fraction(float(sums.max() - sums.min())) - exact_range)))
+        got = Fraction(float(sums.max() - sums.min())) * Fraction(unit)
+        worst = max(worst, abs(float(got - exact_range)))
     columns = [sum((row[j] for row in exact), Fraction(0)) for j in range(3)]
     for (a, b), observed in zip(PAIRS3, g.observed.tolist(), strict=True):
-        error = abs(Fraction(observed) - abs(columns[b] - columns[a]))
-        assert float(error) + worst <= g.tolerance
+        error = abs(Fraction(observed) * Fraction(unit) - abs(columns[b] - columns[a]))
+        assert float(error) + worst <= g.tolerance * unit
     assert worst > 0
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_prepared_group_is_the_same_at_an_exact_offset_or_a_subnormal_scale(continuous):
+    # the tie rule reads differences only: x + 2**50 (exact for integers, and for floats on
+    # 2**-2) is x, and x * 2**-1060 (subnormal, exact) is x in other units
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 6, size=(5, 3)).astype(float)
+    if continuous:
+        x = x + rng.integers(0, 4, size=x.shape) / 4  # quarters: held exactly at 2**50
+    base = core.prepare_group(x, PAIRS3)
+    for moved, unit in ((x + 2.0**50, 1.0), (x * 2.0**-1060, 2.0**-1060)):
+        g = core.prepare_group(moved, PAIRS3)
+        np.testing.assert_array_equal(g.values, base.values)
+        np.testing.assert_array_equal(g.thresholds, base.thresholds)
+        assert g.quantum == base.quantum * unit
+        np.testing.assert_array_equal(core.exact_pvalues(g), core.exact_pvalues(base))
+    expected = brute_force(x, PAIRS3, tol=0.0)  # quarters: the float sums are exact
+    np.testing.assert_allclose(core.exact_pvalues(base), expected, rtol=1e-12)
 
 
 def test_naive_float_comparison_loses_ties(sakai):

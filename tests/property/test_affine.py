@@ -1,20 +1,31 @@
 """Units do not change conclusions.
 
 Adding a constant to every score leaves differences, intervals and p-values unchanged (to
-float rounding; Tukey's p-values exactly); multiplying every score by a positive constant
-(1e-10 to 1e10, scores given as float32 too) scales differences and intervals and leaves the
-p-values and Tukey's ``pvalue_method`` unchanged. A rank-sum test sees only the order.
+float rounding; Tukey's and the signed-rank test's p-values exactly); multiplying every score
+by a positive constant (1e-10 to 1e10, scores given as float32 too) scales differences and
+intervals and leaves the p-values and Tukey's ``pvalue_method`` unchanged. A rank-sum test
+sees only the order.
+
+The data are the floats given (the tie rule of ``pairedstats.core.ties``): a constant ``c``
+is added to scores that ``x + c`` holds exactly (``x`` rounded to ``(x + c) - c``), for
+constants up to ``2**50`` and near ``2**53``; an offset that rounds the scores changes them.
 """
+
+from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from pairedstats import signrank
 
 from .checks import affine, assert_close, cases, pinned, result
 from .strategies import PAIRED, RANKSUM, SCALES, SHIFTS, Paired, column_names, with_resampling
 
-#: The bootstrap on every kind of design (BCa apart), Tukey exact and Monte Carlo, rank-sum.
+#: The bootstrap on every kind of design (BCa apart), Tukey exact and Monte Carlo, rank-sum
+#: (and, under a constant, the signed-rank test: :data:`SHIFT_CASES`).
 CASES = {
     "bootstrap": with_resampling("auto", ("percentile", "basic")),
     "bootstrap-bca": with_resampling("auto", ("bca",)),
@@ -23,6 +34,9 @@ CASES = {
     "tukey-monte-carlo": PAIRED["tukey-monte-carlo"],
     "ranksum": RANKSUM,
 }
+SHIFT_CASES = {**CASES, "signrank": PAIRED["signrank"]}
+#: Constants that float64 adds exactly to integers (and to any score rounded to them).
+LARGE_SHIFTS = st.sampled_from([2.0**50, -(2.0**50), 2.0**53 - 64, 1e12, -1e13])
 #: Columns that are counts, or functions of ranks only: equal, not close.
 _EXACT = {
     "tukey_hsd": ("pvalue", "pvalue_low", "pvalue_high", "exceeding"),
@@ -38,6 +52,16 @@ _EXACT = {
         "rank_biserial",
     ),
     "bootstrap": (),
+    "signrank": (
+        "n_items",
+        "n_zeros",
+        "statistic",
+        "null_mean",
+        "null_variance",
+        "z",
+        "pvalue",
+        "ci_coverage",
+    ),
 }
 #: Relative rounding of the scores as given.
 _ROUNDING = {np.float64: 1e-9, np.float32: 1e-5}
@@ -56,7 +80,25 @@ def _values(design) -> np.ndarray:
     return design.scores if hasattr(design, "scores") else np.concatenate([design.a, design.b])
 
 
+def _adds_exactly(y: np.ndarray, shift: float) -> bool:
+    exact = Fraction(shift)
+    return all(Fraction(float(v)) + exact == Fraction(float(v + shift)) for v in y.ravel())
+
+
+def _exactly_shifted(x: np.ndarray, shift: float) -> np.ndarray:
+    """``x`` rounded to what ``x + shift`` holds, ``(x + shift) - shift`` (repeated), so that
+    adding ``shift`` is exact (Fast2Sum: at once when ``|shift| >= |x|``)."""
+    y = x
+    for _ in range(4):
+        if shift == 0 or _adds_exactly(y, shift):
+            return y
+        y = (y + shift) - shift
+    assume(_adds_exactly(y, shift))
+    return y
+
+
 def _check(case, design, settings, scale, shift, dtype):
+    design = design.with_values(_exactly_shifted(_values(design), shift))
     x = _values(design)
     moved = design.with_values((scale * x + shift).astype(dtype))
     reference = design.with_values(x.astype(dtype)) if case.method in _DTYPE_AWARE else design
@@ -177,11 +219,11 @@ SCALE_EXAMPLES["bootstrap-bca"] = [
 ]
 
 
-@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("name", SHIFT_CASES)
 def test_adding_a_constant_keeps_differences_intervals_and_pvalues(name):
-    case = CASES[name]
+    case = SHIFT_CASES[name]
 
-    @given(design=case.data(), settings=case.settings, shift=SHIFTS)
+    @given(design=case.data(), settings=case.settings, shift=st.one_of(SHIFTS, LARGE_SHIFTS))
     @pinned(SHIFT_EXAMPLES, name)
     def check(design, settings, shift):
         _check(case, design, settings, 1.0, shift, np.float64)
@@ -204,3 +246,25 @@ def test_multiplying_by_a_positive_constant_scales_and_keeps_pvalues(name):
         _check(case, design, settings, scale, 0.0, dtype)
 
     check()
+
+
+@pytest.mark.filterwarnings("ignore::pairedstats.SignrankConfidenceWarning")
+@settings(deadline=None)
+@given(
+    x=hnp.arrays(np.int64, st.tuples(st.integers(2, 30), st.just(2)), elements=st.integers(-7, 7)),
+    scale=SCALES,
+    dtype=st.sampled_from([np.float64, np.float32]),
+    method=st.sampled_from(["auto", "exact", "asymptotic"]),
+)
+def test_scaling_keeps_the_ties_of_the_signed_rank_test(x, scale, dtype, method):
+    # s * x splits differences equal in exact arithmetic by an ulp (0.1 * 3 - 0.1 * 1 is not
+    # 0.1 * 4 - 0.1 * 2); read by the tie rule they stay the integers' ties and zeros, for
+    # scores within 7 spreads of 0 (integers in [-7, 7]), in float32 too
+    base = signrank(x.astype(np.float64), method=method)
+    moved = signrank((scale * x).astype(dtype), method=method)
+    for column in ("n_zeros", "statistic", "null_variance", "z", "pvalue", "method"):
+        np.testing.assert_array_equal(getattr(moved, column), getattr(base, column), column)
+    rtol = 1e-12 if dtype == np.float64 else 1e-6
+    for column in ("shift", "ci_low", "ci_high"):  # Walsh averages, to the scores' rounding
+        np.testing.assert_allclose(getattr(moved, column), scale * getattr(base, column),
+                                   rtol=rtol, atol=rtol * scale * 14, err_msg=column)  # fmt: skip

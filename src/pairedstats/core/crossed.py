@@ -44,8 +44,9 @@ import numpy as np
 
 from .draws import UnitDraws, block_slices, entropy_prefix, label_words
 from .groups import LABEL
+from .ties import magnitude_tie_error, tie_error
 
-__all__ = ["REPLICATE", "crossed_replicates", "replicate_stream", "unit_counts"]
+__all__ = ["REPLICATE", "crossed_replicates", "replicate_stream", "tie_errors", "unit_counts"]
 
 #: The label that names the replicates' streams (after the method and group labels).
 REPLICATE = "replicate"
@@ -153,3 +154,29 @@ def crossed_replicates(
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
     return {"replicates": reps, "estimate": estimate, "stat_a": means[a_idx],
             "stat_b": means[b_idx]}  # fmt: skip
+
+
+def tie_errors(cells, labels, pairs, precision: float = 2.0**-53) -> np.ndarray:
+    """How far rounding can move each comparison's replicates (the tie rule of
+    :mod:`pairedstats.core.ties`).
+
+    Paired replicates resample the differences ``X_b - X_a`` of the cells: the rule on the
+    two systems' cells (:func:`~pairedstats.core.ties.tie_error`). Unpaired ones subtract
+    two means, each computed from one system's scores with a rounding that follows their
+    size (:func:`~pairedstats.core.ties.magnitude_tie_error`).
+
+    Examples
+    --------
+    >>> x = [np.array([[1.0, 2.0]]), np.array([[1.5, 2.0]]) + 2.0**50]
+    >>> t = tie_errors([x[0] + 2.0**50, x[1]], [(1, 2), (1, 2)], [(0, 1)])
+    >>> bool(t[0] == tie_errors([x[0], x[1] - 2.0**50], [(1, 2), (1, 2)], [(0, 1)])[0])
+    True
+    """
+    out = []
+    for a, b in pairs:
+        if tuple(labels[a]) == tuple(labels[b]):
+            out.append(tie_error(np.concatenate([cells[a], cells[b]]), precision))
+        else:
+            sizes = np.array([np.abs(cells[a]).max(), np.abs(cells[b]).max()])
+            out.append(magnitude_tie_error(sizes, precision))
+    return np.array(out)

@@ -24,11 +24,12 @@ def paired_effects(
     (Cohen 1988, *Statistical Power Analysis for the Behavioral Sciences*, section 2.3.5;
     Lakens 2013, *Frontiers in Psychology* 4:863, eq. 6). It is NaN with one item or when
     every difference is 0, and infinite (with the mean's sign) when all items differ by the
-    same non-zero amount. A mean or a standard deviation within the rounding of the scores as
-    given of 0 is 0 (:func:`pairedstats.core.intervals.tie_error`; differences equal in
-    exact arithmetic can differ by an ulp), so that rescaling the scores changes no ``d_z``.
-    ``wins``, ``ties`` and ``losses`` count the items where ``b > a``, ``b == a`` and
-    ``b < a``, compared as given (no tolerance).
+    same non-zero amount. A mean or a standard deviation within the rounding of the
+    differences of 0 is 0 (:func:`pairedstats.core.intervals.tie_error`, the tie rule of
+    :mod:`pairedstats.core.ties`; differences equal in exact arithmetic can differ by an
+    ulp), so that rescaling the scores changes no ``d_z``. ``wins``, ``ties`` and ``losses``
+    count the items where ``b - a`` is above, within and below that tie error of 0 (the
+    signed-rank test's zeros): ``b == a`` is always a tie.
 
     Parameters
     ----------
@@ -65,7 +66,7 @@ def paired_effects(
         effect = mean / sd
     return {
         "effect_size": effect,
-        "wins": (b > a).sum(axis=0),
-        "ties": (b == a).sum(axis=0),
-        "losses": (b < a).sum(axis=0),
+        "wins": (d > tol).sum(axis=0),
+        "ties": (np.abs(d) <= tol).sum(axis=0),
+        "losses": (d < -tol).sum(axis=0),
     }

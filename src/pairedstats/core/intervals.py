@@ -1,5 +1,6 @@
 """Bootstrap intervals and what they need: percentile, basic and BCa (bias correction,
-acceleration, jackknife influence values, tie tolerance).
+acceleration, jackknife influence values, tie tolerance by the rule of
+:mod:`pairedstats.core.ties`).
 
 Functions of replicates (last axis) and estimates; numpy and scipy.special only.
 """
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import special
 
-from .tukey import difference_error
+from . import ties as _ties
 
 __all__ = [
     "acceleration",
@@ -93,9 +94,11 @@ def bias_correction(replicates, estimate, tie_error=0.0) -> np.ndarray:
     tie_error)`` of the estimate: ``scale`` is the larger of ``|estimate|`` and the
     replicates' mean absolute value, and ``1e-12 * scale`` covers the float64 arithmetic
     (a resample equal to the sample in exact arithmetic, e.g. every unit drawn once, must not
-    be split by rounding); ``tie_error`` bounds how far the rounding of the scores as given
-    can move a replicate from the estimate (:func:`tie_error`), so that scores given in
-    float32 count the same ties as the decimals they stand for.
+    be split by rounding); ``tie_error`` bounds how far the rounding of the differences can
+    move a replicate from the estimate (:func:`tie_error`, the tie rule of
+    :mod:`pairedstats.core.ties`), so that scores given in float32 count the same ties as the
+    decimals they stand for. Both terms are sizes of differences, not of scores: an offset
+    of the scores that float64 holds exactly changes no tie.
     ``Phi^-1`` is taken of the smaller tail and given its sign, so that negated replicates
     and estimate give exactly ``-z0``.
 
@@ -135,15 +138,17 @@ def bias_correction(replicates, estimate, tie_error=0.0) -> np.ndarray:
 
 
 def tie_error(scores, precision: float = 2.0**-53) -> float:
-    """Bound on how far the rounding of the scores as given moves a replicate from the estimate.
+    """Bound on how far the rounding of the differences moves a replicate from the estimate.
 
-    Each per-item difference ``b - a`` errs by at most ``ERROR_ULPS * precision * max|x|``
-    (:func:`pairedstats.core.tukey.difference_error`, the error model of the scores that the
-    Tukey tie rule uses: ``max|x|`` the largest magnitude of the two systems' scores). A
-    replicate and the estimate are both weighted means of those differences, with weights
-    that sum to one (items, the ratio of cluster sums to cluster sizes, strata combined with
-    their weights), so rounding moves them apart by at most twice that: a replicate closer to
-    the estimate than this cannot be told from a tie with the precision of the scores.
+    The tie rule of :mod:`pairedstats.core.ties` on the per-item differences ``b - a`` of
+    the two systems' scores: each difference is known to ``E = ERROR_ULPS * precision * S``
+    (:func:`pairedstats.core.ties.difference_error`, ``S`` the spread ``max x - min x`` of
+    the two systems' scores). A replicate and the estimate are both weighted means of those
+    differences, with weights that sum to one (items, the ratio of cluster sums to cluster
+    sizes, strata combined with their weights), so rounding moves them apart by at most
+    ``2 E``: a replicate closer to the estimate than this cannot be told from a tie. The
+    bound follows differences, not the size of the scores: an offset that float64 holds
+    exactly (integers plus ``2**50``) changes nothing.
 
     Parameters
     ----------
@@ -155,28 +160,38 @@ def tie_error(scores, precision: float = 2.0**-53) -> float:
 
     Examples
     --------
-    >>> tie_error(np.array([[0.25, -0.5]]), 2.0**-24) == 2 * 16 * 2.0**-24 * 0.5
+    >>> tie_error(np.array([[0.25, -0.5], [0.0, 0.125]]), 2.0**-24) == 2 * 16 * 2.0**-24 * 0.75
+    True
+    >>> tie_error(np.array([[1.0, 3.0]]) + 2.0**50) == tie_error(np.array([[1.0, 3.0]]))
     True
     """
-    return 2.0 * difference_error(np.asarray(scores, dtype=np.float64), precision)
+    return _ties.tie_error(scores, precision)
 
 
 def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None) -> np.ndarray:
     """:func:`tie_error` of each comparison ``(a, b)``: of its two systems' scores
-    ``scores[:, [a, b]]`` (n_items, n_systems), or, given ``sides`` (the two statistics of each
-    comparison, a pair of arrays), of those two values, taken to be known as a score is.
+    ``scores[:, [a, b]]`` (n_items, n_systems), or, given ``sides`` (the two statistics of
+    each comparison, a pair of arrays), :func:`pairedstats.core.ties.magnitude_tie_error` of
+    those two values.
+
+    A statistic is not a mean of per-item differences: each side is computed from one
+    system's scores, with a rounding that follows its own size, and the replicate subtracts
+    the two.
 
     Examples
     --------
     >>> x = np.array([[0.5, -4.0, 0.25], [0.0, 1.0, 0.125]])
     >>> (comparison_tie_errors(x, [(0, 2), (0, 1)]) / (32 * 2.0**-53)).tolist()
-    [0.5, 4.0]
+    [0.5, 5.0]
+    >>> sides = (np.array([0.5]), np.array([-2.0]))
+    >>> (comparison_tie_errors(x, [(0, 1)], sides=sides) / (32 * 2.0**-53)).tolist()
+    [2.0]
     """
     if sides is None:
-        parts = [np.asarray(scores)[:, [a, b]] for a, b in pairs]
-    else:
-        parts = [np.array([[sa, sb]]) for sa, sb in zip(*sides, strict=True)]
-    return np.array([tie_error(x, precision) for x in parts])
+        x = np.asarray(scores, dtype=np.float64)
+        return np.array([_ties.tie_error(x[:, [a, b]], precision) for a, b in pairs])
+    return np.array([_ties.magnitude_tie_error(np.array([sa, sb]), precision)
+                     for sa, sb in zip(*sides, strict=True)])  # fmt: skip
 
 
 def acceleration(influence, strata_sizes: Sequence[int] | None = None) -> np.ndarray:

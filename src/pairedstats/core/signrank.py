@@ -6,6 +6,12 @@ Conventions (the whole package reads differences as b minus a; ``d = b - a``):
   reported); ``n`` below is the number of non-zero differences;
 * the absolute differences are ranked ascending (midranks for ties); the statistic ``V``
   is the sum of the ranks of the positive differences (R's ``V``);
+* zeros and ties follow the tie rule of :mod:`pairedstats.core.ties`: a difference within
+  ``2 E`` of 0 is a zero, and sizes ``|d|`` within ``2 E`` of each other are tied (``E =
+  16 u S``, ``S`` the spread of the two systems' scores, ``u`` the unit roundoff of the
+  scores as given). Differences equal in exact arithmetic stay tied when the scores are
+  scaled (``0.1 * x`` of integer scores) or given as decimals, which R's exact equality
+  splits by an ulp; an offset of the scores that float64 holds exactly changes nothing;
 * ``alternative`` is about b - a: ``"greater"`` means b tends to exceed a (``V`` large);
 * ``shift`` is the median of the Walsh averages ``(d_i + d_j) / 2``, ``i <= j``, of the
   non-zero differences (the paired Hodges-Lehmann estimate); its interval is made of order
@@ -41,6 +47,7 @@ import numpy as np
 from scipy import special
 
 from .ranksum import asymptotic_pvalue, ci_tail, exact_ci_rank
+from .ties import tied_values
 
 __all__ = [
     "EXACT_MAX_OPERATIONS",
@@ -80,13 +87,15 @@ def _tie_term(x: np.ndarray) -> float:
     return float(np.sum(counts**3 - counts))
 
 
-def signed_ranks(d: np.ndarray) -> dict:
+def signed_ranks(d: np.ndarray, tie: float = 0.0) -> dict:
     """The signed-rank statistic of the differences ``d`` (zeros dropped).
 
-    Returns a dict with ``nonzero`` (the non-zero differences), ``n_zeros``, ``n``,
-    ``doubled`` (twice the midranks of ``|nonzero|``, int64), ``positive`` (mask),
-    ``statistic`` (``V``), ``ties`` (``sum(t^3 - t)`` over tied ``|d|``), ``null_mean``
-    ``n (n + 1) / 4`` and the tie-corrected ``null_variance``
+    A difference within ``tie`` of 0 is a zero, and sizes ``|d|`` within ``tie`` of each
+    other share their midrank (:func:`pairedstats.core.ties.tied_values`); ``tie = 0``
+    reads both by exact equality, as R does. Returns a dict with ``nonzero`` (the non-zero
+    differences), ``n_zeros``, ``n``, ``doubled`` (twice the midranks of ``|nonzero|``,
+    int64), ``positive`` (mask), ``statistic`` (``V``), ``ties`` (``sum(t^3 - t)`` over tied
+    ``|d|``), ``null_mean`` ``n (n + 1) / 4`` and the tie-corrected ``null_variance``
     ``n (n + 1) (2 n + 1) / 24 - ties / 48``.
 
     Examples
@@ -94,11 +103,20 @@ def signed_ranks(d: np.ndarray) -> dict:
     >>> st = signed_ranks(np.array([1.5, -0.5, 0.0, 2.0, -1.5]))
     >>> st["n"], st["n_zeros"], st["statistic"], st["doubled"].tolist()
     (4, 1, 6.5, [5, 2, 8, 5])
+
+    ``0.3 - 0.2`` and ``0.2 - 0.1`` are an ulp apart; within the tie error of the scores
+    (:func:`pairedstats.core.ties.tie_error`) they share a rank:
+
+    >>> from pairedstats.core.ties import tie_error
+    >>> a, b = np.array([0.2, 0.1, 0.0]), np.array([0.3, 0.2, 0.5])
+    >>> tie = tie_error(np.column_stack([a, b]))
+    >>> signed_ranks(b - a)["doubled"].tolist(), signed_ranks(b - a, tie)["doubled"].tolist()
+    ([2, 4, 6], [3, 3, 6])
     """
     d = np.asarray(d, dtype=np.float64)
-    nonzero = d[d != 0]
+    nonzero = d[np.abs(d) > tie]
     n = nonzero.size
-    absolute = np.abs(nonzero)
+    absolute = tied_values(np.abs(nonzero), tie)
     doubled = _doubled_midranks(absolute)
     positive = nonzero > 0
     ties = _tie_term(absolute)
@@ -274,15 +292,23 @@ def asymptotic_ci_count(
 
 # --------------------------------------------------------------------- one test
 def signrank_1d(
-    d: np.ndarray, *, alternative: str, confidence_level: float, method: str, correction: bool
+    d: np.ndarray,
+    *,
+    alternative: str,
+    confidence_level: float,
+    method: str,
+    correction: bool,
+    tie: float = 0.0,
 ) -> dict:
     """The test, the shift and its interval for the validated differences ``d = b - a``.
 
     ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the dict says which was used
     (``"exact"``, ``"exact-conditional"`` given tied ranks, ``"asymptotic"``) and holds the
-    result columns plus ``level_reached``.
+    result columns plus ``level_reached``. Zeros and ties are read within ``tie``
+    (:func:`signed_ranks`): :func:`pairedstats.core.ties.tie_error` of the two systems'
+    scores, by the package's tie rule; 0 reads them by exact equality, as R does.
     """
-    st = signed_ranks(d)
+    st = signed_ranks(d, tie)
     n = st["n"]
     has_ties = st["ties"] > 0
     sigma = math.sqrt(st["null_variance"])
@@ -304,7 +330,7 @@ def signrank_1d(
     else:
         shift = walsh_median(x)
         ci_low, ci_high, level_reached = _asymptotic_interval(x, alternative, confidence_level,
-                                                              correction)  # fmt: skip
+                                                              correction, tie)  # fmt: skip
         coverage = confidence_level if level_reached else math.nan
     return {
         "n_items": int(np.asarray(d).size),
@@ -377,12 +403,13 @@ def _exact_interval(x: np.ndarray, alternative: str, confidence_level: float):
 
 
 def _asymptotic_interval(x: np.ndarray, alternative: str, confidence_level: float,
-                         correction: bool):  # fmt: skip
-    """``(ci_low, ci_high, level_reached)`` by R's normal inversion, solved exactly."""
+                         correction: bool, tie: float = 0.0):  # fmt: skip
+    """``(ci_low, ci_high, level_reached)`` by R's normal inversion, solved exactly (R's
+    ``SIGMA`` with the ties of the differences ``x``, read within ``tie``)."""
     n = x.size
     total = n * (n + 1) // 2
     tail = ci_tail(alternative, confidence_level)
-    sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - _tie_term(x) / 48.0)
+    sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - _tie_term(tied_values(x, tie)) / 48.0)
     z_hi = float(-special.ndtri(tail))
     reached = True
     ends = []

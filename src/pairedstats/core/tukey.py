@@ -9,10 +9,13 @@ analogue of Dunnett's test). A pair's p-value is the fraction of trials whose st
 reaches the pair's observed ``|sum_b - sum_a|`` (the same as comparing means, all systems
 having ``n_items`` scores); no +1 is added. Both statistics are read from the same trials.
 
-Ties are counted in exact arithmetic. Each item is shifted so that its smallest score is 0
-(this changes neither the observed differences nor any range); a difference ``d`` then errs by
-at most ``error = ERROR_ULPS * u * max|x|`` (``u`` the unit roundoff of the scores as given:
-``2**-53`` for float64, ``2**-24`` for float32), whatever the scale and offset of the scores:
+Ties are read by the rule of :mod:`pairedstats.core.ties`, in exact arithmetic where
+possible. Each item is shifted so that its smallest score is 0 (this changes neither the
+observed differences nor any range); a difference ``d`` is then known to ``error =
+ERROR_ULPS * u * (max x - min x)`` (``u`` the unit roundoff of the scores as given:
+``2**-53`` for float64, ``2**-24`` for float32; ``max x - min x`` the spread of the group's
+scores), which no offset that float64 holds exactly changes (the rule is decided on ``d``
+scaled by a power of two, exactly, so that subnormal scores are read as any others):
 
 * **grid mode**: when every ``d`` is within ``error`` of a multiple of a common quantum ``q``
   (the approximate greatest common divisor of the distinct differences) and so many
@@ -44,6 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .parallel import default_workers
+from .ties import ERROR_ULPS, difference_error, spread, unit_scaled
 from .tukey_mc import MonteCarloBatch, count_trials, trials_per_block
 
 __all__ = [
@@ -64,8 +68,6 @@ __all__ = [
     "trials_per_block",
 ]
 
-#: Bound on the error of a within-item difference, in units of roundoff of the largest score.
-ERROR_ULPS = 16
 #: Largest expected number of grids that unstructured differences fit by chance.
 FALSE_GRID = 1e-3
 #: Largest number of cells of the dense state array of the exact dynamic programme.
@@ -82,41 +84,21 @@ _WIDTH = 8  # at most 8 lanes of int64 sums (bound used by the overflow guard)
 
 
 # --------------------------------------------------------------------------- ties
-def difference_error(x: np.ndarray, precision: float = 2.0**-53) -> float:
-    """Bound on the error of a within-item difference ``x[i, j] - x[i].min()``.
-
-    ``ERROR_ULPS * precision * max|x|``: each score is taken to be within ``7 * precision``
-    of the largest magnitude of its intended value (its own rounding when it was stored, and
-    a few operations such as a change of unit or an offset), and the float64 subtraction adds
-    at most ``2 * precision * max|x|``.
-
-    Parameters
-    ----------
-    x : ndarray of float, shape (n_items, k)
-        Finite scores.
-    precision : float
-        Unit roundoff of the scores as they were given (``2**-53`` for float64 and integers,
-        ``2**-24`` for float32; :func:`pairedstats.core.design.unit_roundoff`).
-
-    Examples
-    --------
-    >>> difference_error(np.array([[0.5, 1.0]]), 2.0**-24) == 16 * 2.0**-24
-    True
-    """
-    return ERROR_ULPS * precision * float(np.abs(x).max(initial=0.0))
-
-
 def quantize(x: np.ndarray, precision: float = 2.0**-53) -> tuple[np.ndarray | None, float | None]:
     """Integers and quantum of scores on a common grid, or ``(None, None)``.
 
     The within-item differences ``d = x - x.min(axis=1)`` are on a grid of step ``q`` when
-    every one is within :func:`difference_error` of a multiple of ``q``, and the fit is not a
-    coincidence: ``N`` distinct non-zero multiples, the largest ``K``, would all fall that
-    close to a grid of at most ``K`` steps by chance about ``K * (4 * error / q)**(N - 1)``
-    times, which must not exceed ``FALSE_GRID``. ``q`` is the approximate greatest common
-    divisor of the distinct differences (:func:`_approximate_gcd`), refined by least squares.
-    The decision depends on ``x`` only through ``d / max|x|``: it is the same for
-    ``s * x + c`` (``s > 0``) as long as ``precision * |c|`` stays far below ``q * s``.
+    every one is within ``error`` (:func:`~pairedstats.core.ties.difference_error`, ``16 *
+    precision * (max x - min x)``, the tie rule of :mod:`pairedstats.core.ties`) of a
+    multiple of ``q``, and the fit is not a coincidence: ``N`` distinct non-zero multiples,
+    the largest ``K``, would all fall that close to a grid of at most ``K`` steps by chance
+    about ``K * (4 * error / q)**(N - 1)`` times, which must not exceed ``FALSE_GRID``. ``q``
+    is the approximate greatest common divisor of the distinct differences
+    (:func:`_approximate_gcd`), refined by least squares. The decision depends on ``x`` only
+    through its differences, scaled exactly by a power of two: it is the same for ``x + c``
+    whenever float64 holds the offset scores exactly (the differences are the same floats),
+    at any scale, subnormal scores included, and for ``s * x`` (``s > 0``) as long as the
+    rounding of ``s * x`` stays within the error (scores within a few spreads of 0).
 
     Parameters
     ----------
@@ -144,9 +126,32 @@ def quantize(x: np.ndarray, precision: float = 2.0**-53) -> tuple[np.ndarray | N
     ([[0, 1], [2, 0]], 0.1)
     >>> quantize(np.array([[0.1234567891, 0.2], [0.3, 0.4], [0.25, 0.7]]))
     (None, None)
+
+    Integers offset by ``2**50`` (held exactly) are the integers:
+
+    >>> quantize(np.array([[1.0, 4.0], [2.0, 0.0]]) + 2.0**50)
+    (array([[0, 3],
+           [2, 0]]), 1.0)
     """
-    x = np.asarray(x, dtype=np.float64)
-    return _grid(_differences(x), difference_error(x, precision))
+    ints, _, _, quantum, _ = _working(np.asarray(x, dtype=np.float64), precision)
+    return ints, quantum
+
+
+def _working(x: np.ndarray, precision: float):
+    """The working values of the scores ``x`` by the tie rule: ``(ints, scaled, exponent,
+    quantum, error)``.
+
+    ``scaled`` is ``d * 2**-exponent`` (``d`` the within-item differences, the largest in
+    ``[0.5, 1)``: exact), ``error`` the error of each scaled difference
+    (:func:`~pairedstats.core.ties.difference_error` of the group's scores, scaled alike);
+    ``ints`` and ``quantum`` are those of :func:`quantize` (None off a grid; the quantum in
+    the units of the scores).
+    """
+    scaled, exponent = unit_scaled(_differences(x))
+    error = ERROR_ULPS * precision * float(np.ldexp(spread(x), -exponent))
+    ints, step, relative = _grid(scaled, error)
+    quantum = None if ints is None else _resolved(float(np.ldexp(step, exponent)), relative)
+    return ints, scaled, exponent, quantum, error
 
 
 def _differences(x: np.ndarray) -> np.ndarray:
@@ -159,32 +164,33 @@ def _by_row(ufunc, a: np.ndarray) -> np.ndarray:
     return functools.reduce(ufunc, a.T)
 
 
-def _grid(d: np.ndarray, error: float) -> tuple[np.ndarray | None, float | None]:
-    """:func:`quantize` on the within-item differences ``d``, each within ``error``."""
+def _grid(d: np.ndarray, error: float):
+    """:func:`quantize` on the within-item differences ``d``, each within ``error``:
+    ``(ints, q, relative error of the largest difference)``, or ``(None, None, None)``."""
     values = np.unique(d[d > error])  # distinct differences that are not ties
     if values.size == 0:
-        return np.zeros(d.shape, dtype=np.int64), 0.0
+        return np.zeros(d.shape, dtype=np.int64), 0.0, 1.0
     gaps = values - np.concatenate(([0.0], values[:-1]))  # multiples of q too, and small
     step = _approximate_gcd(gaps[gaps > 2 * error], error)
     if step is None:
-        return None, None
+        return None, None, None
     increments = _multiples(gaps, step, 2 * error)
     if increments is None:
-        return None, None
+        return None, None, None
     multiples = np.cumsum(increments)
     q = float(multiples @ values / (multiples @ multiples))
     if np.abs(values - multiples * q).max() > error:
-        return None, None
+        return None, None, None
     distinct = np.count_nonzero(increments)
     steps = multiples[-1]
     if distinct > 1 and (
         math.log(steps) + (distinct - 1) * math.log(4 * error / q) > math.log(FALSE_GRID)
     ):
-        return None, None
+        return None, None, None
     ints = np.rint(d / q).astype(np.int64)
     if int(_by_row(np.maximum, ints).sum()) >= 2**62 // _WIDTH:  # the kernels' int64 sums
-        return None, None
-    return ints, _resolved(q, error / values[-1])
+        return None, None, None
+    return ints, q, error / values[-1]
 
 
 def _approximate_gcd(values: np.ndarray, error: float) -> float | None:
@@ -236,7 +242,10 @@ def _multiples(gaps: np.ndarray, step: float, error: float) -> np.ndarray | None
 
 
 def _resolved(q: float, relative_error: float) -> float:
-    """``q`` to one significant digit more than ``relative_error`` resolves (at most 12)."""
+    """``q`` to one significant digit more than ``relative_error`` resolves (at most 12);
+    0 stays 0."""
+    if q == 0.0:
+        return 0.0
     digits = int(min(12, max(1, math.floor(-math.log10(relative_error)) + 1)))
     return float(f"{q:.{digits}g}")
 
@@ -249,7 +258,8 @@ class TukeyGroup:
     Attributes
     ----------
     values : ndarray, shape (n_items, k)
-        Working scores: int64 on a grid, float64 otherwise; each item's smallest is 0.
+        Working scores: int64 on a grid (multiples of ``quantum``), float64 otherwise (the
+        within-item differences times ``2**-exponent``); each item's smallest is 0.
     pairs : ndarray of intp, shape (n_pairs, 2)
     observed : ndarray, shape (n_pairs,)
         ``|sum_b - sum_a|`` in working units.
@@ -263,6 +273,10 @@ class TukeyGroup:
     base : int or None
         The baseline's column for the many-vs-one statistic ``max_j |sum_j - sum_base|``;
         None for the range of the sums (:attr:`statistic`).
+    exponent : int
+        Off a grid, the float working values are the differences times ``2**-exponent``
+        (the largest in ``[0.5, 1)``: an exact scaling, so that the tie rule works at any
+        scale, subnormal scores included); 0 on a grid.
     """
 
     values: np.ndarray
@@ -272,6 +286,7 @@ class TukeyGroup:
     quantum: float | None
     tolerance: float
     base: int | None = None
+    exponent: int = 0
 
     @property
     def statistic(self) -> str:
@@ -311,13 +326,11 @@ def prepare_group(
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
     if base is not None and not 0 <= base < x.shape[1]:
         raise ValueError(f"`base` must be a column of the {x.shape[1]} systems; got {base}.")
-    d = _differences(x)
-    error = difference_error(x, precision)
-    ints, quantum = _grid(d, error)
-    values = d if ints is None else ints
+    ints, scaled, exponent, quantum, error = _working(x, precision)
+    values = scaled if ints is None else ints
     sums = values.sum(axis=0)
     observed = np.abs(sums[pairs[:, 1]] - sums[pairs[:, 0]])
-    tolerance = 0.0 if ints is not None else tie_tolerance(d, error)
+    tolerance = 0.0 if ints is not None else tie_tolerance(scaled, error)
     return TukeyGroup(
         values=values,
         pairs=pairs,
@@ -326,6 +339,7 @@ def prepare_group(
         quantum=quantum,
         tolerance=tolerance,
         base=None if base is None else int(base),
+        exponent=0 if ints is not None else exponent,
     )
 
 
