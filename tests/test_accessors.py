@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from tests.data import unsorted_runs
 
 import pairedstats
 
@@ -17,7 +18,7 @@ NUMBERS = {
 
 @pytest.fixture(scope="module")
 def runs():
-    return pairedstats.datasets.load_runs()
+    return unsorted_runs()
 
 
 def _wide(frame, collection):

@@ -706,24 +706,50 @@ def _inf_without_minimum(v, axis=-1):  # infinite on the resamples that lack the
 @pytest.mark.parametrize(
     ("statistic", "error", "message"),
     [
-        (lambda v: None, TypeError,
-         r"`statistic` returned None on the sample of system 'p'; it must return a real number"),
+        (
+            lambda v: None,
+            TypeError,
+            r"`statistic` returned None on the sample of system 'p'; it must return a real number",
+        ),
         (lambda v, axis=-1: None, TypeError, r"`statistic` returned None on the sample"),
-        (lambda v: np.max(v) + 1j, TypeError,
-         r"`statistic` returned complex values on the sample of system 'p' \(e.g. \(0\.5\+1j\)\)"),
-        (lambda v, axis=-1: np.max(v, axis=axis) + 0j, TypeError,
-         r"`statistic` returned complex values on the sample of system 'p' \(e.g. \(0\.5\+0j\)"),
-        (lambda v: -np.inf, ValueError,
-         r"`statistic` returned an infinite value \(-inf\) on the sample of system 'p'"),
-        (_inf_without_minimum, ValueError,
-         r"`statistic` returned an infinite value \(inf\) on the resamples of system 'p';"
-         r".*or NaN where the metric is undefined"),
-        (lambda v: "high", TypeError,
-         r"`statistic` must return real numbers; on the sample of system 'p' it returned "
-         r"'high' \(a str\)"),
+        (
+            lambda v: np.max(v) + 1j,
+            TypeError,
+            r"`statistic` returned complex values on the sample of system 'p' "
+            r"\(e.g. \(0\.5\+1j\)\)",
+        ),
+        (
+            lambda v, axis=-1: np.max(v, axis=axis) + 0j,
+            TypeError,
+            r"`statistic` returned complex values on the sample of system 'p' \(e.g. \(0\.5\+0j\)",
+        ),
+        (
+            lambda v: -np.inf,
+            ValueError,
+            r"`statistic` returned an infinite value \(-inf\) on the sample of system 'p'",
+        ),
+        (
+            _inf_without_minimum,
+            ValueError,
+            r"`statistic` returned an infinite value \(inf\) on the resamples of system 'p';"
+            r".*or NaN where the metric is undefined",
+        ),
+        (
+            lambda v: "high",
+            TypeError,
+            r"`statistic` must return real numbers; on the sample of system 'p' it returned "
+            r"'high' \(a str\)",
+        ),
     ],
-    ids=["none", "none-vectorized", "complex", "complex-vectorized", "inf", "inf-on-resamples",
-         "text"],
+    ids=[
+        "none",
+        "none-vectorized",
+        "complex",
+        "complex-vectorized",
+        "inf",
+        "inf-on-resamples",
+        "text",
+    ],
 )
 def test_a_statistic_returning_none_complex_or_inf_is_named(statistic, error, message):
     # not read as NaN (None), cut to the real part (complex) or carried into the replicates

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import bootstrap
@@ -91,7 +92,7 @@ def test_pvalue_is_near_the_t_test_on_well_behaved_data():
 
 
 def test_effect_sizes_through_the_accessor():
-    runs = pairedstats.datasets.load_runs()
+    runs = unsorted_runs()
     res = runs.paired.bootstrap(item="query", system="run", score="ndcg", baseline="bm25",
                                 n_resamples=300, rng=1)  # fmt: skip
     wide = runs.pivot(index="query", columns="run", values="ndcg")
@@ -209,7 +210,7 @@ def test_adjust_is_checked():
 
 
 def test_letters_from_an_adjusted_bootstrap():
-    runs = pairedstats.datasets.load_runs()
+    runs = unsorted_runs()
     res = runs.paired.bootstrap(item="query", system="run", score="p10", n_resamples=2000,
                                 rng=1, adjust="holm", as_result=True)  # fmt: skip
     table = pairedstats.display.letters(res)

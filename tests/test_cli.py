@@ -8,12 +8,13 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import cli
 from pairedstats.__main__ import main as module_main
 
-RUNS = pairedstats.datasets.load_runs()
+RUNS = unsorted_runs()
 TIDY = ["--item", "query", "--system", "run", "--score", "ndcg"]
 
 
@@ -73,7 +74,8 @@ def test_bootstrap_tidy_csv_equals_the_accessor(capsys, runs_csv):
 def test_tukey_wide_parquet_equals_the_tidy_accessor(capsys, tmp_path):
     pytest.importorskip("pyarrow")
     part = RUNS[RUNS["collection"] == "robust04"]
-    wide = part.pivot(index="query", columns="run", values="p10").reset_index()
+    wide = part.pivot(index="query", columns="run", values="p10")
+    wide = wide[list(part["run"].unique())].reset_index()  # the runs in the tidy order
     path = tmp_path / "wide.parquet"
     wide.to_parquet(path)
     got = _csv(
@@ -241,7 +243,7 @@ def test_module_entry_dispatches_to_the_command_line(capsys, runs_csv):
         == 0
     )
     got = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    assert got["system_b"].tolist() == ["bm25+rm3", "dense", "hybrid"]
+    assert got["system_b"].tolist() == ["hybrid", "dense", "bm25+rm3"]
 
 
 def test_subprocess(runs_csv):
@@ -570,12 +572,14 @@ def test_bootstrap_latex_explains_only_the_marks_that_appear(capsys, tmp_path):
     argv = ["bootstrap", str(same), "--item", "item", "--rng", "1", "--format", "latex"]
     assert cli.main(argv) == 0
     latex = capsys.readouterr().out
-    assert "^{*}" not in latex and r"\footnotesize" not in latex
+    assert "^{*}" not in latex
+    assert r"\footnotesize" not in latex
     assert latex.splitlines()[-2:] == [r"\bottomrule", r"\end{tabular}"]
     argv[1] = str(_unsorted_csv(tmp_path))
     assert cli.main(argv) == 0
     latex = capsys.readouterr().out
-    assert "^{*}" in latex and r"\footnotesize $^{*}$" in latex.splitlines()[-2]
+    assert "^{*}" in latex
+    assert r"\footnotesize $^{*}$" in latex.splitlines()[-2]
 
 
 def test_rank_text_lists_the_systems_in_the_order_its_header_says(capsys, tmp_path):

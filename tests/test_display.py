@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from tests.data import unsorted_runs
 
-import pairedstats
 from pairedstats.display import (
     bound_text,
     cell_text,
@@ -104,7 +104,7 @@ def test_shared_letter_exactly_when_not_different(n):
 
 
 def test_letters_of_a_tukey_result_per_group():
-    runs = pairedstats.datasets.load_runs()
+    runs = unsorted_runs()
     hsd = runs.paired.tukey_hsd(
         item="query", system="run", score="ndcg", by="collection", n_resamples=2000, rng=3,
         as_result=True,
@@ -127,7 +127,7 @@ def test_letters_of_a_tukey_result_per_group():
 
 
 def test_errors():
-    runs = pairedstats.datasets.load_runs()
+    runs = unsorted_runs()
     boot = runs.paired.bootstrap(
         item="query", system="run", score="ndcg", n_resamples=200, rng=1, as_result=True
     )

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import cli
-from tests.data import unsorted_runs
 
 COLUMNS = ["system", "mean", "rank", "rank_low", "rank_high", "may_be_best"]
 

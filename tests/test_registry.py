@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import cli, registry
@@ -195,7 +196,7 @@ def test_signatures_and_docstrings_list_the_spec_keywords(name):
 
 
 def test_an_unknown_keyword_is_named_with_the_method_s_keywords():
-    runs = pairedstats.datasets.load_runs()
+    runs = unsorted_runs()
     with pytest.raises(TypeError, match=r"tukey_hsd: got an unexpected keyword argument "
                        r"'confidence_level'; its keywords are .*n_resamples"):  # fmt: skip
         runs.paired.tukey_hsd(item="query", system="run", score="ndcg", confidence_level=0.9)

@@ -8,10 +8,10 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import cli, display
-from tests.data import unsorted_runs
 
 RUNS = unsorted_runs()
 METRICS = ["ndcg", "p10"]
@@ -430,5 +430,6 @@ def test_the_note_explains_only_the_marks_that_appear():
                                                              rng=1)  # fmt: skip
     assert worse.to_frame()[("score", "mark")].tolist() == ["", "", DDAGGER]
     assert worse.notes(latex=True) == [
-        r"$^{\ddagger}$ significantly worse than zeta (paired bootstrap, Holm-adjusted $p < 0.05$)."
+        r"$^{\ddagger}$ significantly worse than zeta "
+        r"(paired bootstrap, Holm-adjusted $p < 0.05$)."
     ]

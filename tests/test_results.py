@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
+from tests.data import unsorted_runs
 
 from pairedstats import display
 from pairedstats._validation import metadata
@@ -545,15 +546,15 @@ def test_labels_pandas_cannot_tell_apart_give_coordinates_without_an_index():
 def test_significant_is_labelled_by_groups_and_comparisons():
     import pairedstats
 
-    runs = pairedstats.datasets.load_runs()
+    runs = unsorted_runs()
     res = runs.paired.tukey_hsd(item="query", system="run", score="ndcg", by="collection",
                                 n_resamples=500, rng=1, as_result=True)  # fmt: skip
     flags = res.significant()
     assert list(flags.index.names) == ["collection"]
     assert list(flags.columns.names) == ["system_a", "system_b"]
-    assert flags.loc[("robust04",), ("bm25", "hybrid")] == (
+    assert flags.loc[("robust04",), ("hybrid", "bm25")] == (
         res.to_dataframe().set_index(["collection", "system_a", "system_b"])
-        .loc[("robust04", "bm25", "hybrid"), "pvalue"] < 0.05
+        .loc[("robust04", "hybrid", "bm25"), "pvalue"] < 0.05
     )  # fmt: skip
     np.testing.assert_array_equal(flags.to_numpy(), np.asarray(res.pvalue) < 0.05)
     single = pairedstats.tukey_hsd(np.random.default_rng(0).normal(size=(10, 2)), rng=1,
@@ -630,7 +631,8 @@ def test_counts_are_integers_in_every_display():
     many = dataclasses.replace(hsd, exceeding=np.array([[2_500_000.0, 1164.0, np.nan]]),
                                n_resamples=np.array([[4_000_000, 4_000_000, 0]]))  # fmt: skip
     assert _column(str(many), "exceeding", 2) == ["2500000", "1164", "NaN"]
-    assert "| 2500000 |" in many.to_markdown() and "<td>1164</td>" in many._repr_html_()
+    assert "| 2500000 |" in many.to_markdown()
+    assert "<td>1164</td>" in many._repr_html_()
     latex = many.to_latex(["exceeding", "n_resamples"]).splitlines()[4:7]
     assert [row.split(" & ")[2] for row in latex] == ["$2500000$", "$1164$", "--"]
 
@@ -644,7 +646,8 @@ def test_the_latex_note_explains_a_mark_only_when_a_row_carries_it(method):
     res = getattr(same.paired, method)(n_resamples=2000, rng=1, as_result=True)
     assert not res.significant().to_numpy().any()
     latex = res.to_latex()
-    assert "^{*}" not in latex and r"\footnotesize" not in latex
+    assert "^{*}" not in latex
+    assert r"\footnotesize" not in latex
     assert latex.splitlines()[-2] == r"\bottomrule"
     marked = getattr(_unsorted_systems().paired, method)(item="item", n_resamples=2000, rng=1,
                                                          as_result=True)  # fmt: skip

@@ -5,6 +5,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats._validation import check_progress
@@ -14,7 +15,7 @@ pytest.importorskip("tqdm")
 
 @pytest.fixture(scope="module")
 def runs():
-    return pairedstats.datasets.load_runs()
+    return unsorted_runs()
 
 
 def _calls(runs):

@@ -57,7 +57,8 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         ``statistic`` (no per-item difference) and with ``weights`` (the estimate is not
         the item mean).
     wins, ties, losses : ndarray of int or None
-        Items with ``b > a``, ``b == a``, ``b < a`` (compared as given); None with
+        Items with ``b > a``, ``b == a``, ``b < a`` (ties by the tie rule of
+        :mod:`pairedstats.core.ties`); None with
         ``statistic``. Always "b higher than a", also for metrics where lower is better.
     n_clusters : ndarray of int or None
         Clusters in the group (the resampled units), with ``cluster``; else None.

@@ -67,9 +67,7 @@ def read_table(path, labels=()):
             (column or i): [""] if column in label_columns else list(MISSING_MARKERS)
             for i, column in enumerate(header)
         }
-        return pd.read_csv(
-            source, encoding="utf-8-sig", keep_default_na=False, na_values=missing
-        )
+        return pd.read_csv(source, encoding="utf-8-sig", keep_default_na=False, na_values=missing)
     except UnicodeDecodeError:
         raise _not_utf8("FILE", name) from None
     except pd.errors.EmptyDataError:

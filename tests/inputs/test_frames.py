@@ -307,6 +307,14 @@ def test_an_id_column_read_from_a_file_is_not_a_system(scores_with_ids):
     unnamed = pd.read_csv(io.StringIO(scores_with_ids.to_csv()))
     with pytest.raises(ValueError, match="column 'Unnamed: 0' looks like the items' labels"):
         design_from_frame(unnamed.drop(columns="query"))
+    # with item= the index written to the file is still no system
+    assert list(unnamed.columns) == ["Unnamed: 0", "query", "bm25", "dense"]
+    with pytest.raises(ValueError, match=r"column 'Unnamed: 0' has no name of its own"):
+        design_from_frame(unnamed, item="query")
+    assert design_from_frame(unnamed, item="query", systems=["bm25", "dense"]).systems == (
+        "bm25",
+        "dense",
+    )
 
 
 def test_text_columns_and_marker_cells_are_refused_not_dropped(scores_with_ids):

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import numbers
 from collections.abc import Callable
@@ -123,10 +124,8 @@ def _real_values(returned, where: str) -> np.ndarray:
                 "for each resample (NaN where the metric is undefined)."
             )
         else:  # complex numbers, text, 0-d arrays: their own dtype, checked below
-            try:
+            with contextlib.suppress(ValueError):  # arrays of several shapes: not numbers
                 arr = np.asarray([np.asarray(v) for v in values]).reshape(arr.shape)
-            except ValueError:  # arrays of several shapes: not one number per resample
-                pass
     if arr.dtype.kind == "c":
         flat = arr.reshape(-1)
         imaginary = np.flatnonzero(flat.imag)

@@ -382,6 +382,8 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
     * with a default RangeIndex and no ``item=``, a column that looks like the items' labels
       (distinct integers, or a name pandas gives an unnamed index column) is refused: read
       from a CSV, the id column would otherwise become a system;
+    * a column named as pandas names an empty header cell (``Unnamed: 0``) is refused with
+      ``item=`` too: it is an index written to a file, not a system;
     * an index whose name is also a column's is ambiguous.
     """
     pd = _pandas()
@@ -407,6 +409,14 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
             + "). If it labels the items pass item=; if its scores have a non-numeric marker, "
             "convert them (pandas.to_numeric(errors='coerce') makes them NaN, which `missing=` "
             "then handles). " + fix
+        )
+    unnamed = [c for c in candidates if str(c).startswith("Unnamed:")]
+    if item is not None and unnamed:
+        raise ValueError(
+            f"`systems`: column {unnamed[0]!r} has no name of its own (pandas names so a "
+            "column whose header cell is empty, such as an index written to a CSV file), so "
+            "it cannot be read as a system. Remove it (DataFrame.to_csv(index=False) writes "
+            "no such column), or name the system columns with systems=[...]."
         )
     if item is not None:
         return
