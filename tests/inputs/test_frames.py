@@ -208,7 +208,8 @@ CASES = [
         lambda f: _with(f, cells={(0, "cl"): 7}),
         {"by": "ds", "cluster": "cl"},
         ValueError,
-        "`cluster`: column 'cl' must have one value per item; 1 item\\(s\\) have several",
+        "`cluster`: column 'cl' must have one value per item; 1 item\\(s\\) have several "
+        "\\(for example the item 'q0'\\)",
     ),
     (
         "cluster-missing",

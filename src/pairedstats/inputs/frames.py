@@ -95,8 +95,9 @@ def _group_codes(frame, by: list):
     return code, keys
 
 
-def _per_item_label(frame, rows, column: str, arg: str, item_name: str):
-    """The value of ``column`` for each design row; it must be constant within an item."""
+def _per_item_label(frame, rows, column: str, arg: str, item_labels):
+    """The value of ``column`` for each design row; it must be constant within an item
+    (``item_labels``: each design row's item, which a message names)."""
     values = frame[column]
     if values.isna().any():
         raise ValueError(
@@ -110,7 +111,7 @@ def _per_item_label(frame, rows, column: str, arg: str, item_name: str):
     if len(bad):
         raise ValueError(
             f"`{arg}`: column {column!r} must have one value per item; {len(bad)} item(s) "
-            f"have several (for example {item_name} number {int(bad.index[0])})."
+            f"have several (for example the item {plain(item_labels[int(bad.index[0])])!r})."
         )
     return out
 
@@ -245,8 +246,8 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
     group_code = np.empty(n_rows, dtype=np.int64)
     group_code[rows] = group_code_rows
-    cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", "item")
-    st = None if strata is None else _per_item_label(frame, rows, strata, "strata", "item")
+    cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", item_labels)
+    st = None if strata is None else _per_item_label(frame, rows, strata, "strata", item_labels)
     return _finish(
         scores,
         item_labels,
