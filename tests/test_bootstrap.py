@@ -10,7 +10,9 @@ import pytest
 from scipy import stats
 
 import pairedstats
-from pairedstats.bootstrap import (
+from pairedstats.core.design import PairedDesign
+from pairedstats.inputs import design_from_array
+from pairedstats.methods.bootstrap.run import (
     SPEC,
     BootstrapResult,
     DegenerateBootstrapWarning,
@@ -21,8 +23,6 @@ from pairedstats.bootstrap import (
     bootstrap,
     bootstrap_design,
 )
-from pairedstats.core.design import PairedDesign
-from pairedstats.inputs import design_from_array
 
 
 @pytest.fixture
@@ -464,7 +464,9 @@ def test_batched_groups_equal_the_per_group_path(monkeypatch, method):
         fast = df.paired.bootstrap(**kw)
     # one kernel call for the four groups (group "w" has constant differences)
     assert calls == [4]
-    monkeypatch.setattr(sys.modules["pairedstats.bootstrap"], "_batched_groups", lambda *a: {})
+    monkeypatch.setattr(
+        sys.modules["pairedstats.methods.bootstrap.run"], "_batched_groups", lambda *a: {}
+    )
     with point:
         slow = df.paired.bootstrap(**kw)
     for name in ["difference", "ci_low", "ci_high", "standard_error", "mean_a", "mean_b",

@@ -30,7 +30,7 @@ PAGES = [
     "generated/xarray.Dataset.paired.bootstrap",
     "generated/xarray.Dataset.paired.tukey_hsd", "generated/xarray.Dataset.paired.ranksum",
     "generated/pairedstats.bootstrap", "generated/pairedstats.BootstrapResult",
-    "generated/pairedstats.results.ComparisonResult", "generated/pairedstats.display.letters",
+    "generated/pairedstats.ComparisonResult", "generated/pairedstats.display.letters",
     "generated/pairedstats.plotting.forest", "generated/pairedstats.Report",
     "generated/pandas.DataFrame.paired.report", "rank", "generated/pairedstats.RankResult",
     "generated/pandas.DataFrame.paired.rank", "generated/xarray.Dataset.paired.rank",

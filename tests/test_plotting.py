@@ -14,7 +14,7 @@ from tests.data import unsorted_runs  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
-from pairedstats.tukey import tukey_hsd_design  # noqa: E402
+from pairedstats.methods.tukey_hsd.run import tukey_hsd_design  # noqa: E402
 
 RUNS = unsorted_runs()
 
@@ -178,7 +178,7 @@ def test_distribution_without_replicates_says_why_and_how():
     assert plotting.distribution(index, comparison=2).get_xlabel() == "2 - 1"
     # a result that did not keep its replicates (what the accessors build for a table)
     design = design_from_array(scores)
-    dropped = pairedstats.registry.SPECS["bootstrap"].compute(
+    dropped = pairedstats.methods._shared.registry.SPECS["bootstrap"].compute(
         design, keep=False, n_resamples=200, rng=1
     )
     with pytest.raises(ValueError, match=r"did not keep the replicates.*as_result=True"):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pairedstats.core.design import TwoSampleDesign
-from pairedstats.ranksum import (
+from pairedstats.methods.ranksum.run import (
     RanksumConfidenceWarning,
     RanksumResult,
     _ranksum_iv,

@@ -16,7 +16,8 @@ import xarray as xr
 from tests.data import unsorted_runs
 
 import pairedstats
-from pairedstats import cli, registry
+from pairedstats import cli
+from pairedstats.methods._shared import registry
 
 N_ITEMS, SYSTEMS = 12, ["s0", "s1", "s2"]
 _RNG = np.random.default_rng(4)

@@ -10,7 +10,7 @@ from tests.data import unsorted_runs
 
 from pairedstats import display
 from pairedstats._validation import metadata
-from pairedstats.results import ComparisonResult, IntervalRule, PValueRule
+from pairedstats.methods._shared.results import ComparisonResult, IntervalRule, PValueRule
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,4 +1,5 @@
-"""The run skeleton's progress bar (pairedstats.runs.ProgressBar) on every method."""
+"""The run skeleton's progress bar (pairedstats.methods._shared.runs.ProgressBar) on every
+method."""
 
 import sys
 

@@ -19,7 +19,12 @@ import pairedstats
 from pairedstats import DroppedDataWarning, cli
 from pairedstats.core.design import PairedDesign
 from pairedstats.core.montecarlo import MonteCarloPValue
-from pairedstats.tukey import Checkpoint, tukey_hsd, tukey_hsd_design, tukey_hsd_run
+from pairedstats.methods.tukey_hsd.run import (
+    Checkpoint,
+    tukey_hsd,
+    tukey_hsd_design,
+    tukey_hsd_run,
+)
 
 REF = Path(__file__).parent / "reference" / "tukey"
 PAIRS = [(0, 1), (0, 2), (1, 2)]

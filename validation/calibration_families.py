@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pairedstats.bootstrap import bootstrap_design
 from pairedstats.inputs import design_from_array
-from pairedstats.tukey import tukey_hsd_design
+from pairedstats.methods.bootstrap.run import bootstrap_design
+from pairedstats.methods.tukey_hsd.run import tukey_hsd_design
 
 ALPHA = 0.05
 SYSTEMS = "ABCDEFGH"

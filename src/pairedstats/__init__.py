@@ -17,7 +17,12 @@ The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_h
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
 from . import datasets, display, inputs
 from ._version import __version__
-from .bootstrap import (
+from .core.design import PairedDesign, TwoSampleDesign
+from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
+from .core.power import detectable_difference, items_for
+from .inputs import DroppedDataWarning
+from .methods._shared.results import ComparisonResult, IntervalRule, PValueRule
+from .methods.bootstrap.run import (
     BootstrapResult,
     DegenerateBootstrapWarning,
     MissingStratumWarning,
@@ -27,15 +32,16 @@ from .bootstrap import (
     bootstrap,
     bootstrap_design,
 )
-from .core.design import PairedDesign, TwoSampleDesign
-from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
-from .core.power import detectable_difference, items_for
-from .inputs import DroppedDataWarning
-from .rank import RankResult
-from .ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
-from .report import Report
-from .signrank import SignrankConfidenceWarning, SignrankResult, signrank, signrank_design
-from .tukey import (
+from .methods.rank.run import RankResult
+from .methods.ranksum.run import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
+from .methods.report.run import Report
+from .methods.signrank.run import (
+    SignrankConfidenceWarning,
+    SignrankResult,
+    signrank,
+    signrank_design,
+)
+from .methods.tukey_hsd.run import (
     Checkpoint,
     TukeyHSDResult,
     TukeyHSDRun,
@@ -47,12 +53,15 @@ from .tukey import (
 __all__ = [
     "BootstrapResult",
     "Checkpoint",
+    "ComparisonResult",
     "DegenerateBootstrapWarning",
     "DroppedDataWarning",
     "HDIWidth",
+    "IntervalRule",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",
+    "PValueRule",
     "PairedDesign",
     "PointDistributionWarning",
     "RankResult",

@@ -1,5 +1,6 @@
 """The ``.paired`` accessors of :class:`pandas.DataFrame`, :class:`xarray.Dataset` and
-:class:`xarray.DataArray`, built from the method specs (:mod:`pairedstats.registry`).
+:class:`xarray.DataArray`, built from the method specs
+(:mod:`pairedstats.methods._shared.registry`).
 
 They are stateless and thin: ``__init__`` only stores the object (pandas builds a new
 accessor on every attribute access, and xarray turns an error in ``__init__`` into a
@@ -17,15 +18,16 @@ from functools import partial
 import pandas as pd
 import xarray as xr
 
-from . import bootstrap as _bootstrap  # noqa: F401  (registers the specs)
-from . import inputs, registry
-from . import rank as _rank
-from . import ranksum as _ranksum  # noqa: F401
-from . import report as _report
-from . import signrank as _signrank  # noqa: F401
-from . import tukey as _tukey  # noqa: F401
+from . import inputs
 from .core.draws import root_entropy
 from .inputs import sweeps
+from .methods._shared import registry as registry
+from .methods.bootstrap import run as _bootstrap  # noqa: F401  registers the specs
+from .methods.rank import run as _rank
+from .methods.ranksum import run as _ranksum  # noqa: F401
+from .methods.report import run as _report
+from .methods.signrank import run as _signrank  # noqa: F401
+from .methods.tukey_hsd import run as _tukey  # noqa: F401
 
 __all__ = ["PairedDataArrayAccessor", "PairedDataFrameAccessor", "PairedDatasetAccessor"]
 
@@ -94,7 +96,7 @@ def _frame_method(spec: registry.MethodSpec):
     def method(self, **kwargs):
         given, keywords, as_result = _arguments(spec, "frame", kwargs)
         design = _READ[spec.road, "frame"](self._obj, **given)
-        result = spec.run(design, keep=as_result, **keywords)
+        result = spec.execute(design, as_result, keywords)
         return result if as_result else result.to_dataframe()
 
     return _finish(method, spec, "frame")
@@ -138,7 +140,7 @@ def _dataarray_method(spec: registry.MethodSpec):
 def _eager(ds, *, name: str, given: dict, keywords: dict, keep: bool = False):
     """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
     spec = registry.SPECS[name]
-    result = spec.run(_READ[spec.road, "dataset"](ds, **given), keep=keep, **keywords)
+    result = spec.execute(_READ[spec.road, "dataset"](ds, **given), keep, keywords)
     return result if keep else result.to_dataset()
 
 

@@ -30,10 +30,11 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import display, registry
-from . import rank as _rank
-from . import report as _report
+from . import display
 from .cli_files import read_table, read_trec_eval, read_trec_eval_measures
+from .methods._shared import registry as registry
+from .methods.rank import run as _rank
+from .methods.report import run as _report
 
 __all__ = ["main", "read_table", "read_trec_eval"]
 
@@ -59,8 +60,8 @@ def _json_value(value):
 
 def format_result(result, fmt: str, *, alpha=None) -> str:
     """The result as text, CSV, JSON (``{"metadata": ..., "rows": [...]}``), Markdown
-    (:meth:`~pairedstats.results.ComparisonResult.to_markdown`) or LaTeX
-    (:meth:`~pairedstats.results.ComparisonResult.to_latex`).
+    (:meth:`~pairedstats.ComparisonResult.to_markdown`) or LaTeX
+    (:meth:`~pairedstats.ComparisonResult.to_latex`).
 
     Text, Markdown and LaTeX are displays (:mod:`pairedstats.display`'s rule: a p-value of
     0 from ``B`` random draws as ``<1/B``, counts as integers); CSV and JSON are data
@@ -131,7 +132,8 @@ def _summary_subcommand(sub, module):
     (the report, the ranking): its input and keyword options; the caller adds its own input
     options, then :func:`_summary_output`."""
     summary = module.SUMMARY.split("\n\n")[0].replace("\n", " ")
-    p = sub.add_parser(module.__name__.rsplit(".", 1)[-1], help=summary, description=summary)
+    name = module.__name__.rsplit(".", 2)[-2]  # the method's folder: methods/<name>/run.py
+    p = sub.add_parser(name, help=summary, description=summary)
     p.add_argument("file", nargs="?", metavar="FILE",
                    help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
     for keyword in [*module.input_keywords("frame"), *module.KEYWORDS]:
@@ -150,7 +152,7 @@ def _summary_output(p, formats: tuple) -> None:
 
 def _report_subcommand(sub) -> None:
     """``pairedstats report``: the report's inputs and keywords (declared once, in
-    :data:`pairedstats.report.KEYWORDS`), trec_eval input with several measures."""
+    :data:`pairedstats.methods.report.run.KEYWORDS`), trec_eval input with several measures."""
     p = _summary_subcommand(sub, _report)
     trec = p.add_argument_group("trec_eval input (instead of FILE)")
     trec.add_argument("--trec-eval", nargs="+", metavar="RUN",
@@ -168,7 +170,7 @@ def _report_subcommand(sub) -> None:
 
 def _rank_subcommand(sub) -> None:
     """``pairedstats rank``: the ranking's inputs and keywords (declared once, in
-    :data:`pairedstats.rank.KEYWORDS`)."""
+    :data:`pairedstats.methods.rank.run.KEYWORDS`)."""
     p = _summary_subcommand(sub, _rank)
     _trec_eval_options(p)
     _summary_output(p, RANK_FORMATS)

@@ -111,7 +111,8 @@ def forest(result, *, ax=None, color="C0", zero=True):
     """Forest plot: each comparison's difference (b - a) with its interval.
 
     One row per group and comparison, top to bottom in the order of
-    :meth:`~pairedstats.results.ComparisonResult.to_dataframe`; a dot at the result's
+    :meth:`~pairedstats.ComparisonResult.to_dataframe`; a dot at the
+    result's
     estimate (``difference``; rank-sum: ``shift``), a line along its interval (``ci_low``
     to ``ci_high``), and a dashed line at 0. The open side
     of a one-sided interval is drawn to just past the data and ends in an arrow head.

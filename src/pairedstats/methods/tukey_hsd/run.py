@@ -4,7 +4,7 @@ Functional API on arrays (:func:`tukey_hsd`), on designs (:func:`tukey_hsd_desig
 the accessors call), and a run that can be stepped and watched (:func:`tukey_hsd_run`).
 All pairs (the range statistic) or, with ``baseline=``, the comparisons with one system
 (the many-vs-one statistic). The maths is in :mod:`pairedstats.core.tukey`; the result
-type in :mod:`pairedstats.tukey_result`.
+type in :mod:`pairedstats.methods.tukey_hsd.result`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validation import (
+from ..._validation import (
     check_baseline,
     check_choice,
     check_n_resamples,
@@ -22,13 +22,13 @@ from ._validation import (
     metadata,
     normalise_rng,
 )
-from .core import tukey as core
-from .core.design import PairedDesign, comparison_pairs
-from .core.draws import canonical_bytes
-from .core.groups import plain_mean
-from .core.montecarlo import MonteCarloPValue, hdi_of_counts
-from .inputs import canonical_ranks, check_design, design_from_array
-from .registry import (
+from ...core import tukey as core
+from ...core.design import PairedDesign, comparison_pairs
+from ...core.draws import canonical_bytes
+from ...core.groups import plain_mean
+from ...core.montecarlo import MonteCarloPValue, hdi_of_counts
+from ...inputs import canonical_ranks, check_design, design_from_array
+from .._shared.registry import (
     NO_REPLICATE,
     PAIRED_INPUTS,
     PROGRESS,
@@ -41,8 +41,8 @@ from .registry import (
     design_function,
     register,
 )
-from .runs import Outputs, ProgressBar, comparison_labels
-from .tukey_result import Checkpoint, TukeyHSDResult
+from .._shared.runs import Outputs, ProgressBar, comparison_labels
+from .result import Checkpoint, TukeyHSDResult
 
 __all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
            "tukey_hsd_run"]  # fmt: skip
@@ -444,6 +444,7 @@ SPEC = register(
             PROGRESS,
             WORKERS,
         ),
+        check=None,
         run=_compute,
         refuses={
             "replicate": (

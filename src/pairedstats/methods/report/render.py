@@ -1,4 +1,4 @@
-"""The displays of a :class:`pairedstats.report.Report`: text, Markdown, HTML and LaTeX.
+"""The displays of a :class:`~pairedstats.Report`: text, Markdown, HTML and LaTeX.
 
 Each cell is formatted here (``digits`` decimals, the mark or letters, the best mean in bold,
 optionally the interval of the difference from the baseline); the layout is pandas': the
@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from . import display
+from ... import display
 
 __all__ = ["cells", "html", "latex", "markdown", "text"]
 

@@ -42,15 +42,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import display, report_render
-from ._validation import (
+from ... import display
+from ..._validation import (
     check_choice,
     check_confidence_level,
     check_lower_is_better,
     check_progress,
 )
-from .core.draws import root_entropy
-from .registry import (
+from ...core.draws import root_entropy
+from .._shared.registry import (
     INPUTS,
     NO_REPLICATE,
     PROGRESS,
@@ -59,6 +59,7 @@ from .registry import (
     baseline_keyword,
     columns_keyword,
 )
+from . import render as report_render
 
 __all__ = ["KEYWORDS", "TESTS", "Report", "report"]
 
@@ -106,7 +107,7 @@ _SCORE = columns_keyword(
     "each is tested on its own (a wide table has one metric).",
     "score columns, one per metric (tidy tables)",
 )
-#: Keywords refused on purpose, with why (:func:`pairedstats.registry.refuse`).
+#: Keywords refused on purpose, with why (:func:`pairedstats.methods._shared.registry.refuse`).
 REFUSES = {
     "replicate": "its tests (bootstrap or Tukey HSD per metric) take one score per item and "
     "system; the run-to-run (seed) variance of repeated runs would be left out. " + NO_REPLICATE
@@ -238,7 +239,7 @@ def report(accessor, container: str, **keywords) -> Report:
 
 
 def _ranks(accessor, given, metrics, settings, entropy) -> dict:
-    """Metric -> its :class:`~pairedstats.rank.RankResult` (``ranks=True``)."""
+    """Metric -> its :class:`~pairedstats.methods.rank.run.RankResult` (``ranks=True``)."""
     options = dict(rng=entropy, confidence_level=settings["confidence_level"], as_result=True)
     if settings["n_resamples"] is not None:
         options["n_resamples"] = settings["n_resamples"]
@@ -373,7 +374,7 @@ class Report:
     seed_entropy : int
         The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report).
     ranks : dict or None
-        With ``ranks=True``: metric -> its :class:`~pairedstats.rank.RankResult`, whose
+        With ``ranks=True``: metric -> its :class:`~pairedstats.methods.rank.run.RankResult`, whose
         rank sets the report shows.
     """
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _validation
-from .core import bootstrap as _core
-from .core.design import PairedDesign
-from .core.inference import ALTERNATIVES
-from .inputs import check_design
+from ... import _validation
+from ...core import bootstrap as _core
+from ...core.design import PairedDesign
+from ...core.inference import ALTERNATIVES
+from ...inputs import check_design
 
 __all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "bootstrap_iv"]
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import numpy as np
-
-from .core import bootstrap as _core
-from .core._warn import warn
-from .core.design import PairedDesign
+from ...core import bootstrap as _core
+from .._shared.findings import Findings as _Findings
+from .._shared.findings import listing
 
 __all__ = [
     "DegenerateBootstrapWarning",
@@ -50,12 +48,9 @@ class NaNReplicatesWarning(DegenerateBootstrapWarning):
     """``statistic`` returned NaN on some resamples; those comparisons' intervals are NaN."""
 
 
-class Findings:
-    """Degenerate designs and distributions found in the groups of a call, warned once.
-
-    Each kind is warned once per call, with the number of groups concerned and the first of
-    them as an example.
-    """
+class Findings(_Findings):
+    """Degenerate designs and distributions found in the groups of a bootstrap call, each
+    kind warned once (:class:`pairedstats.methods._shared.findings.Findings`)."""
 
     #: kind: (warning class, what is degenerate, what it means for the interval)
     KINDS: ClassVar[dict[str, tuple[type, str, str]]] = {
@@ -100,40 +95,6 @@ class Findings:
         ),
     }
 
-    def __init__(self, design: PairedDesign, pairs):
-        self.design = design
-        self.names = [f"{design.systems[b]!r} - {design.systems[a]!r}" for a, b in pairs]
-        self.found: dict[str, list[tuple[int, str]]] = {}
-
-    def add(self, kind: str, g: int, detail: str) -> None:
-        self.found.setdefault(kind, []).append((g, detail))
-
-    def comparisons(self, kind: str, mask, describe=lambda g, c: "") -> None:
-        """Add, per group, the comparisons where ``mask`` (n_groups, k) is True."""
-        for g in np.flatnonzero(mask.any(axis=1)):
-            parts = [self.names[c] + describe(g, c) for c in np.flatnonzero(mask[g])]
-            self.add(kind, int(g), "for " + _listing(parts))
-
-    def _where(self, hits) -> str:
-        design = self.design
-        if not design.group_names:
-            return ""
-        pairs = zip(design.group_names, design.group_keys[hits[0][0]], strict=True)
-        key = ", ".join(f"{name}={value!r}" for name, value in pairs)
-        if design.n_groups == 1:
-            return f" in group {key}"
-        return f" in {len(hits)} of {design.n_groups} groups, e.g. group {key}"
-
-    def warn(self) -> None:
-        for kind, hits in self.found.items():
-            category, title, meaning = self.KINDS[kind]
-            warn(f"{title}{self._where(hits)}: {hits[0][1]}. {meaning}", category)
-
-
-def _listing(parts: list[str], limit: int = 3) -> str:
-    shown = ", ".join(parts[:limit])
-    return shown if len(parts) <= limit else f"{shown} and {len(parts) - limit} more"
-
 
 def design_findings(findings: Findings, g: int, group: _core.GroupData, weights) -> None:
     """Single units and weighted strata missing from group ``g``."""
@@ -142,7 +103,7 @@ def design_findings(findings: Findings, g: int, group: _core.GroupData, weights)
         sizes = zip(group.stratum_keys, group.strata_sizes, strict=True)
         alone = [f"stratum {key!r} has one {unit}" for key, size in sizes if size == 1]
         if alone:
-            findings.add("single", g, _listing(alone))
+            findings.add("single", g, listing(alone))
     elif group.clustered and group.n_units == 1:
         findings.add("single", g, "the group has one cluster")
     if weights is not None:

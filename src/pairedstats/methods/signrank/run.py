@@ -13,13 +13,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import _validation
-from .core import signrank as _core
-from .core._warn import warn
-from .core.design import PairedDesign, comparison_pairs
-from .core.ties import tie_error
-from .inputs import check_design, design_from_array
-from .registry import (
+from ... import _validation
+from ...core import signrank as _core
+from ...core._warn import warn
+from ...core.design import PairedDesign, comparison_pairs
+from ...core.ties import tie_error
+from ...inputs import check_design, design_from_array
+from .._shared.registry import (
     CORRECTION,
     NO_REPLICATE,
     PAIRED_INPUTS,
@@ -34,8 +34,8 @@ from .registry import (
     rank_test_method_keyword,
     register,
 )
-from .results import RankTestResult
-from .runs import Outputs, ProgressBar, comparison_labels
+from .._shared.results import RankTestResult
+from .._shared.runs import Outputs, ProgressBar, comparison_labels
 
 __all__ = ["SignrankConfidenceWarning", "SignrankResult", "signrank", "signrank_design"]
 
@@ -59,7 +59,8 @@ class SignrankResult(RankTestResult):
 
     Every attribute below is a read-only array of shape ``(n_groups, n_comparisons)``. A
     comparison is significant when ``pvalue < alpha`` (:meth:`significant`). Besides those
-    of :class:`~pairedstats.results.RankTestResult` (``null_mean`` and ``null_variance``
+    of :class:`~pairedstats.methods._shared.results.RankTestResult` (``null_mean`` and
+    ``null_variance``
     are ``n (n + 1) / 4`` and the tie-corrected ``n (n + 1) (2n + 1) / 24 - sum(t^3 - t) /
     48``, ``n`` non-zero differences, ``t`` the sizes of the groups of tied ``|b - a|``;
     ``shift`` is the paired Hodges-Lehmann estimate, the median of the Walsh averages
@@ -204,6 +205,7 @@ SPEC = register(
             CORRECTION,
             PROGRESS,
         ),
+        check=None,
         run=_compute,
         refuses={
             "replicate": (

@@ -4,8 +4,8 @@ A :class:`Keyword` holds a name, its default, its documentation and its command-
 :data:`INPUTS` declares the input keywords of each road (paired, two-sample) and container
 (frame, dataset, array); the rest are the keywords several methods share, each with the one
 description it needs (``baseline_keyword(doc)``, ``alternative_keyword(doc)``, ...).
-:mod:`pairedstats.registry` builds the methods' signatures, docstrings and command-line
-options from them.
+:mod:`pairedstats.methods._shared.registry` builds the methods' signatures, docstrings and
+command-line options from them.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
-from .core.inference import ALTERNATIVES
+from ...core.inference import ALTERNATIVES
 
 #: The ``method`` choices of the rank tests.
 RANK_TEST_METHODS = ("auto", "exact", "asymptotic")

@@ -9,27 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _validation
-from .bootstrap_result import BootstrapResult
-from .bootstrap_settings import ADJUSTMENTS, METHODS, Settings, bootstrap_iv
-from .bootstrap_warnings import (
-    DegenerateBootstrapWarning,
-    Findings,
-    MissingStratumWarning,
-    NaNReplicatesWarning,
-    PointDistributionWarning,
-    SingleUnitWarning,
-    design_findings,
-)
-from .core import bootstrap as _core
-from .core import crossed as _crossed
-from .core.design import PairedDesign, comparison_pairs
-from .core.effects import paired_effects
-from .core.intervals import comparison_tie_errors
-from .core.parallel import run_in_parts
-from .core.summary import Rule, summarize
-from .inputs import design_from_array
-from .registry import (
+from ... import _validation
+from ...core import bootstrap as _core
+from ...core import crossed as _crossed
+from ...core.design import PairedDesign, comparison_pairs
+from ...core.effects import paired_effects
+from ...core.intervals import comparison_tie_errors
+from ...core.parallel import run_in_parts
+from ...core.summary import Rule, summarize
+from ...inputs import design_from_array
+from .._shared.registry import (
     PROGRESS,
     RNG,
     WORKERS,
@@ -41,7 +30,18 @@ from .registry import (
     design_function,
     register,
 )
-from .runs import Outputs, ProgressBar, comparison_labels
+from .._shared.runs import Outputs, ProgressBar, comparison_labels
+from .findings import (
+    DegenerateBootstrapWarning,
+    Findings,
+    MissingStratumWarning,
+    NaNReplicatesWarning,
+    PointDistributionWarning,
+    SingleUnitWarning,
+    design_findings,
+)
+from .result import BootstrapResult
+from .settings import ADJUSTMENTS, METHODS, Settings, bootstrap_iv
 
 __all__ = [
     "BootstrapResult",
@@ -415,6 +415,7 @@ SPEC = register(
             PROGRESS,
             WORKERS,
         ),
+        check=None,
         run=_compute,
         returns="""
         BootstrapResult

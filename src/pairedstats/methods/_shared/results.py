@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from . import display
-from .core.draws import canonical_bytes
+from ... import display
+from ...core.draws import canonical_bytes
 
 __all__ = ["ComparisonResult", "IntervalRule", "PValueRule", "RankTestResult", "labelled_flags"]
 
@@ -268,7 +268,7 @@ class ComparisonResult:
 
     def plot(self, kind: str = "auto", **keywords):
         """Plot the result: :func:`pairedstats.plotting.plot`."""
-        from . import plotting
+        from ... import plotting
 
         return plotting.plot(self, kind, **keywords)
 

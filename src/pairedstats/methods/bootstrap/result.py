@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .results import ComparisonResult, IntervalRule, labelled_flags
+from .._shared.results import ComparisonResult, IntervalRule, labelled_flags
 
 __all__ = ["BootstrapResult"]
 
@@ -149,7 +149,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         -------
         pandas.DataFrame of bool
             One row per group, one column per comparison
-            (:func:`pairedstats.results.labelled_flags`).
+            (:func:`pairedstats.methods._shared.results.labelled_flags`).
         """
         flags = IntervalRule.significant(self, alpha)
         if self.pvalue_adjusted is None:

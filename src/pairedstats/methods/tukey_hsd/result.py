@@ -1,6 +1,6 @@
 """The result of the randomized Tukey HSD test and the checkpoints a monitor is shown.
 
-Made by :mod:`pairedstats.tukey` (:func:`pairedstats.tukey_hsd` and its run).
+Made by :mod:`pairedstats.methods.tukey_hsd.run` (:func:`pairedstats.tukey_hsd` and its run).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from .core.montecarlo import MonteCarloPValue
-from .results import ComparisonResult, PValueRule
+from ...core.montecarlo import MonteCarloPValue
+from .._shared.results import ComparisonResult, PValueRule
 
 __all__ = ["Checkpoint", "TukeyHSDResult"]
 

@@ -83,10 +83,13 @@ class MethodSpec:
         keywords it takes (see :data:`INPUTS`).
     keywords : tuple of Keyword
         The method's own keywords, in signature order.
+    check : callable
+        ``check(design, *, keep, **keywords) -> Settings``: the one validation of the
+        method's keywords against the design, a frozen ``Settings`` (its ``settings.py``);
+        ``keep`` asks to keep what only the result object holds (e.g. the bootstrap
+        distribution).
     run : callable
-        ``run(design, keep, **keywords) -> result``: validates the keywords and computes
-        every group; ``keep`` asks to keep what only the result object holds (e.g. the
-        bootstrap distribution).
+        ``run(settings) -> result``: computes every group (its ``run.py``).
     returns, warns, notes : str
         numpydoc sections of the function's docstring (without their headers).
     examples : dict
@@ -103,6 +106,7 @@ class MethodSpec:
     road: str
     inputs: dict
     keywords: tuple
+    check: Callable | None
     run: Callable
     returns: str = ""
     warns: str = ""
@@ -115,9 +119,15 @@ class MethodSpec:
         return next(k for k in self.keywords if k.name == name)
 
     def compute(self, design, *, keep: bool = True, **keywords):
-        """``run`` on ``design`` with the keywords checked and their defaults filled in."""
+        """The method on ``design``, its keywords bound to the signature (defaults filled in)."""
         arguments = bind(self, "design", (design,), keywords)
-        return self.run(arguments.pop("design"), keep=keep, **arguments)
+        return self.execute(arguments.pop("design"), keep, arguments)
+
+    def execute(self, design, keep: bool, keywords: dict):
+        """The run of every method: ``run(check(design, keep=keep, **keywords))``."""
+        if self.check is None:  # a method whose run validates itself
+            return self.run(design, keep=keep, **keywords)
+        return self.run(self.check(design, keep=keep, **keywords))
 
 
 #: Registered specs by name, in registration order.
@@ -260,7 +270,7 @@ def array_function(spec: MethodSpec, read: Callable, module: str) -> Callable:
 
     def function(*args, **kwargs):
         inputs, keywords = _split(spec, "array", bind(spec, "array", args, kwargs))
-        return spec.run(read(**inputs), keep=True, **keywords)
+        return spec.execute(read(**inputs), True, keywords)
 
     return _finish(function, spec, "array", module)
 

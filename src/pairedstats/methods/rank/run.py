@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _validation, display
-from .core.draws import root_entropy
-from .registry import AS_RESULT, INPUTS, NO_REPLICATE, PROGRESS, RNG, WORKERS, Keyword
-from .results import _coordinate_values, _group_grid, _label_array, _with_missing
+from ... import _validation, display
+from ...core.draws import root_entropy
+from .._shared.registry import AS_RESULT, INPUTS, NO_REPLICATE, PROGRESS, RNG, WORKERS, Keyword
+from .._shared.results import _coordinate_values, _group_grid, _label_array, _with_missing
 
 __all__ = ["KEYWORDS", "RankResult", "rank"]
 
@@ -57,11 +57,11 @@ RETURNS = {
     "frame": """pandas.DataFrame or RankResult
     One row per system (per group): the group keys, then ``system, mean, rank, rank_low,
     rank_high, may_be_best``; ``attrs`` holds the settings. With ``as_result=True`` the
-    :class:`~pairedstats.rank.RankResult`.""",
+    :class:`~pairedstats.methods.rank.run.RankResult`.""",
     "dataset": """xarray.Dataset or RankResult
     The variables ``mean, rank, rank_low, rank_high, may_be_best`` over the sweep
     dimensions and a ``system`` dimension. With ``as_result=True`` the
-    :class:`~pairedstats.rank.RankResult`.""",
+    :class:`~pairedstats.methods.rank.run.RankResult`.""",
 }
 
 EXAMPLES = {
@@ -83,7 +83,7 @@ EXAMPLES = {
 ([2, 2, 1], [3, 3, 1])""",
 }
 
-#: Keywords refused on purpose, with why (:func:`pairedstats.registry.refuse`).
+#: Keywords refused on purpose, with why (:func:`pairedstats.methods._shared.registry.refuse`).
 REFUSES = {
     "replicate": "its bootstrap of all pairs takes one score per item and system; the run-to-run "
     "(seed) variance of repeated runs would be left out. " + NO_REPLICATE
@@ -274,7 +274,7 @@ class RankResult:
     Attributes
     ----------
     group_names, group_keys : tuple
-        The groups, as in :class:`~pairedstats.results.ComparisonResult`.
+        The groups, as in :class:`~pairedstats.ComparisonResult`.
     systems : tuple
         The system labels, in system order (the arrays' last axis).
     mean : ndarray, shape (n_groups, n_systems)

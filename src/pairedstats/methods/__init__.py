@@ -1,0 +1,9 @@
+"""The methods, one folder each, with the same roles in each folder.
+
+Importing this package imports every method, which registers its spec
+(:mod:`pairedstats.methods._shared.registry`): the one place where the methods are listed.
+What all methods share (the registry, the keyword declarations, the run skeleton, the
+result base) is in :mod:`pairedstats.methods._shared`.
+"""
+
+from . import bootstrap, rank, ranksum, report, signrank, tukey_hsd  # noqa: F401  (registers)
