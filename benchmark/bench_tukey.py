@@ -14,7 +14,7 @@ import tracemalloc
 
 import numpy as np
 
-from pairedstats.methods.tukey_hsd.run import tukey_hsd
+from pairedstats.methods.tukey_hsd import tukey_hsd
 
 
 def numpy_tukey(x, trials, rng, batch=1000):

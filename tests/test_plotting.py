@@ -14,7 +14,7 @@ from tests.data import unsorted_runs  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
-from pairedstats.methods.tukey_hsd.run import tukey_hsd_design  # noqa: E402
+from pairedstats.methods.tukey_hsd import tukey_hsd_design  # noqa: E402
 
 RUNS = unsorted_runs()
 

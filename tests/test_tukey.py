@@ -19,12 +19,15 @@ import pairedstats
 from pairedstats import DroppedDataWarning, cli
 from pairedstats.core.design import PairedDesign
 from pairedstats.core.montecarlo import MonteCarloPValue
-from pairedstats.methods.tukey_hsd.run import (
+from pairedstats.inputs import design_from_array
+from pairedstats.methods.tukey_hsd import (
     Checkpoint,
     tukey_hsd,
     tukey_hsd_design,
     tukey_hsd_run,
 )
+from pairedstats.methods.tukey_hsd import spec as tukey_spec
+from pairedstats.methods.tukey_hsd.settings import check
 
 REF = Path(__file__).parent / "reference" / "tukey"
 PAIRS = [(0, 1), (0, 2), (1, 2)]
@@ -462,6 +465,36 @@ def test_method_options_as_everywhere(sakai, method):
     assert res.metadata["method_requested"] == method.lower()
     np.testing.assert_array_equal(res.pvalue, tukey_hsd(sakai, method="auto").pvalue)
     assert (res.pvalue_method == "exact").all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"method": "yes"}, ValueError, "`method` must be one of 'auto', 'exact', 'monte-carlo'"),
+        ({"n_resamples": 0}, ValueError, "`n_resamples` must be a positive integer; got 0"),
+        ({"workers": 0}, ValueError, "`workers` must be a positive integer or None; got 0"),
+        ({"rng": "seed"}, TypeError, "`rng` must be None"),
+    ],
+)
+def test_the_stepping_run_is_checked_as_the_functions(sakai, kwargs, error, match):
+    for function in (tukey_hsd, tukey_hsd_run):
+        with pytest.raises(error, match=match):
+            function(sakai, **kwargs)
+
+
+def test_settings_keep_the_method_as_asked(sakai):
+    assert tukey_spec.SPEC.check is check
+    design = design_from_array(sakai, systems=["X", "Y", "Z"])
+    s = check(design, keep=True, baseline="Y", n_resamples=500, rng=3, method="Monte-Carlo",
+              monitor=None, every=None, progress=False, workers=None)  # fmt: skip
+    assert (s.method, s.missing, s.baseline, s.n_resamples) == ("monte-carlo", "raise", "Y", 500)
+    res = tukey_spec.SPEC.run(s)
+    assert res.metadata["method_requested"] == "monte-carlo"
+    np.testing.assert_array_equal(
+        res.exceeding,
+        tukey_hsd(sakai, systems=["X", "Y", "Z"], baseline="Y", n_resamples=500, rng=3,
+                  method="monte-carlo").exceeding,
+    )  # fmt: skip
 
 
 def test_progress_without_tqdm(monkeypatch, scores):

@@ -53,7 +53,7 @@ from pairedstats.core.design import TwoSampleDesign
 from pairedstats.inputs import design_from_array
 from pairedstats.methods.bootstrap.run import bootstrap_design
 from pairedstats.methods.ranksum.run import ranksum_design
-from pairedstats.methods.tukey_hsd.run import tukey_hsd_design
+from pairedstats.methods.tukey_hsd import tukey_hsd_design
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"

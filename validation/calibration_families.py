@@ -24,7 +24,7 @@ import numpy as np
 
 from pairedstats.inputs import design_from_array
 from pairedstats.methods.bootstrap.run import bootstrap_design
-from pairedstats.methods.tukey_hsd.run import tukey_hsd_design
+from pairedstats.methods.tukey_hsd import tukey_hsd_design
 
 ALPHA = 0.05
 SYSTEMS = "ABCDEFGH"

@@ -41,7 +41,7 @@ from .methods.signrank.run import (
     signrank,
     signrank_design,
 )
-from .methods.tukey_hsd.run import (
+from .methods.tukey_hsd import (
     Checkpoint,
     TukeyHSDResult,
     TukeyHSDRun,

@@ -1,4 +1,9 @@
-"""The tukey hsd method (:mod:`.run`)."""
+"""The randomized Tukey HSD test (:mod:`.spec`): which pairs of systems differ, or which
+systems differ from a baseline, with the multiplicity handled."""
 
-from .run import *  # noqa: F403
-from .run import __all__  # noqa: F401
+from .result import Checkpoint, TukeyHSDResult
+from .run import TukeyHSDRun
+from .spec import tukey_hsd, tukey_hsd_design, tukey_hsd_run
+
+__all__ = ["Checkpoint", "TukeyHSDResult", "TukeyHSDRun", "tukey_hsd", "tukey_hsd_design",
+           "tukey_hsd_run"]  # fmt: skip
