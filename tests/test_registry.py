@@ -60,6 +60,29 @@ VALUES = {
         "correction": (False, {}),
         "progress": (True, {}),
     },
+    "rank": {
+        "lower_is_better": (True, {}),
+        "simultaneous": (False, {}),
+        "n_resamples": (300, {}),
+        "confidence_level": (0.9, {}),
+        "weights": ({"p": 0.3, "q": 0.7}, {"strata": True}),
+        "rng": (7, {}),
+        "progress": (pytest.importorskip("tqdm") is not None, {}),
+        "workers": (1, {}),
+    },
+    "report": {
+        "baseline": ("s1", {}),
+        "test": ("tukey_hsd", {}),
+        "adjust": ("bonferroni", {}),
+        "confidence_level": (0.9, {}),
+        "n_resamples": (300, {}),
+        "rng": (7, {}),
+        "progress": (pytest.importorskip("tqdm") is not None, {}),
+        "lower_is_better": (True, {}),
+        "digits": (2, {}),
+        "bold_best": (True, {}),
+        "ranks": (True, {}),
+    },
     "ranksum": {
         "alternative": ("greater", {}),
         "confidence_level": (0.9, {}),
@@ -69,7 +92,7 @@ VALUES = {
     },
 }
 #: Keywords that do not change the numbers (threads, reporting).
-SAME_NUMBERS = {"workers", "monitor", "every", "progress"}
+SAME_NUMBERS = {"workers", "monitor", "every", "progress", "digits", "bold_best"}
 CHECKPOINTS: list = []
 CASES = [(name, k) for name, spec in registry.SPECS.items() for k in VALUES[name]]
 
@@ -101,17 +124,24 @@ def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
         coords={"system": SYSTEMS, "stratum": ("item", strata_labels)},
     )
     strata_kw = {"strata": "stratum"} if strata else {}
-    function = getattr(pairedstats, name)
-    return {
-        "array": lambda: function(scores, systems=SYSTEMS, **extra_array, **settings),
+    result = {"as_result": True} if registry.SPECS[name].table else {}
+    calls = {
         "frame": lambda: getattr(tidy.paired, name)(
-            item="item", system="system", score="score", as_result=True, **strata_kw, **settings
+            item="item", system="system", score="score", **result, **strata_kw, **settings
         ),
-        "dataset": lambda: getattr(ds.paired, name)(**strata_kw, **settings, as_result=True),
-        "dataarray": lambda: getattr(ds["score"].paired, name)(
-            **strata_kw, **settings, as_result=True
-        ),
+        "dataset": lambda: getattr(ds.paired, name)(**strata_kw, **settings, **result),
+        "dataarray": lambda: getattr(ds["score"].paired, name)(**strata_kw, **settings, **result),
     }
+    if "array" in registry.SPECS[name].inputs:  # the reference: the function on arrays
+        function = getattr(pairedstats, name)
+        array = lambda: function(scores, systems=SYSTEMS, **extra_array, **settings)
+        calls = {"array": array, **calls}
+    return calls
+
+
+def _table(result):
+    """A result's table: its frame (``to_dataframe``, or the report's ``to_frame``)."""
+    return result.to_frame() if hasattr(result, "to_frame") else result.to_dataframe()
 
 
 def _two_sample_calls(keyword: str, value) -> dict:
@@ -157,17 +187,19 @@ def test_a_keyword_reaches_the_function_and_every_accessor(name, keyword):
         calls = _two_sample_calls(keyword, value)
     CHECKPOINTS.clear()
     results = {container: call() for container, call in calls.items()}
-    reference = results.pop("array")
-    expected = reference.to_dataframe()
+    first = next(iter(results))  # the array function, or the frame accessor
+    reference = results.pop(first)
+    expected = _table(reference)
     if keyword == "monitor":  # called at the end of every run at least
         assert len(CHECKPOINTS) >= len(calls)
-    if keyword not in SAME_NUMBERS:  # the value was applied: the numbers differ
-        default = {**calls, **_default_calls(name, keyword, needs)}["array"]().to_dataframe()
-        assert not expected.equals(default)
+    if keyword not in SAME_NUMBERS:  # the value was applied: the numbers (or, for a
+        # summary whose integers need not move, the settings it records) differ
+        default = {**calls, **_default_calls(name, keyword, needs)}[first]()
+        assert not expected.equals(_table(default)) or reference.metadata != default.metadata
     numbers = [c for c in expected.columns if expected[c].dtype.kind == "f"]
     assert numbers
     for container, got in results.items():
-        table = got.to_dataframe()
+        table = _table(got)
         for column in numbers:
             np.testing.assert_array_equal(
                 table[column].to_numpy(), expected[column].to_numpy(), err_msg=container
@@ -178,9 +210,9 @@ def test_a_keyword_reaches_the_function_and_every_accessor(name, keyword):
 def test_signatures_and_docstrings_list_the_spec_keywords(name):
     spec = registry.SPECS[name]
     own = [k.name for k in spec.keywords]
+    functions = {"array": name, "design": f"{name}_design"} if "array" in spec.inputs else {}
     entries = {
-        "array": getattr(pairedstats, name),
-        "design": getattr(pairedstats, f"{name}_design"),
+        **{container: getattr(pairedstats, f) for container, f in functions.items()},
         "frame": getattr(pairedstats.accessors.PairedDataFrameAccessor, name),
         "dataset": getattr(pairedstats.accessors.PairedDatasetAccessor, name),
         "dataarray": getattr(pairedstats.accessors.PairedDataArrayAccessor, name),

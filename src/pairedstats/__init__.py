@@ -22,7 +22,7 @@ from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_f
 from .core.power import detectable_difference, items_for
 from .inputs import DroppedDataWarning
 from .methods._shared.results import ComparisonResult, IntervalRule, PValueRule
-from .methods.bootstrap.run import (
+from .methods.bootstrap import (
     BootstrapResult,
     DegenerateBootstrapWarning,
     MissingStratumWarning,
@@ -32,10 +32,10 @@ from .methods.bootstrap.run import (
     bootstrap,
     bootstrap_design,
 )
-from .methods.rank.run import RankResult
-from .methods.ranksum.run import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
-from .methods.report.run import Report
-from .methods.signrank.run import (
+from .methods.rank import RankResult
+from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
+from .methods.report import Report
+from .methods.signrank import (
     SignrankConfidenceWarning,
     SignrankResult,
     signrank,

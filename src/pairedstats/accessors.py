@@ -12,22 +12,18 @@ method is declared once, in its spec: the signatures and docstrings here are gen
 
 from __future__ import annotations
 
-import inspect
 from functools import partial
 
 import pandas as pd
 import xarray as xr
 
-from . import inputs
+from . import (
+    inputs,
+    methods,  # noqa: F401  (imports every method: registers its spec)
+)
 from .core.draws import root_entropy
 from .inputs import sweeps
-from .methods._shared import registry as registry
-from .methods.bootstrap import run as _bootstrap  # noqa: F401  registers the specs
-from .methods.rank import run as _rank
-from .methods.ranksum import run as _ranksum  # noqa: F401
-from .methods.report import run as _report
-from .methods.signrank import run as _signrank  # noqa: F401
-from .methods.tukey_hsd import run as _tukey  # noqa: F401
+from .methods._shared import registry
 
 __all__ = ["PairedDataArrayAccessor", "PairedDataFrameAccessor", "PairedDatasetAccessor"]
 
@@ -95,8 +91,7 @@ class PairedDataArrayAccessor:
 def _frame_method(spec: registry.MethodSpec):
     def method(self, **kwargs):
         given, keywords, as_result = _arguments(spec, "frame", kwargs)
-        design = _READ[spec.road, "frame"](self._obj, **given)
-        result = spec.execute(design, as_result, keywords)
+        result = spec.execute(_design(spec, "frame", self._obj, given), as_result, keywords)
         return result if as_result else result.to_dataframe()
 
     return _finish(method, spec, "frame")
@@ -118,7 +113,7 @@ def _dataset_method(spec: registry.MethodSpec):
             score, group, item = given["score"], given["group"], given["item"]
             variables = [score] if score is not None else list(ds.data_vars)
             core = (item, group) if group in ds.dims else (item,)
-        if as_result or not sweeps.is_lazy(ds, variables):
+        if as_result or not spec.lazy or not sweeps.is_lazy(ds, variables):
             return _eager(ds, name=spec.name, given=given, keywords=keywords, keep=as_result)
         if "workers" in keywords and keywords["workers"] is None:
             # dask runs the chunks in parallel already: one thread per task avoids running
@@ -137,16 +132,33 @@ def _dataarray_method(spec: registry.MethodSpec):
     return _finish(method, spec, "dataset")
 
 
+def _design(spec, container: str, obj, given: dict):
+    """The design of a call; for a method of several metrics (``spec.metrics``), one design
+    per metric, ``{metric: design}``, each read on its own (its missing values, its dtype)."""
+    read = _READ[spec.road, container]
+    if not spec.metrics:
+        return read(obj, **given)
+    score = given["score"]
+    if score is None and container == "dataset":
+        score = list(obj.data_vars)
+    metrics = [score] if score is None or isinstance(score, str) else list(score)
+    if not metrics or len(set(map(str, metrics))) != len(metrics):
+        raise ValueError(f"`score`: give one or more distinct metrics; got {score!r}")
+    return {("score" if m is None else m): read(obj, **{**given, "score": m}) for m in metrics}
+
+
 def _eager(ds, *, name: str, given: dict, keywords: dict, keep: bool = False):
     """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
     spec = registry.SPECS[name]
-    result = spec.execute(_READ[spec.road, "dataset"](ds, **given), keep, keywords)
+    result = spec.execute(_design(spec, "dataset", ds, given), keep, keywords)
     return result if keep else result.to_dataset()
 
 
 def _arguments(spec, container, kwargs) -> tuple[dict, dict, bool]:
+    """The call's input keywords, its method keywords, and whether it returns the result
+    object (``as_result=True``, or a method without a table)."""
     arguments = registry.bind(spec, container, (), kwargs)
-    as_result = bool(arguments.pop("as_result"))
+    as_result = bool(arguments.pop("as_result", True))
     names = spec.inputs[container]
     given = {k: arguments.pop(k) for k in names}
     return given, arguments, as_result
@@ -163,48 +175,3 @@ for _spec in registry.SPECS.values():
     setattr(PairedDataFrameAccessor, _spec.name, _frame_method(_spec))
     setattr(PairedDatasetAccessor, _spec.name, _dataset_method(_spec))
     setattr(PairedDataArrayAccessor, _spec.name, _dataarray_method(_spec))
-
-
-# ------------------------------------------------------------------ the report and the ranking
-def _summary_method(module, name: str, container: str):
-    """A method whose result is not a comparison table (the report, the ranking), so it is
-    not a spec: its keywords are declared once, in ``module.input_keywords(container)`` and
-    ``module.KEYWORDS``, and ``module.<name>(accessor, container, **keywords)`` computes it."""
-    keywords = [*module.input_keywords(container), *module.KEYWORDS]
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    params += [inspect.Parameter(k.name, inspect.Parameter.KEYWORD_ONLY, default=k.default)
-               for k in keywords]  # fmt: skip
-    sig = inspect.Signature(params)
-
-    def method(self, **kwargs):
-        registry.refuse(name, getattr(module, "REFUSES", {}), kwargs)
-        try:
-            bound = sig.bind(self, **kwargs)
-        except TypeError as exc:
-            known = ", ".join(list(sig.parameters)[1:])
-            raise TypeError(f"{name}: {exc}; its keywords are {known}.") from None
-        bound.apply_defaults()
-        arguments = dict(bound.arguments)
-        target = arguments.pop("self")
-        if isinstance(target, PairedDataArrayAccessor):
-            target = target._dataset()
-        return getattr(module, name)(target, container, **arguments)
-
-    method.__name__ = method.__qualname__ = name
-    method.__signature__ = sig
-    method.__doc__ = (
-        module.SUMMARY
-        + "\n\nParameters\n----------\n"
-        + registry.parameters_text(keywords)
-        + "\n\nReturns\n-------\n"
-        + module.RETURNS[container]
-        + "\n\nExamples\n--------\n"
-        + module.EXAMPLES[container]
-    )
-    return method
-
-
-for _name, _module in (("report", _report), ("rank", _rank)):
-    setattr(PairedDataFrameAccessor, _name, _summary_method(_module, _name, "frame"))
-    setattr(PairedDatasetAccessor, _name, _summary_method(_module, _name, "dataset"))
-    setattr(PairedDataArrayAccessor, _name, _summary_method(_module, _name, "dataset"))

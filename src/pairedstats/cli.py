@@ -33,16 +33,11 @@ from pathlib import Path
 from . import display
 from .cli_files import read_table, read_trec_eval, read_trec_eval_measures
 from .methods._shared import registry as registry
-from .methods.rank import run as _rank
-from .methods.report import run as _report
 
 __all__ = ["main", "read_table", "read_trec_eval"]
 
-FORMATS = ("text", "csv", "json", "markdown", "latex")
-REPORT_FORMATS = ("text", "csv", "markdown", "latex")
-RANK_FORMATS = ("text", "csv", "json")
 #: The subcommands, one per registered method, the report and the ranking.
-COMMANDS = (*(spec.command for spec in registry.SPECS.values()), "report", "rank")
+COMMANDS = tuple(spec.command for spec in registry.SPECS.values())
 
 
 # ---------------------------------------------------------------------------- writing
@@ -73,7 +68,7 @@ def format_result(result, fmt: str, *, alpha=None) -> str:
         return result.to_latex() if alpha is None else result.to_latex(alpha=alpha)
     if fmt == "markdown":
         return result.to_markdown()
-    if isinstance(result, _report.Report):  # csv: the unrounded numbers
+    if hasattr(result, "to_frame"):  # the report: its table, unrounded, with its index
         return result.to_frame().to_csv().rstrip("\n")
     frame = display.data_table(result)
     if fmt == "csv":
@@ -86,13 +81,14 @@ def format_result(result, fmt: str, *, alpha=None) -> str:
 
 
 # ---------------------------------------------------------------------------- parser
-def _output_options(p: argparse.ArgumentParser) -> None:
+def _output_options(p: argparse.ArgumentParser, spec) -> None:
     out = p.add_argument_group("output")
-    out.add_argument("--format", type=str.lower, choices=FORMATS, default="text",
+    out.add_argument("--format", type=str.lower, choices=spec.formats, default="text",
                      help="default: text")  # fmt: skip
     out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
-    out.add_argument("--alpha", type=float, default=None,
-                     help="LaTeX significance markers: p < ALPHA (default 0.05)")  # fmt: skip
+    if spec.table and "latex" in spec.formats:
+        out.add_argument("--alpha", type=float, default=None,
+                         help="LaTeX significance markers: p < ALPHA (default 0.05)")  # fmt: skip
 
 
 def _add_option(p, keyword) -> None:
@@ -103,12 +99,21 @@ def _add_option(p, keyword) -> None:
     p.add_argument(*flags, dest=keyword.name, default=argparse.SUPPRESS, **option)
 
 
-def _trec_eval_options(p: argparse.ArgumentParser) -> None:
+def _trec_eval_options(p: argparse.ArgumentParser, metrics: bool) -> None:
     trec = p.add_argument_group("trec_eval input (instead of FILE)")
     trec.add_argument("--trec-eval", nargs="+", metavar="RUN",
                       help="trec_eval -q outputs, one file per run; rows of query 'all' "
                            "(the summary) are excluded")  # fmt: skip
-    trec.add_argument("--measure", help="the measure to compare, e.g. ndcg_cut_10")
+    if metrics:
+        trec.add_argument(
+            "--measure",
+            nargs="+",
+            action="extend",
+            metavar="MEASURE",
+            help="the measures, e.g. ndcg_cut_10 P_10 (or --measure repeated)",
+        )
+    else:
+        trec.add_argument("--measure", help="the measure to compare, e.g. ndcg_cut_10")
     trec.add_argument("--names", nargs="+", help="run names (default: the file stems)")
 
 
@@ -122,58 +127,9 @@ def _subcommand(sub, spec) -> None:
         if keyword.option is not None:
             _add_option(p, keyword)
     if spec.road == "paired":
-        _trec_eval_options(p)
-    _output_options(p)
-    p.set_defaults(spec=spec, options=_options(p))
-
-
-def _summary_subcommand(sub, module):
-    """The subcommand of a method whose keywords are declared in its module's ``KEYWORDS``
-    (the report, the ranking): its input and keyword options; the caller adds its own input
-    options, then :func:`_summary_output`."""
-    summary = module.SUMMARY.split("\n\n")[0].replace("\n", " ")
-    name = module.__name__.rsplit(".", 2)[-2]  # the method's folder: methods/<name>/run.py
-    p = sub.add_parser(name, help=summary, description=summary)
-    p.add_argument("file", nargs="?", metavar="FILE",
-                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
-    for keyword in [*module.input_keywords("frame"), *module.KEYWORDS]:
-        if keyword.option is not None:
-            _add_option(p, keyword)
-    return p
-
-
-def _summary_output(p, formats: tuple) -> None:
-    out = p.add_argument_group("output")
-    out.add_argument("--format", type=str.lower, choices=formats, default="text",
-                     help="default: text")  # fmt: skip
-    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
-    p.set_defaults(spec=None, alpha=None, options=_options(p))
-
-
-def _report_subcommand(sub) -> None:
-    """``pairedstats report``: the report's inputs and keywords (declared once, in
-    :data:`pairedstats.methods.report.run.KEYWORDS`), trec_eval input with several measures."""
-    p = _summary_subcommand(sub, _report)
-    trec = p.add_argument_group("trec_eval input (instead of FILE)")
-    trec.add_argument("--trec-eval", nargs="+", metavar="RUN",
-                      help="trec_eval -q outputs, one file per run")  # fmt: skip
-    trec.add_argument(
-        "--measure",
-        nargs="+",
-        action="extend",
-        metavar="MEASURE",
-        help="the measures, e.g. ndcg_cut_10 P_10 (or --measure repeated)",
-    )
-    trec.add_argument("--names", nargs="+", help="run names (default: the file stems)")
-    _summary_output(p, REPORT_FORMATS)
-
-
-def _rank_subcommand(sub) -> None:
-    """``pairedstats rank``: the ranking's inputs and keywords (declared once, in
-    :data:`pairedstats.methods.rank.run.KEYWORDS`)."""
-    p = _summary_subcommand(sub, _rank)
-    _trec_eval_options(p)
-    _summary_output(p, RANK_FORMATS)
+        _trec_eval_options(p, spec.metrics)
+    _output_options(p, spec)
+    p.set_defaults(spec=spec, alpha=None, options=_options(p))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -189,8 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="METHOD")
     for spec in registry.SPECS.values():
         _subcommand(sub, spec)
-    _report_subcommand(sub)
-    _rank_subcommand(sub)
     return parser
 
 
@@ -332,42 +286,9 @@ def _typed_labels(value, option: str, frame, column=None):
     return _label(value, labels, option, source)
 
 
-def _summary_keywords(args, parser, keywords) -> tuple:
-    """The table and the keywords of the parsed report or rank command."""
-    frame, names = _frame_and_columns(args, parser)
-    given = {k.name: getattr(args, k.name) for k in keywords if hasattr(args, k.name)}
-    given.update(names)
-    for keyword in keywords:
-        if keyword.labels is not None and keyword.name in given:
-            column = given.get(keyword.labels)
-            option = args.options.get(keyword.name, keyword.name)
-            given[keyword.name] = _typed_labels(given[keyword.name], option, frame, column)
-    return frame, given
-
-
-def _run_report(args, parser):
-    """The report of the parsed ``pairedstats report`` command."""
-    keywords = [*_report.input_keywords("frame"), *_report.KEYWORDS]
-    frame, given = _summary_keywords(args, parser, keywords)
-    if given.get("adjust") == "none":
-        given["adjust"] = None
-    if given.get("lower_is_better") == []:  # the option alone: every metric
-        given["lower_is_better"] = True
-    return frame.paired.report(**given)
-
-
-def _run_rank(args, parser):
-    """The ranking of the parsed ``pairedstats rank`` command."""
-    keywords = [*_rank.input_keywords("frame"), *_rank.KEYWORDS]
-    frame, given = _summary_keywords(args, parser, keywords)
-    return frame.paired.rank(**given, as_result=True)
-
-
 def run(args, parser):
     """The result object of the parsed command."""
     spec = args.spec
-    if spec is None:
-        return (_run_rank if args.command == "rank" else _run_report)(args, parser)
     if spec.road == "paired":
         frame, names = _frame_and_columns(args, parser)
     else:
@@ -384,7 +305,7 @@ def run(args, parser):
             column = given.get(keyword.labels)  # the system or group column (tidy tables)
             option = args.options.get(keyword.name, keyword.name)
             given[keyword.name] = _typed_labels(given[keyword.name], option, frame, column)
-    return getattr(frame.paired, spec.name)(**given, as_result=True)
+    return getattr(frame.paired, spec.name)(**given, **({"as_result": True} if spec.table else {}))
 
 
 def _check_output(path) -> None:

@@ -10,6 +10,7 @@ command-line options from them.
 
 from __future__ import annotations
 
+import argparse
 import inspect
 from dataclasses import dataclass
 
@@ -346,6 +347,36 @@ def alternative_keyword(doc: str) -> Keyword:
         doc,
         option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"),
     )
+
+
+def n_resamples_keyword(doc: str, default=10_000, type_: str = "int, default 10_000") -> Keyword:
+    """The ``n_resamples`` keyword (resamples, or trials), with the method's description."""
+    return Keyword(
+        "n_resamples", default, type_, doc,
+        option=dict(type=int, metavar="N", help=f"default {default or 10_000}"),
+    )  # fmt: skip
+
+
+def confidence_level_keyword(doc: str) -> Keyword:
+    """The ``confidence_level`` keyword (default 0.95), with the method's description."""
+    return Keyword(
+        "confidence_level", 0.95, "float, default 0.95", doc,
+        option=dict(type=float, metavar="LEVEL", help="default 0.95"),
+    )  # fmt: skip
+
+
+class EveryIfNoneNamed(argparse.Action):
+    """A command-line option of names that, given alone (no name), means True: every one
+    (``--lower-is-better`` alone: every metric)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, list(values) if values else True)
+
+
+def lower_is_better_keyword(doc: str, default, type_: str, option: dict) -> Keyword:
+    """The ``lower_is_better`` keyword (metrics where a lower score is better), with the
+    method's description and command-line option."""
+    return Keyword("lower_is_better", default, type_, doc, option=option)
 
 
 AS_RESULT = Keyword(

@@ -29,10 +29,14 @@ from .keywords import (  # noqa: F401  (the declarations, re-exported for the me
     ROADS,
     SHIFT_CONFIDENCE_LEVEL,
     WORKERS,
+    EveryIfNoneNamed,
     Keyword,
     alternative_keyword,
     baseline_keyword,
     columns_keyword,
+    confidence_level_keyword,
+    lower_is_better_keyword,
+    n_resamples_keyword,
     rank_test_method_keyword,
 )
 
@@ -48,14 +52,18 @@ __all__ = [
     "SHIFT_CONFIDENCE_LEVEL",
     "SPECS",
     "WORKERS",
+    "EveryIfNoneNamed",
     "Keyword",
     "MethodSpec",
     "alternative_keyword",
     "array_function",
     "baseline_keyword",
     "columns_keyword",
+    "confidence_level_keyword",
     "design_function",
     "docstring",
+    "lower_is_better_keyword",
+    "n_resamples_keyword",
     "rank_test_method_keyword",
     "register",
     "signature",
@@ -90,13 +98,31 @@ class MethodSpec:
         distribution).
     run : callable
         ``run(settings) -> result``: computes every group (its ``run.py``).
-    returns, warns, notes : str
+    returns : str or dict
+        numpydoc Returns section (without its header); a dict gives it per container.
+    warns, notes : str
         numpydoc sections of the function's docstring (without their headers).
     examples : dict
         Container (``"array"``, ``"frame"``, ``"dataset"``, ``"design"``) -> doctest text.
     refuses : dict
         Keywords of other methods that this one refuses on purpose -> why (a TypeError
         that says so, rather than "unexpected keyword").
+    table : bool
+        The result has a table (``to_dataframe``, ``to_dataset``), which the accessors return
+        unless ``as_result=True``; False: the accessors return the result object itself
+        (the report).
+    metrics : bool
+        ``score`` names several metrics, each read as a design of its own and computed on
+        its own (the report): ``check`` receives ``{metric: design}``.
+    lazy : bool
+        A dask-backed Dataset stays lazy (the result is computed chunk by chunk of the sweep
+        dimensions); False: it is computed in memory (methods whose result is not one row
+        per comparison).
+    formats : tuple
+        The command line's ``--format`` choices.
+    input_docs : dict
+        Input keyword name -> the Keyword that replaces the road's declaration for this
+        method (the report's ``score``, a list of metrics).
     """
 
     name: str
@@ -113,6 +139,11 @@ class MethodSpec:
     notes: str = ""
     examples: dict = field(default_factory=dict)
     refuses: dict = field(default_factory=dict)
+    table: bool = True
+    metrics: bool = False
+    lazy: bool = True
+    formats: tuple = ("text", "csv", "json", "markdown", "latex")
+    input_docs: dict = field(default_factory=dict)
 
     def keyword(self, name: str) -> Keyword:
         """The keyword ``name`` of the method (a StopIteration if it has none)."""
@@ -149,13 +180,13 @@ def register(spec: MethodSpec) -> MethodSpec:
 # ------------------------------------------------------------------ signatures and docs
 def input_keywords(spec: MethodSpec, container: str) -> list[Keyword]:
     """The input keywords ``spec`` takes in ``container``, in signature order."""
-    table = INPUTS[spec.road][container]
+    table = {**INPUTS[spec.road][container], **spec.input_docs}
     return [table[name] for name in spec.inputs[container]]
 
 
 def all_keywords(spec: MethodSpec, container: str) -> list[Keyword]:
     """Inputs, then the method's keywords, then ``as_result`` for the accessors."""
-    extra = [AS_RESULT] if container in ("frame", "dataset") else []
+    extra = [AS_RESULT] if container in ("frame", "dataset") and spec.table else []
     if container == "design":
         return [*spec.keywords]
     return [*input_keywords(spec, container), *spec.keywords, *extra]
@@ -189,6 +220,13 @@ _CONTAINER_TEXT = {
     "comparison dimension, with the numbers of the pandas path on each slice. A dask-backed "
     "Dataset stays lazy, with the same numbers as in memory.",
 }
+#: The same, for a method whose result is not one row per comparison (its own Returns).
+_OWN_CONTAINER_TEXT = {
+    "frame": "\n\nOn a tidy table (one row per item and system) or a wide one (one row per "
+    "item, one column per system); see the reading rules in the inputs guide.",
+    "dataset": "\n\nOn a Dataset: every dimension other than the input dimensions is a sweep, "
+    "whose cells are groups.",
+}
 
 
 def _section(title: str, body: str) -> str:
@@ -211,13 +249,14 @@ def docstring(spec: MethodSpec, container: str) -> str:
     if container == "design":
         design = "TwoSampleDesign" if spec.road == "two-sample" else "PairedDesign"
         keywords = [Keyword("design", None, design, "The data, in groups."), *keywords]
-    returns = spec.returns
-    if container == "frame":
+    returns = spec.returns.get(container, "") if isinstance(spec.returns, dict) else spec.returns
+    if container == "frame" and not isinstance(spec.returns, dict):
         returns = "pandas.DataFrame or result\n    The result's table (``as_result=False``)."
-    elif container == "dataset":
+    elif container == "dataset" and not isinstance(spec.returns, dict):
         returns = "xarray.Dataset or result\n    The result's Dataset (``as_result=False``)."
     text = spec.summary + "\n\n" + textwrap.dedent(spec.description).strip("\n")
-    text += _CONTAINER_TEXT[container]
+    own = isinstance(spec.returns, dict)
+    text += _OWN_CONTAINER_TEXT.get(container, "") if own else _CONTAINER_TEXT[container]
     text += _section("Parameters", parameters_text(keywords))
     text += _section("Returns", returns)
     text += _section("Warns", spec.warns)

@@ -1,4 +1,7 @@
-"""The rank method (:mod:`.run`)."""
+"""The ranking: each system's rank with the set of ranks it may hold (:mod:`.spec`)."""
 
-from .run import *  # noqa: F403
-from .run import __all__  # noqa: F401
+from .result import RankResult
+from .run import ranks
+from .spec import SPEC
+
+__all__ = ["SPEC", "RankResult", "ranks"]

@@ -1,4 +1,7 @@
-"""The report method (:mod:`.run`)."""
+"""The paper table: systems x metrics, each mean with the marks or letters of a test
+(:mod:`.spec`)."""
 
-from .run import *  # noqa: F403
-from .run import __all__  # noqa: F401
+from .result import Report
+from .spec import SPEC
+
+__all__ = ["SPEC", "Report"]

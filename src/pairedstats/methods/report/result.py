@@ -1,0 +1,295 @@
+"""The report: a systems x metrics table built from the results of one test per metric,
+joined on the systems' labels (:class:`Report`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ... import display
+from . import render as report_render
+
+__all__ = ["BETTER", "TESTS", "WORSE", "Report"]
+
+#: The tests a report can summarise: the accessor method and its name in the notes.
+TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD"}
+_ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
+             "fdr_bh": "Benjamini-Hochberg"}  # fmt: skip
+BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
+_LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger"}
+
+
+def _alpha(confidence_level: float) -> float:
+    """``1 - confidence_level`` without the float's tail (0.05, not 0.050000000000000044):
+    a Monte Carlo p-value of exactly 0.05 is not below it."""
+    return round(1.0 - confidence_level, 12)
+
+
+def _interval_columns(result):
+    if result.interval is None:
+        return None
+    if getattr(result, "ci_low_adjusted", None) is not None:
+        return ("ci_low_adjusted", "ci_high_adjusted")
+    return result.interval
+
+
+def _against_baseline(result, alpha: float, lower: bool):
+    """Rows (group key, system, values) of one metric against the baseline."""
+    flags = result.significant(None if result.interval else alpha).to_numpy()
+    adjusted = getattr(result, "pvalue_adjusted", None)
+    pvalue = np.asarray(result.pvalue if adjusted is None else adjusted, dtype=float)
+    interval = _interval_columns(result)
+    rows = []
+    for g, key in enumerate(result.group_keys):
+        base = dict(mean=float(result.mean_a[g, 0]), difference=math.nan, pvalue=math.nan,
+                    mark="")  # fmt: skip
+        if interval:
+            base.update(ci_low=math.nan, ci_high=math.nan)
+        rows.append((key, result.label_a[0], base))
+        for c, system in enumerate(result.label_b):
+            difference = float(result.difference[g, c])
+            better = (difference < 0) if lower else (difference > 0)
+            mark = (BETTER if better else WORSE) if flags[g, c] else ""
+            values = dict(mean=float(result.mean_b[g, c]), difference=difference,
+                          pvalue=float(pvalue[g, c]), mark=mark)  # fmt: skip
+            if interval:
+                values["ci_low"] = float(getattr(result, interval[0])[g, c])
+                values["ci_high"] = float(getattr(result, interval[1])[g, c])
+            rows.append((key, system, values))
+    order = ["mean", "difference", "ci_low", "ci_high", "pvalue", "mark"]
+    return rows, [q for q in order if q in rows[0][2]]
+
+
+def _letter_rows(result, alpha: float, lower: bool):
+    """Rows (group key, system, values) of one metric with its compact letters."""
+    table = display.letters(result, alpha=alpha, lower_is_better=lower)
+    found = {}
+    for row in table.itertuples(index=False):
+        key = tuple(row[: len(result.group_names)])
+        found[key, row.system] = dict(mean=float(row.mean), letters=row.letters)
+    systems = list(dict.fromkeys([*result.label_a, *result.label_b]))
+    rows = [(key, s, found[tuple(key), s]) for key in result.group_keys for s in systems]
+    return rows, ["mean", "letters"]
+
+
+def _with_ranks(rows, quantities, ranking):
+    """Add ``rank_low, rank_high`` of ``ranking`` (a RankResult) to each row."""
+    found = {}
+    for g, key in enumerate(ranking.group_keys):
+        for j, system in enumerate(ranking.systems):
+            found[tuple(key), system] = (int(ranking.rank_low[g, j]),
+                                         int(ranking.rank_high[g, j]))  # fmt: skip
+    for key, system, values in rows:
+        values["rank_low"], values["rank_high"] = found[tuple(key), system]
+    return rows, [*quantities, "rank_low", "rank_high"]
+
+
+def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None) -> object:
+    """The report's numbers: rows (groups..., system), columns (metric, quantity)."""
+    import pandas as pd
+
+    blocks = []
+    for metric, result in results.items():
+        if baseline is None:
+            rows, quantities = _letter_rows(result, alpha, metric in lower_is_better)
+        else:
+            rows, quantities = _against_baseline(result, alpha, metric in lower_is_better)
+        if ranks is not None:
+            rows, quantities = _with_ranks(rows, quantities, ranks[metric])
+        data = {(metric, q): [v[q] for _, _, v in rows] for q in quantities}
+        blocks.append(pd.DataFrame(data, index=_label_index(rows, result.group_names)))
+    # the metrics' blocks are joined on their labels (group keys, system), never on positions
+    frame = pd.concat(blocks, axis=1, sort=False)
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["metric", "quantity"])
+    return frame
+
+
+def _label_index(rows, group_names):
+    """The index of ``rows`` (group key, system, values): ``(groups..., system)``, or the
+    system labels alone without groups, each row keeping its own labels."""
+    import pandas as pd
+
+    if not group_names:
+        return pd.Index([s for _, s, _ in rows], name="system", tupleize_cols=False)
+    names = [*group_names, "system"]
+    return pd.MultiIndex.from_tuples([(*k, s) for k, s, _ in rows], names=names)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Report:
+    """A systems x metrics table: each system's mean per metric with the marks (against
+    ``baseline``) or letters (all pairs) of a test. Made by ``df.paired.report(...)``.
+
+    Attributes
+    ----------
+    results : dict
+        Metric -> the result of the test on it (:class:`~pairedstats.BootstrapResult` or
+        :class:`~pairedstats.TukeyHSDResult`), whose numbers the report shows.
+    baseline : label or None
+        The system the marks are about; None: letters.
+    test : str
+        ``"bootstrap"`` or ``"tukey_hsd"``.
+    adjust : str or None
+        The bootstrap's adjustment (None for Tukey HSD, adjusted by its statistic).
+    confidence_level : float
+        Marks and letters decide at ``alpha = 1 - confidence_level``.
+    n_resamples : int or None
+        As given (None: the method's default).
+    lower_is_better : tuple of str
+        Metrics whose lower values are better.
+    digits : int
+        Decimals of the displays.
+    bold_best : bool
+        Whether the displays show the best mean per metric in bold.
+    seed_entropy : int
+        The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report).
+    ranks : dict or None
+        With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
+        rank sets the report shows.
+    """
+
+    results: dict
+    baseline: object = None
+    test: str = "bootstrap"
+    adjust: str | None = None
+    confidence_level: float = 0.95
+    n_resamples: int | None = None
+    lower_is_better: tuple = ()
+    digits: int = 3
+    bold_best: bool = False
+    seed_entropy: int | None = None
+    ranks: dict | None = None
+    _table: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        alpha = _alpha(self.confidence_level)
+        table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks)
+        object.__setattr__(self, "_table", table)
+
+    @property
+    def metrics(self) -> list:
+        """The metrics, in column order."""
+        return list(self.results)
+
+    @property
+    def group_names(self) -> list:
+        """The names of the group levels (``by=`` columns or sweep dimensions)."""
+        return list(next(iter(self.results.values())).group_names)
+
+    def to_frame(self):
+        """The report's numbers, unrounded.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per system (index ``system``, after the group levels with ``by=``);
+            columns ``(metric, quantity)``: ``mean``, and against a baseline
+            ``difference`` (system minus baseline), ``ci_low``, ``ci_high`` (bootstrap: the
+            interval of the difference; simultaneous with max-t and Bonferroni), ``pvalue``
+            (the p-value that decided: adjusted with ``adjust``; Tukey's many-to-one), and
+            ``mark`` (``†`` better, ``‡`` worse, ``""``); the baseline's row has NaN there.
+            Without a baseline: ``letters``. With ``ranks=True`` also ``rank_low`` and
+            ``rank_high``, the system's rank set. ``attrs`` holds the settings.
+        """
+        frame = self._table.copy()
+        frame.attrs.update(self.metadata)
+        return frame
+
+    @property
+    def metadata(self) -> dict:
+        """The settings that re-run the report (``rng=seed_entropy``)."""
+        return dict(test=self.test, baseline=self.baseline, adjust=self.adjust,
+                    confidence_level=self.confidence_level, n_resamples=self.n_resamples,
+                    seed_entropy=self.seed_entropy, metrics=self.metrics,
+                    lower_is_better=self.lower_is_better,
+                    ranks=self.ranks is not None)  # fmt: skip
+
+    def notes(self, *, latex: bool = False, bold: bool = False) -> list[str]:
+        """What the marks (or letters) mean, and with ``bold`` what the bold means: one
+        sentence per line."""
+        alpha = _alpha(self.confidence_level)
+        p = f"$p < {alpha:g}$" if latex else f"p < {alpha:g}"
+        name = TESTS[self.test]
+        if self.adjust is not None:
+            how = f"{_ADJUSTED[self.adjust]}-adjusted {p}"
+        elif self.test == "tukey_hsd":
+            how = p if self.baseline is None else f"many-to-one {p}"
+        else:
+            how = f"unadjusted, {p}"
+        if latex:
+            better, worse = (f"$^{{{_LATEX_MARK[m]}}}$" for m in (BETTER, WORSE))
+            base = display._latex_escape(str(self.baseline))
+        else:
+            better, worse, base = BETTER, WORSE, str(self.baseline)
+        if self.baseline is None:
+            lines = [f"Systems sharing a letter are not significantly different ({name} of "
+                     f"all pairs, {how}); a: {self._best_words(latex)}."]  # fmt: skip
+        else:  # a mark is explained where it is used
+            marks = set(self._table.xs("mark", axis=1, level="quantity").to_numpy().ravel())
+            said = [f"{shown} significantly {word} than {base}"
+                    for mark, shown, word in ((BETTER, better, "better"), (WORSE, worse, "worse"))
+                    if mark in marks]  # fmt: skip
+            said = said or [f"No system differs significantly from {base}"]
+            lines = [f"{', '.join(said)} ({name}, {how})."]
+        if self.ranks is not None:
+            kind = "(low--high)" if latex else "(low-high)"
+            lines.append(f"{kind}: the ranks a system may hold on the metric, "
+                         f"{self.confidence_level:g} simultaneous rank sets (max-t bootstrap "
+                         "intervals of all pairs).")  # fmt: skip
+        if bold:
+            lines.append(f"Bold: {self._best_words(latex)} of each metric.")
+        return lines
+
+    def _best_words(self, latex: bool) -> str:
+        """Which mean is the best, in words: the highest, the lowest, or per metric."""
+        lower = [m for m in self.metrics if m in self.lower_is_better]
+        if not lower:
+            return "the highest mean"
+        if len(lower) == len(self.metrics):
+            return "the lowest mean"
+        names = ", ".join(display._latex_escape(str(m)) if latex else str(m) for m in lower)
+        return f"the best mean (the highest; the lowest for {names})"
+
+    # ------------------------------------------------------------------ displays
+    def __str__(self) -> str:
+        return report_render.text(self)
+
+    def __repr__(self) -> str:
+        return f"<Report: {len(self.metrics)} metric(s), test={self.test}>\n{self}"
+
+    def _repr_html_(self) -> str | None:
+        return report_render.html(self)
+
+    def to_markdown(self, *, digits=None, bold_best=None, intervals: bool = False) -> str:
+        """The report as a Markdown (pipe) table with its notes: see :meth:`to_latex`."""
+        return report_render.markdown(self, digits, bold_best, intervals)
+
+    def to_latex(self, *, digits=None, bold_best=None, intervals: bool = False,
+                 caption: str | None = None, label: str | None = None,
+                 note: bool = True) -> str:  # fmt: skip
+        r"""The report as a LaTeX ``tabular`` (booktabs), laid out by pandas' ``Styler``.
+
+        Marks and letters are superscripts, and a last row says what they mean. Needs
+        ``\usepackage{booktabs}``, and jinja2 (``pip install pairedstats[report]``).
+
+        Parameters
+        ----------
+        digits : int, optional
+            Decimals (default: the report's ``digits``).
+        bold_best : bool, optional
+            The best mean per metric (and group) in bold (default: the report's).
+        intervals : bool
+            Add the interval of the difference from the baseline (bootstrap) to each cell.
+        caption, label : str, optional
+            When given, the tabular is wrapped in a ``table`` environment with them.
+        note : bool
+            Add the rows saying what the marks (and the bold) mean (default True); without
+            them, put ``" ".join(report.notes(latex=True))`` in the caption instead.
+
+        Returns
+        -------
+        str
+        """
+        return report_render.latex(self, digits, bold_best, intervals, caption, label, note)

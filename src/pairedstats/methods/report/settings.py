@@ -1,0 +1,92 @@
+"""The report's settings: its keywords checked once, against the metrics' designs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ... import _validation
+from ...core.draws import root_entropy
+from .result import _ADJUSTED, TESTS
+
+__all__ = ["Settings", "check"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """The report's validated settings.
+
+    Attributes
+    ----------
+    designs : dict
+        Metric -> its design (one score column each, read on its own).
+    baseline : label or None
+        The system marks are about; None: letters.
+    test : str
+        The method run on each metric (a registered method: ``"bootstrap"``,
+        ``"tukey_hsd"``).
+    adjust : str or None
+        The bootstrap's adjustment (``"auto"`` resolved: Holm for the bootstrap, None for
+        Tukey HSD, adjusted by its statistic).
+    confidence_level : float
+    n_resamples : int or None
+        None: the test's own default.
+    lower_is_better : tuple
+        The metrics whose lower values are better.
+    digits : int
+    bold_best, ranks, progress : bool
+    entropy : int
+        The root entropy of every metric's call.
+    """
+
+    designs: dict
+    baseline: object
+    test: str
+    adjust: str | None
+    confidence_level: float
+    n_resamples: int | None
+    lower_is_better: tuple
+    digits: int
+    bold_best: bool
+    ranks: bool
+    progress: bool
+    entropy: int
+
+
+def _adjust(adjust, test: str, baseline):
+    if adjust is not None:
+        adjust = _validation.check_choice(adjust, "adjust", ("auto", *_ADJUSTED))
+    if test == "tukey_hsd" and adjust not in ("auto", None):
+        raise ValueError(
+            f"`adjust`: tukey_hsd controls its family by its own statistic (the range, or "
+            f"many-to-one with a baseline); got adjust={adjust!r}. Leave adjust='auto'"
+        )
+    if adjust == "auto":
+        adjust = "holm" if test == "bootstrap" else None
+    if test == "bootstrap" and baseline is None and adjust is None:
+        raise ValueError(
+            "`adjust`: letters need decisions over the family of all pairs; got "
+            "adjust=None without a baseline. Give adjust='holm' (or another), a baseline, "
+            "or test='tukey_hsd'"
+        )
+    return adjust
+
+
+def check(designs: dict, *, keep: bool, baseline, test, adjust, confidence_level, n_resamples,
+          rng, progress, lower_is_better, digits, bold_best, ranks) -> Settings:  # fmt: skip
+    """The report's keywords checked (each metric's test checks its own when it runs);
+    ``keep`` is not used: a report keeps its tests' results."""
+    test = _validation.check_choice(test, "test", tuple(TESTS))
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
+        raise ValueError(f"`digits` must be an integer from 0 to 15; got {digits!r}")
+    if not isinstance(ranks, bool | np.bool_):
+        raise TypeError(f"`ranks` must be True or False; got {ranks!r}.")
+    return Settings(
+        designs=designs, baseline=baseline, test=test, adjust=_adjust(adjust, test, baseline),
+        confidence_level=_validation.check_confidence_level(confidence_level),
+        n_resamples=n_resamples,
+        lower_is_better=_validation.check_lower_is_better(lower_is_better, list(designs)),
+        digits=digits, bold_best=bool(bold_best), ranks=bool(ranks),
+        progress=_validation.check_progress(progress), entropy=root_entropy(rng),
+    )  # fmt: skip
