@@ -2,7 +2,8 @@
 
 Each message names the argument, the rule and the value received, e.g.
 "`confidence_level` must be strictly between 0 and 1; got 1.5".
-This module imports numpy only, so the core may use it.
+It imports numpy and the core only (never pandas or xarray), so that the method layer and
+the input road share it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The ``pairedstats`` command line: the three methods on a CSV, Parquet or trec_eval file.
+"""The ``pairedstats`` command line: every registered method, one subcommand each, on a CSV,
+Parquet or trec_eval file.
 
 ::
 

@@ -3,8 +3,8 @@ computed group by group or many groups per core call (batching and threads live 
 :mod:`pairedstats.core.parallel`, the one fork-safe executor), and one result with the labels
 and metadata of the call.
 
-A method's run (``bootstrap._run``, ``tukey.TukeyHSDRun``, ``ranksum._run``) fills an
-:class:`Outputs` with its core's numbers and hands it, with :func:`comparison_labels`, to its
+A method's run (``run.run(settings)`` in its folder under :mod:`pairedstats.methods`) fills
+an :class:`Outputs` with its core's numbers and hands it, with :func:`comparison_labels`, to its
 result type; what differs between methods is only the core call and the columns.
 """
 
