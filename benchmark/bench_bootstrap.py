@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats
 
 from pairedstats.core.design import PairedDesign
-from pairedstats.methods.bootstrap.run import bootstrap
+from pairedstats.methods.bootstrap import bootstrap
 
 
 def _measure(fn, repeat=1):
@@ -67,7 +67,7 @@ def _groups_design(n_groups, n_items, rng):
 def first_call_seconds() -> float:
     code = (
         "import time; t0 = time.perf_counter(); import numpy as np; "
-        "from pairedstats.methods.bootstrap.run import bootstrap; "
+        "from pairedstats.methods.bootstrap import bootstrap; "
         "bootstrap(np.random.default_rng(0).normal(size=(500, 2)), n_resamples=1000, rng=1); "
         "print(time.perf_counter() - t0)"
     )
@@ -76,7 +76,7 @@ def first_call_seconds() -> float:
 
 
 def main(quick: bool) -> None:
-    from pairedstats.methods.bootstrap.run import bootstrap_design
+    from pairedstats.methods.bootstrap import bootstrap_design
 
     rng = np.random.default_rng(0)
     rows = []

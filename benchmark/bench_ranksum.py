@@ -18,6 +18,7 @@ numba cache (``cold``) and again with the cache it left (``cached``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import os
 import subprocess
@@ -68,8 +69,11 @@ def load_before(path):
 
 
 def whole(core, a, b, method):
-    return core.ranksum_1d(a, b, alternative="two-sided", confidence_level=0.95,
-                           method=method, correction=True)  # fmt: skip
+    """The whole test's numbers as a dict, from this core (a dataclass) or an older file
+    given with --before (which may return the dict itself)."""
+    out = core.ranksum_1d(a, b, alternative="two-sided", confidence_level=0.95,
+                          method=method, correction=True)  # fmt: skip
+    return out if isinstance(out, dict) else dataclasses.asdict(out)
 
 
 def row(label, ours, peer=None, before=None):

@@ -12,8 +12,7 @@ from scipy import stats
 import pairedstats
 from pairedstats.core.design import PairedDesign
 from pairedstats.inputs import design_from_array
-from pairedstats.methods.bootstrap.run import (
-    SPEC,
+from pairedstats.methods.bootstrap import (
     BootstrapResult,
     DegenerateBootstrapWarning,
     MissingStratumWarning,
@@ -23,6 +22,7 @@ from pairedstats.methods.bootstrap.run import (
     bootstrap,
     bootstrap_design,
 )
+from pairedstats.methods.bootstrap.spec import SPEC
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from pairedstats.inputs import design_from_array
-from pairedstats.methods.bootstrap.run import bootstrap_design
+from pairedstats.methods.bootstrap import bootstrap_design
 from pairedstats.methods.tukey_hsd import tukey_hsd_design
 
 ALPHA = 0.05

@@ -68,13 +68,13 @@ def test_matches_r_wilcox_test(row):
         method="exact" if exact else "asymptotic",
         correction=row["correct"] == "TRUE",
     )
-    assert out["method"] == ("exact" if exact else "asymptotic")
-    assert out["u_a"] == float(row["W"])
-    np.testing.assert_allclose(out["pvalue"], float(row["p_value"]), rtol=1e-10, atol=1e-300)
+    assert out.method == ("exact" if exact else "asymptotic")
+    assert out.u_a == float(row["W"])
+    np.testing.assert_allclose(out.pvalue, float(row["p_value"]), rtol=1e-10, atol=1e-300)
     # R's interval of a - b, negated and mirrored
     r_low, r_high = -float(row["ci_high"]), -float(row["ci_low"])
     diffs = np.subtract.outer(b, a).ravel()
-    for ours, theirs in ((out["ci_low"], r_low), (out["ci_high"], r_high)):
+    for ours, theirs in ((out.ci_low, r_low), (out.ci_high, r_high)):
         if math.isinf(theirs):
             assert ours == theirs
         elif exact:
@@ -87,19 +87,19 @@ def test_matches_r_wilcox_test(row):
             nearest = diffs[np.argmin(np.abs(diffs - theirs))]
             assert abs(ours - nearest) <= 1e-12 * max(1.0, abs(nearest))
     if exact:
-        assert out["shift"] == -float(row["estimate"])
+        assert out.shift == -float(row["estimate"])
         # R warns only when the miss is > 1.5 alpha; we flag every unreached level
         if row["not_achievable"] == "TRUE":
-            assert not out["level_reached"]
-        if out["level_reached"]:
-            assert out["ci_coverage"] >= float(row["conf_level"])
+            assert not out.level_reached
+        if out.level_reached:
+            assert out.ci_coverage >= float(row["conf_level"])
     else:
         # R's asymptotic estimate is a root of the normal statistic: a middle difference
         d = np.sort(diffs)
         mid_lo, mid_hi = d[(d.size - 1) // 2], d[d.size // 2]
         r_est = -float(row["estimate"])
         assert mid_lo - 1.1e-4 <= r_est <= mid_hi + 1.1e-4
-        assert mid_lo <= out["shift"] <= mid_hi
+        assert mid_lo <= out.shift <= mid_hi
 
 
 def test_reference_covers_the_paths():
@@ -141,7 +141,7 @@ def test_exact_conditional_matches_coin():
     for row in _read("coin.csv"):
         a, b = DATASETS[row["dataset"]]
         out = _run(a, b, alternative=ALT_FROM_R[row["alternative"]], method="exact")
-        np.testing.assert_allclose(out["pvalue"], float(row["p_value"]), rtol=1e-10)
+        np.testing.assert_allclose(out.pvalue, float(row["p_value"]), rtol=1e-10)
 
 
 def test_exact_nulls_in_two_threads_give_the_same_results(monkeypatch):
@@ -190,7 +190,7 @@ def test_exact_conditional_matches_enumeration(seed):
     expected = _enumerate_pvalues(a, b)
     for alternative, p in expected.items():
         out = _run(a, b, alternative=alternative, method="exact")
-        np.testing.assert_allclose(out["pvalue"], p, rtol=1e-12)
+        np.testing.assert_allclose(out.pvalue, p, rtol=1e-12)
 
 
 def test_no_ties_exact_matches_enumeration_and_subset_recursion():
@@ -199,8 +199,8 @@ def test_no_ties_exact_matches_enumeration_and_subset_recursion():
     expected = _enumerate_pvalues(a, b)
     for alternative, p in expected.items():
         out = _run(a, b, alternative=alternative, method="exact")
-        assert out["method"] == "exact"
-        np.testing.assert_allclose(out["pvalue"], p, rtol=1e-12)
+        assert out.method == "exact"
+        np.testing.assert_allclose(out.pvalue, p, rtol=1e-12)
     for m, n in [(1, 1), (3, 8), (9, 4), (15, 22)]:
         values, pmf = core.null_pmf_ties(2 * np.arange(1, m + n + 1), m)
         np.testing.assert_array_equal(values // 2 - m * (m + 1) // 2, np.arange(m * n + 1))
@@ -212,7 +212,7 @@ def test_null_pmf_large_sizes_match_scipy_exact():
     rng = np.random.default_rng(5)
     a, b = rng.normal(size=120), rng.normal(size=100) + 0.15
     for alternative in ("two-sided", "less", "greater"):
-        ours = _run(a, b, alternative=alternative, method="exact")["pvalue"]
+        ours = _run(a, b, alternative=alternative, method="exact").pvalue
         theirs = stats.mannwhitneyu(b, a, alternative=alternative, method="exact").pvalue
         np.testing.assert_allclose(ours, theirs, rtol=1e-9)
 
@@ -233,8 +233,8 @@ def test_asymptotic_matches_scipy(ties, correction, alternative):
             b, a, alternative=alternative, method="asymptotic", use_continuity=correction
         )
         # scipy's U1 of (b, a) is u_b = n_a n_b - u_a
-        assert out["u_a"] == n_a * n_b - res.statistic
-        np.testing.assert_allclose(out["pvalue"], res.pvalue, rtol=1e-10)
+        assert out.u_a == n_a * n_b - res.statistic
+        np.testing.assert_allclose(out.pvalue, res.pvalue, rtol=1e-10)
 
 
 def test_exact_no_ties_matches_scipy_small():
@@ -244,7 +244,7 @@ def test_exact_no_ties_matches_scipy_small():
         for alternative in ("two-sided", "less", "greater"):
             out = _run(a, b, alternative=alternative, method="exact")
             res = stats.mannwhitneyu(b, a, alternative=alternative, method="exact")
-            np.testing.assert_allclose(out["pvalue"], res.pvalue, rtol=1e-12)
+            np.testing.assert_allclose(out.pvalue, res.pvalue, rtol=1e-12)
 
 
 # -------------------------------------------------------------- statistics, signs
@@ -255,63 +255,63 @@ def test_rank_statistics_and_effect_sizes_by_definition():
     out = _run(a, b)
     greater = np.mean(b[:, None] > a[None, :])
     equal = np.mean(b[:, None] == a[None, :])
-    np.testing.assert_allclose(out["common_language"], greater + equal / 2, rtol=1e-14)
-    np.testing.assert_allclose(out["rank_biserial"], 2 * (greater + equal / 2) - 1, rtol=1e-14)
+    np.testing.assert_allclose(out.common_language, greater + equal / 2, rtol=1e-14)
+    np.testing.assert_allclose(out.rank_biserial, 2 * (greater + equal / 2) - 1, rtol=1e-14)
     ranks = stats.rankdata(np.concatenate([a, b]))
-    assert out["rank_sum_a"] == ranks[:13].sum()
-    assert out["u_a"] == np.sum(a[:, None] > b[None, :]) + 0.5 * np.sum(a[:, None] == b)
+    assert out.rank_sum_a == ranks[:13].sum()
+    assert out.u_a == np.sum(a[:, None] > b[None, :]) + 0.5 * np.sum(a[:, None] == b)
     n = 30
     _, t = np.unique(np.concatenate([a, b]), return_counts=True)
     var = 13 * 17 / 12 * ((n + 1) - np.sum(t**3 - t) / (n * (n - 1)))
-    np.testing.assert_allclose(out["null_variance"], var, rtol=1e-14)
-    assert out["null_mean"] == 13 * 31 / 2
-    np.testing.assert_allclose(out["shift"], np.median(np.subtract.outer(b, a)), rtol=0)
+    np.testing.assert_allclose(out.null_variance, var, rtol=1e-14)
+    assert out.null_mean == 13 * 31 / 2
+    np.testing.assert_allclose(out.shift, np.median(np.subtract.outer(b, a)), rtol=0)
 
 
 def test_signs_and_swap_symmetry():
     rng = np.random.default_rng(4)
     a, b = rng.normal(size=25), rng.normal(size=30) + 1.0
     ab = _run(a, b, alternative="greater")
-    assert ab["z"] > 0
-    assert ab["shift"] > 0
-    assert ab["pvalue"] < 0.01
-    assert ab["ci_high"] == math.inf
+    assert ab.z > 0
+    assert ab.shift > 0
+    assert ab.pvalue < 0.01
+    assert ab.ci_high == math.inf
     ba = _run(b, a, alternative="less")
-    np.testing.assert_allclose(ba["pvalue"], ab["pvalue"], rtol=1e-12)
-    assert ba["shift"] == -ab["shift"]
-    assert ba["ci_high"] == -ab["ci_low"]
+    np.testing.assert_allclose(ba.pvalue, ab.pvalue, rtol=1e-12)
+    assert ba.shift == -ab.shift
+    assert ba.ci_high == -ab.ci_low
     two_ab, two_ba = _run(a, b), _run(b, a)
-    assert (two_ba["ci_low"], two_ba["ci_high"]) == (-two_ab["ci_high"], -two_ab["ci_low"])
+    assert (two_ba.ci_low, two_ba.ci_high) == (-two_ab.ci_high, -two_ab.ci_low)
 
 
 def test_all_tied():
     out = _run(np.ones(4), np.ones(3))
-    assert out["method"] == "exact-conditional"
-    assert out["pvalue"] == 1.0
-    assert out["z"] == 0.0
-    assert out["shift"] == 0.0
+    assert out.method == "exact-conditional"
+    assert out.pvalue == 1.0
+    assert out.z == 0.0
+    assert out.shift == 0.0
     asym = _run(np.ones(4), np.ones(3), method="asymptotic")
     # every arrangement gives the observed statistic: p = 1 and z = 0 (scipy: p = 1 too)
-    assert asym["pvalue"] == 1.0
-    assert asym["z"] == 0.0
-    assert asym["ci_low"] == asym["ci_high"] == 0.0
+    assert asym.pvalue == 1.0
+    assert asym.z == 0.0
+    assert asym.ci_low == asym.ci_high == 0.0
     for alternative in ("less", "greater"):
         one = _run(np.ones(40), np.ones(30), method="asymptotic", alternative=alternative)
         ref = stats.mannwhitneyu(
             np.ones(40), np.ones(30), method="asymptotic", alternative=alternative
         )
-        assert one["pvalue"] == ref.pvalue == 1.0
+        assert one.pvalue == ref.pvalue == 1.0
 
 
 def test_auto_rule():
     rng = np.random.default_rng(9)
-    assert _run(rng.normal(size=85), rng.normal(size=85))["method"] == "exact"
-    assert _run(rng.normal(size=10), rng.normal(size=800))["method"] == "exact"
-    assert _run(rng.normal(size=100), rng.normal(size=100))["method"] == "asymptotic"
+    assert _run(rng.normal(size=85), rng.normal(size=85)).method == "exact"
+    assert _run(rng.normal(size=10), rng.normal(size=800)).method == "exact"
+    assert _run(rng.normal(size=100), rng.normal(size=100)).method == "asymptotic"
     tied = _run(rng.integers(0, 5, 40) * 1.0, rng.integers(0, 5, 40) * 1.0)
-    assert tied["method"] == "exact-conditional"
+    assert tied.method == "exact-conditional"
     big = _run(rng.integers(0, 5, 150) * 1.0, rng.integers(0, 5, 150) * 1.0)
-    assert big["method"] == "asymptotic"
+    assert big.method == "asymptotic"
     ops, _ = core.exact_cost(85, 85, None, False)
     assert ops <= core.AUTO_EXACT_BUDGET < core.exact_cost(100, 100, None, False)[0]
 
@@ -410,9 +410,9 @@ def test_hodges_lehmann_and_whole_test_ends_are_outer_difference_order_statistic
         assert core.hodges_lehmann(np.sort(a), np.sort(b)) == np.median(d)
         for method in ("asymptotic", "auto"):
             out = _run(a, b, method=method)
-            assert out["shift"] == np.median(d)
-            for end in ("ci_low", "ci_high"):
-                assert math.isnan(out[end]) or out[end] in d
+            assert out.shift == np.median(d)
+            for end in (out.ci_low, out.ci_high):
+                assert math.isnan(end) or end in d
 
 
 def test_rank_statistics_equal_the_array_formulas(road):
@@ -422,7 +422,7 @@ def test_rank_statistics_equal_the_array_formulas(road):
         for presorted in (False, True):
             x, y = (np.sort(a), np.sort(b)) if presorted else (a, b)
             want = ref.rank_statistics(x, y) if presorted else expected
-            got = core.rank_statistics(x, y, presorted=presorted)
+            got = vars(core.rank_statistics(x, y, presorted=presorted))
             assert got.keys() == want.keys()
             np.testing.assert_array_equal(got["doubled"], want["doubled"])
             for key in want.keys() - {"doubled"}:
@@ -431,7 +431,7 @@ def test_rank_statistics_equal_the_array_formulas(road):
     a = np.repeat([0.0, 1.0, 2.0], 300_000)
     b = np.repeat([1.0, 3.0], 250_000)
     got, want = core.rank_statistics(a, b), ref.rank_statistics(a, b)
-    assert (got["ties"], got["ties_within"]) == (want["ties"], want["ties_within"])
+    assert (got.ties, got.ties_within) == (want["ties"], want["ties_within"])
 
 
 def _tied_doubled(rng, n_a, n_b, levels):
@@ -512,10 +512,10 @@ for n_a, n_b in [(1, 1), (5, 3), (40, 70)]:
         d = np.sort(np.subtract.outer(b, a), axis=None)
         assert (core.order_differences(a, b, np.arange(1, d.size + 1)) == d).all()
         st, want = core.rank_statistics(a, b), ref.rank_statistics(a, b)
-        assert (st["doubled"] == want["doubled"]).all() and st["ties"] == want["ties"]
+        assert (st.doubled == want["doubled"]).all() and st.ties == want["ties"]
         for k in {1, n_a, n_a + n_b}:
-            assert (core.null_pmf_ties(st["doubled"], k)[1]
-                    == ref.null_pmf_ties(st["doubled"], k)[1]).all()
+            assert (core.null_pmf_ties(st.doubled, k)[1]
+                    == ref.null_pmf_ties(st.doubled, k)[1]).all()
         assert (core.null_pmf_no_ties(n_a, n_b) == ref.null_pmf_no_ties(n_a, n_b)).all()
 print("ok")
 """

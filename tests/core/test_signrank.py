@@ -38,7 +38,7 @@ def test_null_without_ties_is_the_enumeration(n):
 def test_null_with_ties_is_the_conditional_enumeration():
     d = np.array([1.0, -1.0, 2.0, 2.0, -2.0, 3.0, 5.0, -5.0, 7.0, 1.0, 4.0])
     st = core.signed_ranks(d)
-    values, pmf = core.null_pmf(st["doubled"])
+    values, pmf = core.null_pmf(st.doubled)
     sums = _enumerated(d)
     for v in np.unique(sums):
         assert pmf[np.isclose(values, v)].sum() * 2.0**d.size == np.count_nonzero(sums == v)
@@ -60,14 +60,14 @@ def test_exact_pvalues_are_the_enumerated_tails(d, alternative):
     x = d[d != 0]
     sums = _enumerated(x)
     v = stats.rankdata(np.abs(x))[x > 0].sum()
-    assert row["statistic"] == v
+    assert row.statistic == v
     lower, upper = np.mean(sums <= v + 1e-9), np.mean(sums >= v - 1e-9)
     expected = {"less": lower, "greater": upper,
                 "two-sided": min(1.0, 2 * min(lower, upper))}[alternative]  # fmt: skip
-    assert row["pvalue"] == pytest.approx(expected, rel=1e-14)
-    assert row["n_zeros"] == d.size - x.size
+    assert row.pvalue == pytest.approx(expected, rel=1e-14)
+    assert row.n_zeros == d.size - x.size
     ties = np.unique(np.abs(x)).size < x.size
-    assert row["method"] == ("exact-conditional" if ties else "exact")
+    assert row.method == ("exact-conditional" if ties else "exact")
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
@@ -78,17 +78,17 @@ def test_pvalues_match_scipy(alternative, correction):
     row = core.signrank_1d(exact_d, alternative=alternative, confidence_level=0.95,
                            method="auto", correction=correction)  # fmt: skip
     ref = stats.wilcoxon(exact_d, alternative=alternative, method="exact")
-    assert row["method"] == "exact"
-    assert row["pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)
+    assert row.method == "exact"
+    assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
     tied = rng.integers(-4, 6, size=80).astype(float)  # ties and zeros
     row = core.signrank_1d(tied, alternative=alternative, confidence_level=0.95,
                            method="auto", correction=correction)  # fmt: skip
     ref = stats.wilcoxon(tied, zero_method="wilcox", correction=correction,
                          alternative=alternative, method="approx")  # fmt: skip
-    assert row["method"] == "asymptotic"
-    assert row["pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)
+    assert row.method == "asymptotic"
+    assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
     x = tied[tied != 0]
-    assert row["statistic"] == stats.rankdata(np.abs(x))[x > 0].sum()
+    assert row.statistic == stats.rankdata(np.abs(x))[x > 0].sum()
 
 
 def test_exact_with_zeros_matches_scipy():
@@ -96,7 +96,7 @@ def test_exact_with_zeros_matches_scipy():
     row = core.signrank_1d(d, alternative="two-sided", confidence_level=0.95,
                            method="exact", correction=True)  # fmt: skip
     ref = stats.wilcoxon(d, zero_method="wilcox", method="exact")
-    assert row["pvalue"] == ref.pvalue == 0.12890625
+    assert row.pvalue == ref.pvalue == 0.12890625
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 40, 200])
@@ -174,16 +174,16 @@ def test_large_sample_is_fast_and_right():
     row = core.signrank_1d(d, alternative="two-sided", confidence_level=0.95,
                            method="auto", correction=True)  # fmt: skip
     ref = stats.wilcoxon(d, method="approx", correction=True)
-    assert row["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
-    assert row["ci_low"] < row["shift"] < row["ci_high"]
+    assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    assert row.ci_low < row.shift < row.ci_high
 
 
 def test_no_nonzero_difference():
     row = core.signrank_1d(np.zeros(5), alternative="two-sided", confidence_level=0.95,
                            method="auto", correction=True)  # fmt: skip
-    assert (row["n_zeros"], row["statistic"], row["pvalue"]) == (5, 0.0, 1.0)
-    assert math.isnan(row["shift"])
-    assert math.isnan(row["ci_low"])
+    assert (row.n_zeros, row.statistic, row.pvalue) == (5, 0.0, 1.0)
+    assert math.isnan(row.shift)
+    assert math.isnan(row.ci_low)
 
 
 @pytest.mark.parametrize("factor", [0.1, 0.3, 1e-10])
@@ -200,11 +200,11 @@ def test_differences_within_the_tie_error_are_tied_and_zero(factor):
     assert np.unique(np.abs(ds)).size > np.unique(np.abs(d)).size
     st = core.signed_ranks(ds, tie_error(scaled))
     nonzero = d[d != 0]
-    assert st["n_zeros"] == (d == 0).sum()
-    np.testing.assert_array_equal(st["doubled"], 2 * stats.rankdata(np.abs(nonzero)))
-    assert st["statistic"] == stats.rankdata(np.abs(nonzero))[nonzero > 0].sum()
+    assert st.n_zeros == (d == 0).sum()
+    np.testing.assert_array_equal(st.doubled, 2 * stats.rankdata(np.abs(nonzero)))
+    assert st.statistic == stats.rankdata(np.abs(nonzero))[nonzero > 0].sum()
     ref = stats.wilcoxon(d, zero_method="wilcox", correction=True, method="approx")
     tie = tie_error(scaled)
     out = core.signrank_1d(ds, alternative="two-sided", confidence_level=0.95,
                            method="asymptotic", correction=True, tie=tie)  # fmt: skip
-    assert out["pvalue"] == pytest.approx(ref.pvalue, rel=1e-12)
+    assert out.pvalue == pytest.approx(ref.pvalue, rel=1e-12)

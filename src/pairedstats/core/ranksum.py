@@ -45,19 +45,20 @@ This module imports numpy and scipy only (the kernels import numba, lazily).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
 from .parallel import default_workers, run_parts
+from .ranktest import RankTest, asymptotic_pvalue, ci_tail, exact_ci_rank, z_score
 
 __all__ = [
     "AUTO_EXACT_BUDGET",
     "EXACT_MAX_CELLS",
+    "RankStatistics",
+    "RanksumTest",
     "asymptotic_ci_ranks",
-    "asymptotic_pvalue",
-    "ci_tail",
-    "exact_ci_rank",
     "exact_cost",
     "hodges_lehmann",
     "kth_difference",
@@ -106,19 +107,46 @@ def _kernel():
 # --------------------------------------------------------------------------- ranks
 
 
-def rank_statistics(a: np.ndarray, b: np.ndarray, *, presorted: bool = False) -> dict:
+@dataclass(frozen=True, kw_only=True)
+class RankStatistics:
+    """The rank statistics of two samples (:func:`rank_statistics`).
+
+    Attributes
+    ----------
+    doubled : ndarray of int64
+        Twice the pooled ascending midranks (exact integers), ``a`` first, each sample in
+        the order it was given.
+    rank_sum_a : float
+        Sum of the pooled ranks of ``a``.
+    u_a : float
+        ``rank_sum_a - n_a (n_a + 1) / 2``: pairs with ``a_i > b_j`` plus half the tied pairs.
+    ties : float
+        ``sum(t^3 - t)`` over the pooled tie groups.
+    ties_within : float
+        The same over the tie groups inside ``a`` plus those inside ``b``: the ties that
+        survive a shift of one sample.
+    null_mean, null_variance : float
+        Null mean and tie-corrected null variance of the rank sum of ``a``.
+    """
+
+    doubled: np.ndarray
+    rank_sum_a: float
+    u_a: float
+    ties: float
+    ties_within: float
+    null_mean: float
+    null_variance: float
+
+
+def rank_statistics(a: np.ndarray, b: np.ndarray, *, presorted: bool = False) -> RankStatistics:
     """Rank sum of ``a``, ``u_a``, and the tie terms of the pooled sample.
 
-    Returns a dict with ``doubled`` (twice the pooled ascending midranks, exact int64, ``a``
-    first, each sample in its given order), ``rank_sum_a``, ``u_a``, ``ties`` (``sum(t^3 - t)``
-    over pooled tie groups), ``ties_within`` (the same over tie groups inside ``a`` plus inside
-    ``b``: the ties that survive a shift of one sample), ``null_mean`` and ``null_variance``
-    (tie-corrected) of the rank sum. ``presorted=True`` says both are sorted ascending.
+    ``presorted=True`` says both are sorted ascending.
 
     Examples
     --------
     >>> st = rank_statistics(np.array([3.0, 1.0]), np.array([3.0, 2.0]))
-    >>> st["doubled"].tolist(), st["rank_sum_a"], st["ties"]
+    >>> st.doubled.tolist(), st.rank_sum_a, st.ties
     ([7, 2, 7, 4], 4.5, 6.0)
     """
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
@@ -133,20 +161,16 @@ def rank_statistics(a: np.ndarray, b: np.ndarray, *, presorted: bool = False) ->
     rank_sum_a = float(doubled[:n_a].sum()) / 2.0
     if order_a is not None:
         doubled[np.concatenate([order_a, n_a + order_b])] = doubled.copy()
-    u_a = rank_sum_a - n_a * (n_a + 1) / 2.0
     ties = _tie_term(groups[0])
-    ties_within = _tie_term(groups[1]) + _tie_term(groups[2])
-    null_mean = n_a * (n + 1) / 2.0
-    null_variance = n_a * n_b / 12.0 * ((n + 1) - ties / (n * (n - 1)))
-    return {
-        "doubled": doubled,
-        "rank_sum_a": rank_sum_a,
-        "u_a": u_a,
-        "ties": ties,
-        "ties_within": ties_within,
-        "null_mean": null_mean,
-        "null_variance": null_variance,
-    }
+    return RankStatistics(
+        doubled=doubled,
+        rank_sum_a=rank_sum_a,
+        u_a=rank_sum_a - n_a * (n_a + 1) / 2.0,
+        ties=ties,
+        ties_within=_tie_term(groups[1]) + _tie_term(groups[2]),
+        null_mean=n_a * (n + 1) / 2.0,
+        null_variance=n_a * n_b / 12.0 * ((n + 1) - ties / (n * (n - 1))),
+    )
 
 
 def _tie_term(counts: np.ndarray) -> float:
@@ -230,30 +254,6 @@ def exact_cost(n_a: int, n_b: int, doubled: np.ndarray | None, has_ties: bool) -
         ops += 0.5 * s.size * (m + 1) * top
         cells += (m + 1) * top
     return ops, cells
-
-
-def _qwilcox(p: float, cdf: np.ndarray) -> int:
-    """R's ``qwilcox(p, m, n)`` from the no-ties null cdf: smallest q with cdf >= p (fuzzed)."""
-    eps = 10 * np.finfo(float).eps
-    if p <= 0.5:
-        return int(np.searchsorted(cdf, p - eps, side="left"))
-    # R sums from the top: q = mn - (smallest q' with cdf(q') > 1 - p + eps)
-    x = 1 - p + eps
-    q = int(np.searchsorted(cdf, x, side="right"))
-    return cdf.size - 1 - q
-
-
-def exact_ci_rank(alpha_tail: float, pmf: np.ndarray) -> tuple[int, float]:
-    """The order statistic of the exact interval and the tail probability it leaves out.
-
-    ``q = qwilcox(alpha_tail)`` (R sets ``q = 1`` when it is 0); the interval end is the
-    ``q``-th smallest (or largest) difference and ``P(U <= q - 1)`` is the probability the
-    interval misses on that side.
-    """
-    cdf = np.cumsum(pmf)
-    q = max(_qwilcox(alpha_tail, cdf), 1)
-    missed = float(cdf[q - 1])  # P(U <= q - 1)
-    return q, missed
 
 
 def asymptotic_ci_ranks(
@@ -380,6 +380,32 @@ def hodges_lehmann(a: np.ndarray, b: np.ndarray) -> float:
 
 
 # --------------------------------------------------------------------- one test
+@dataclass(frozen=True, kw_only=True)
+class RanksumTest(RankTest):
+    """The rank-sum test of two samples (:func:`ranksum_1d`): the fields of
+    :class:`~pairedstats.core.ranktest.RankTest` (``null_mean`` and ``null_variance`` of
+    ``rank_sum_a``; ``shift`` the median of all ``b_j - a_i``) and these.
+
+    Attributes
+    ----------
+    n_a, n_b : int
+        Sample sizes.
+    rank_sum_a, u_a : float
+        As in :class:`RankStatistics`.
+    common_language : float
+        ``P(b > a) + P(b = a) / 2`` over all pairs, ``1 - u_a / (n_a n_b)``.
+    rank_biserial : float
+        ``2 common_language - 1``.
+    """
+
+    n_a: int
+    n_b: int
+    rank_sum_a: float
+    u_a: float
+    common_language: float
+    rank_biserial: float
+
+
 def ranksum_1d(
     a: np.ndarray,
     b: np.ndarray,
@@ -388,26 +414,24 @@ def ranksum_1d(
     confidence_level: float,
     method: str,
     correction: bool,
-) -> dict:
+) -> RanksumTest:
     """The test, the shift and its interval for two validated 1-D samples.
 
-    ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the returned dict says which
-    was used (``"exact"``, ``"exact-conditional"`` with ties, ``"asymptotic"``) and holds
-    the result columns plus ``ci_coverage`` (the interval's guaranteed coverage for continuous
-    data on the exact path, the nominal level on the asymptotic one) and ``level_reached``.
+    ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the result's ``method`` says
+    which was used (``"exact"``, ``"exact-conditional"`` with ties, ``"asymptotic"``).
     """
     a = np.sort(np.asarray(a, dtype=np.float64))
     b = np.sort(np.asarray(b, dtype=np.float64))
     n_a, n_b = a.size, b.size
     total = n_a * n_b
     st = rank_statistics(a, b, presorted=True)
-    has_ties = st["ties"] > 0
-    sigma = math.sqrt(st["null_variance"])
-    u_a = st["u_a"]
-    use_exact, ops = _use_exact(method, n_a, n_b, st["doubled"], has_ties)
-    z = _z_score(total / 2.0 - u_a, sigma, alternative, correction)
+    has_ties = st.ties > 0
+    sigma = math.sqrt(st.null_variance)
+    u_a = st.u_a
+    use_exact, ops = _use_exact(method, n_a, n_b, st.doubled, has_ties)
+    z = z_score(total / 2.0 - u_a, sigma, alternative, correction)
     if use_exact:
-        pmf_nt, tied = _exact_nulls(st["doubled"], n_a, n_b, has_ties, ops)
+        pmf_nt, tied = _exact_nulls(st.doubled, n_a, n_b, has_ties, ops)
         pvalue, used = _exact_pvalue(st, n_a, n_b, alternative, pmf_nt, tied)
         ci_ranks, coverage, level_reached = _exact_interval(n_a, n_b, alternative,
                                                             confidence_level, pmf_nt)  # fmt: skip
@@ -425,24 +449,24 @@ def ranksum_1d(
     if ci_ranks == (0, 0):  # all values tied on the asymptotic path: no interval
         ci_low = ci_high = math.nan
     common_language = 1.0 - u_a / total  # P(b > a) + P(b = a) / 2
-    return {
-        "n_a": n_a,
-        "n_b": n_b,
-        "rank_sum_a": st["rank_sum_a"],
-        "u_a": u_a,
-        "null_mean": st["null_mean"],
-        "null_variance": st["null_variance"],
-        "z": z,
-        "pvalue": pvalue,
-        "shift": _median_of(values[: len(mid)]),
-        "ci_low": ci_low,
-        "ci_high": ci_high,
-        "ci_coverage": coverage,
-        "common_language": common_language,
-        "rank_biserial": 2 * common_language - 1,
-        "method": used,
-        "level_reached": level_reached,
-    }
+    return RanksumTest(
+        n_a=n_a,
+        n_b=n_b,
+        rank_sum_a=st.rank_sum_a,
+        u_a=u_a,
+        null_mean=st.null_mean,
+        null_variance=st.null_variance,
+        z=z,
+        pvalue=pvalue,
+        shift=_median_of(values[: len(mid)]),
+        ci_low=ci_low,
+        ci_high=ci_high,
+        ci_coverage=coverage,
+        common_language=common_language,
+        rank_biserial=2 * common_language - 1,
+        method=used,
+        level_reached=level_reached,
+    )
 
 
 def _use_exact(method: str, n_a: int, n_b: int, doubled: np.ndarray, has_ties: bool):
@@ -463,21 +487,6 @@ def _use_exact(method: str, n_a: int, n_b: int, doubled: np.ndarray, has_ties: b
     return False, 0.0
 
 
-def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> float:
-    """Normal score of ``dz = E[U] - u_a``: positive when b tends to exceed a."""
-    if correction:
-        if alternative == "two-sided":
-            corr = 0.5 * np.sign(dz)
-        elif alternative == "greater":
-            corr = 0.5
-        else:
-            corr = -0.5
-    else:
-        corr = 0.0
-    # all values tied: every arrangement gives the observed statistic, so z = 0 and p = 1
-    return float((dz - corr) / sigma) if sigma > 0 else 0.0
-
-
 def _exact_nulls(doubled: np.ndarray, n_a: int, n_b: int, has_ties: bool, ops: float):
     """``(no-ties pmf of u, None or the conditional null (values, pmf) of a's doubled rank
     sum)``. The interval always reads the no-ties null; with ties the p-value reads the
@@ -492,13 +501,13 @@ def _exact_nulls(doubled: np.ndarray, n_a: int, n_b: int, has_ties: bool, ops: f
     return tuple(call() for call in calls)
 
 
-def _exact_pvalue(st: dict, n_a: int, n_b: int, alternative: str, pmf_nt, tied):
+def _exact_pvalue(st: RankStatistics, n_a: int, n_b: int, alternative: str, pmf_nt, tied):
     """``(pvalue, "exact" or "exact-conditional")`` from the nulls of :func:`_exact_nulls`."""
     total = n_a * n_b
     if tied is None:
         lower_tail = np.cumsum(pmf_nt)  # P(U <= u)
         upper_tail = np.cumsum(pmf_nt[::-1])[::-1]  # P(U >= u)
-        u_int = round(st["u_a"])
+        u_int = round(st.u_a)
         p_less_u = float(lower_tail[u_int])  # P(U_a <= u_a): b tends to exceed a
         p_more_u = float(upper_tail[u_int])
         dist = abs(2 * u_int - total)
@@ -510,31 +519,13 @@ def _exact_pvalue(st: dict, n_a: int, n_b: int, alternative: str, pmf_nt, tied):
         used = "exact"
     else:
         values, pmf = tied
-        w2 = int(st["doubled"][:n_a].sum())
+        w2 = int(st.doubled[:n_a].sum())
         mu2 = n_a * (n_a + n_b + 1)
         p_less_u = float(pmf[values <= w2].sum())
         p_more_u = float(pmf[values >= w2].sum())
         p_two = min(1.0, float(pmf[np.abs(values - mu2) >= abs(w2 - mu2)].sum()))
         used = "exact-conditional"
     return {"greater": p_less_u, "less": p_more_u, "two-sided": p_two}[alternative], used
-
-
-def asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
-    """The normal p-value of ``z`` for ``alternative`` (1 when the null has no spread);
-    shared by the rank tests."""
-    if sigma <= 0:
-        return 1.0
-    if alternative == "greater":
-        return float(special.ndtr(-z))
-    if alternative == "less":
-        return float(special.ndtr(z))
-    return float(min(1.0, 2 * special.ndtr(-abs(z))))
-
-
-def ci_tail(alternative: str, confidence_level: float) -> float:
-    """The miss probability of each finite end of an interval at ``confidence_level``."""
-    alpha = 1 - confidence_level
-    return alpha / 2 if alternative == "two-sided" else alpha
 
 
 def _exact_interval(n_a: int, n_b: int, alternative: str, confidence_level: float, pmf_nt):
@@ -555,7 +546,7 @@ def _asymptotic_interval(n_a, n_b, st, alternative, confidence_level, correction
     n, total = n_a + n_b, n_a * n_b
     tail = ci_tail(alternative, confidence_level)
     k_low = k_high = None
-    within = st["ties_within"]
+    within = st.ties_within
     sigma_ci = math.sqrt(total / 12.0 * ((n + 1) - within / (n * (n - 1))))
     if sigma_ci == 0:
         return 0, 0

@@ -42,15 +42,18 @@ This module imports numpy and scipy only (the kernel imports numba, lazily).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
-from .ranksum import asymptotic_pvalue, ci_tail, exact_ci_rank
+from .ranktest import RankTest, asymptotic_pvalue, ci_tail, continuity, exact_ci_rank, z_score
 from .ties import tied_values
 
 __all__ = [
     "EXACT_MAX_OPERATIONS",
+    "SignedRanks",
+    "SignrankTest",
     "asymptotic_ci_count",
     "kth_walsh",
     "null_pmf",
@@ -87,21 +90,52 @@ def _tie_term(x: np.ndarray) -> float:
     return float(np.sum(counts**3 - counts))
 
 
-def signed_ranks(d: np.ndarray, tie: float = 0.0) -> dict:
+@dataclass(frozen=True, kw_only=True)
+class SignedRanks:
+    """The signed-rank statistic of paired differences (:func:`signed_ranks`).
+
+    Attributes
+    ----------
+    nonzero : ndarray of float64
+        The non-zero differences, in their given order.
+    n_zeros : int
+        Differences read as zero (dropped).
+    n : int
+        Non-zero differences.
+    doubled : ndarray of int64
+        Twice the ascending midranks of ``|nonzero|`` (exact integers).
+    positive : ndarray of bool
+        Which of ``nonzero`` are positive.
+    statistic : float
+        ``V``, the sum of the ranks of the positive differences.
+    ties : float
+        ``sum(t^3 - t)`` over the groups of tied ``|nonzero|``.
+    null_mean, null_variance : float
+        ``n (n + 1) / 4`` and the tie-corrected ``n (n + 1) (2 n + 1) / 24 - ties / 48``.
+    """
+
+    nonzero: np.ndarray
+    n_zeros: int
+    n: int
+    doubled: np.ndarray
+    positive: np.ndarray
+    statistic: float
+    ties: float
+    null_mean: float
+    null_variance: float
+
+
+def signed_ranks(d: np.ndarray, tie: float = 0.0) -> SignedRanks:
     """The signed-rank statistic of the differences ``d`` (zeros dropped).
 
     A difference within ``tie`` of 0 is a zero, and sizes ``|d|`` within ``tie`` of each
     other share their midrank (:func:`pairedstats.core.ties.tied_values`); ``tie = 0``
-    reads both by exact equality, as R does. Returns a dict with ``nonzero`` (the non-zero
-    differences), ``n_zeros``, ``n``, ``doubled`` (twice the midranks of ``|nonzero|``,
-    int64), ``positive`` (mask), ``statistic`` (``V``), ``ties`` (``sum(t^3 - t)`` over tied
-    ``|d|``), ``null_mean`` ``n (n + 1) / 4`` and the tie-corrected ``null_variance``
-    ``n (n + 1) (2 n + 1) / 24 - ties / 48``.
+    reads both by exact equality, as R does.
 
     Examples
     --------
     >>> st = signed_ranks(np.array([1.5, -0.5, 0.0, 2.0, -1.5]))
-    >>> st["n"], st["n_zeros"], st["statistic"], st["doubled"].tolist()
+    >>> st.n, st.n_zeros, st.statistic, st.doubled.tolist()
     (4, 1, 6.5, [5, 2, 8, 5])
 
     ``0.3 - 0.2`` and ``0.2 - 0.1`` are an ulp apart; within the tie error of the scores
@@ -110,7 +144,7 @@ def signed_ranks(d: np.ndarray, tie: float = 0.0) -> dict:
     >>> from pairedstats.core.ties import tie_error
     >>> a, b = np.array([0.2, 0.1, 0.0]), np.array([0.3, 0.2, 0.5])
     >>> tie = tie_error(np.column_stack([a, b]))
-    >>> signed_ranks(b - a)["doubled"].tolist(), signed_ranks(b - a, tie)["doubled"].tolist()
+    >>> signed_ranks(b - a).doubled.tolist(), signed_ranks(b - a, tie).doubled.tolist()
     ([2, 4, 6], [3, 3, 6])
     """
     d = np.asarray(d, dtype=np.float64)
@@ -120,17 +154,17 @@ def signed_ranks(d: np.ndarray, tie: float = 0.0) -> dict:
     doubled = _doubled_midranks(absolute)
     positive = nonzero > 0
     ties = _tie_term(absolute)
-    return {
-        "nonzero": nonzero,
-        "n_zeros": int(d.size - n),
-        "n": n,
-        "doubled": doubled,
-        "positive": positive,
-        "statistic": float(doubled[positive].sum()) / 2.0,
-        "ties": ties,
-        "null_mean": n * (n + 1) / 4.0,
-        "null_variance": n * (n + 1) * (2 * n + 1) / 24.0 - ties / 48.0,
-    }
+    return SignedRanks(
+        nonzero=nonzero,
+        n_zeros=int(d.size - n),
+        n=n,
+        doubled=doubled,
+        positive=positive,
+        statistic=float(doubled[positive].sum()) / 2.0,
+        ties=ties,
+        null_mean=n * (n + 1) / 4.0,
+        null_variance=n * (n + 1) * (2 * n + 1) / 24.0 - ties / 48.0,
+    )
 
 
 # ------------------------------------------------------------------ exact nulls
@@ -272,14 +306,7 @@ def asymptotic_ci_count(
     mean = n * (n + 1) / 4.0
 
     def score(c: int) -> float:
-        z = c - mean
-        if not correction:
-            corr = 0.0
-        elif alternative == "two-sided":
-            corr = 0.5 * np.sign(z)
-        else:
-            corr = 0.5 if alternative == "greater" else -0.5
-        return (z - corr) / sigma
+        return (c - mean - continuity(c - mean, alternative, correction)) / sigma
 
     # score(c) is non-decreasing in c: a first guess from the formula, then exact steps
     c = int(min(max(math.floor(mean + zq * sigma), 0), total))
@@ -291,6 +318,28 @@ def asymptotic_ci_count(
 
 
 # --------------------------------------------------------------------- one test
+@dataclass(frozen=True, kw_only=True)
+class SignrankTest(RankTest):
+    """The signed-rank test of paired differences (:func:`signrank_1d`): the fields of
+    :class:`~pairedstats.core.ranktest.RankTest` (``null_mean`` and ``null_variance`` of
+    ``V``; ``shift`` the median of the Walsh averages of the non-zero differences, NaN and
+    no interval when there are none) and these.
+
+    Attributes
+    ----------
+    n_items : int
+        Differences given (zeros included).
+    n_zeros : int
+        Differences read as zero, dropped before ranking.
+    statistic : float
+        ``V``, the sum of the ranks of the positive differences.
+    """
+
+    n_items: int
+    n_zeros: int
+    statistic: float
+
+
 def signrank_1d(
     d: np.ndarray,
     *,
@@ -299,22 +348,22 @@ def signrank_1d(
     method: str,
     correction: bool,
     tie: float = 0.0,
-) -> dict:
+) -> SignrankTest:
     """The test, the shift and its interval for the validated differences ``d = b - a``.
 
-    ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the dict says which was used
-    (``"exact"``, ``"exact-conditional"`` given tied ranks, ``"asymptotic"``) and holds the
-    result columns plus ``level_reached``. Zeros and ties are read within ``tie``
-    (:func:`signed_ranks`): :func:`pairedstats.core.ties.tie_error` of the two systems'
-    scores, by the package's tie rule; 0 reads them by exact equality, as R does.
+    ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the result's ``method`` says
+    which was used (``"exact"``, ``"exact-conditional"`` given tied ranks,
+    ``"asymptotic"``). Zeros and ties are read within ``tie`` (:func:`signed_ranks`):
+    :func:`pairedstats.core.ties.tie_error` of the two systems' scores, by the package's tie
+    rule; 0 reads them by exact equality, as R does.
     """
     st = signed_ranks(d, tie)
-    n = st["n"]
-    has_ties = st["ties"] > 0
-    sigma = math.sqrt(st["null_variance"])
+    n = st.n
+    has_ties = st.ties > 0
+    sigma = math.sqrt(st.null_variance)
     use_exact = _use_exact(method, st, has_ties)
-    z = _z_score(st["statistic"] - st["null_mean"], sigma, alternative, correction)
-    x = np.sort(st["nonzero"])
+    z = z_score(st.statistic - st.null_mean, sigma, alternative, correction)
+    x = np.sort(st.nonzero)
     if use_exact:
         pvalue = _exact_pvalue(st, alternative)
         used = "exact-conditional" if has_ties else "exact"
@@ -332,54 +381,41 @@ def signrank_1d(
         ci_low, ci_high, level_reached = _asymptotic_interval(x, alternative, confidence_level,
                                                               correction, tie)  # fmt: skip
         coverage = confidence_level if level_reached else math.nan
-    return {
-        "n_items": int(np.asarray(d).size),
-        "n_zeros": st["n_zeros"],
-        "statistic": st["statistic"],
-        "null_mean": st["null_mean"],
-        "null_variance": st["null_variance"],
-        "z": z,
-        "pvalue": pvalue,
-        "shift": shift,
-        "ci_low": ci_low,
-        "ci_high": ci_high,
-        "ci_coverage": coverage,
-        "method": used,
-        "level_reached": level_reached,
-    }
+    return SignrankTest(
+        n_items=int(np.asarray(d).size),
+        n_zeros=st.n_zeros,
+        statistic=st.statistic,
+        null_mean=st.null_mean,
+        null_variance=st.null_variance,
+        z=z,
+        pvalue=pvalue,
+        shift=shift,
+        ci_low=ci_low,
+        ci_high=ci_high,
+        ci_coverage=coverage,
+        method=used,
+        level_reached=level_reached,
+    )
 
 
-def _use_exact(method: str, st: dict, has_ties: bool) -> bool:
+def _use_exact(method: str, st: SignedRanks, has_ties: bool) -> bool:
     if method == "auto":  # R's rule
-        return st["n"] < AUTO_EXACT_BELOW and not has_ties and st["n_zeros"] == 0
+        return st.n < AUTO_EXACT_BELOW and not has_ties and st.n_zeros == 0
     if method == "exact":
-        ops = exact_operations(st["doubled"])
+        ops = exact_operations(st.doubled)
         if ops > EXACT_MAX_OPERATIONS:
             raise ValueError(
                 f"`method='exact'` would take {ops:.3g} operations (limit "
-                f"{EXACT_MAX_OPERATIONS:.3g}) for n={st['n']} non-zero differences; use "
+                f"{EXACT_MAX_OPERATIONS:.3g}) for n={st.n} non-zero differences; use "
                 "method='asymptotic' or 'auto'."
             )
         return True
     return False
 
 
-def _z_score(dz: float, sigma: float, alternative: str, correction: bool) -> float:
-    """R's normal score of ``dz = V - E[V]``: positive when b tends to exceed a."""
-    if correction:
-        if alternative == "two-sided":
-            corr = 0.5 * np.sign(dz)
-        else:
-            corr = 0.5 if alternative == "greater" else -0.5
-    else:
-        corr = 0.0
-    # no non-zero difference: nothing to test, z = 0 and p = 1
-    return float((dz - corr) / sigma) if sigma > 0 else 0.0
-
-
-def _exact_pvalue(st: dict, alternative: str) -> float:
-    values, pmf = null_pmf(st["doubled"])
-    at = round(st["statistic"] / (values[1] if values.size > 1 else 1.0))
+def _exact_pvalue(st: SignedRanks, alternative: str) -> float:
+    values, pmf = null_pmf(st.doubled)
+    at = round(st.statistic / (values[1] if values.size > 1 else 1.0))
     lower = float(pmf[: at + 1].sum())  # P(V <= v)
     upper = float(pmf[at:].sum())  # P(V >= v)
     if alternative == "greater":

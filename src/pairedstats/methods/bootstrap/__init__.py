@@ -1,4 +1,23 @@
-"""The bootstrap method (:mod:`.run`)."""
+"""The paired bootstrap (:mod:`.spec`): confidence intervals and p-values of the differences
+b minus a, items (or clusters, within strata) resampled once for every system."""
 
-from .run import *  # noqa: F403
-from .run import __all__  # noqa: F401
+from .findings import (
+    DegenerateBootstrapWarning,
+    MissingStratumWarning,
+    NaNReplicatesWarning,
+    PointDistributionWarning,
+    SingleUnitWarning,
+)
+from .result import BootstrapResult
+from .spec import bootstrap, bootstrap_design
+
+__all__ = [
+    "BootstrapResult",
+    "DegenerateBootstrapWarning",
+    "MissingStratumWarning",
+    "NaNReplicatesWarning",
+    "PointDistributionWarning",
+    "SingleUnitWarning",
+    "bootstrap",
+    "bootstrap_design",
+]

@@ -1,7 +1,7 @@
 """The bootstrap's keywords, validated into the frozen settings of one call.
 
-:func:`bootstrap_iv` is the one place where the bootstrap's keywords are checked; the run in
-:mod:`pairedstats.bootstrap` reads only the :class:`Settings` it returns.
+:func:`check` is the one place where the bootstrap's keywords are checked; the run
+(:mod:`pairedstats.methods.bootstrap.run`) reads only the :class:`Settings` it returns.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ...core.design import PairedDesign
 from ...core.inference import ALTERNATIVES
 from ...inputs import check_design
 
-__all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "bootstrap_iv"]
+__all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "check"]
 
 METHODS = ("percentile", "basic", "bca", "studentized")
 RESAMPLING = ("auto", "index", "counts")
@@ -64,11 +64,15 @@ def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
     return out
 
 
-def bootstrap_iv(
-    *, design: PairedDesign, baseline, weights, statistic, n_resamples, confidence_level,
-    method, alternative, adjust, resampling, rng, progress, workers, keep,
+def check(
+    design: PairedDesign, *, keep, baseline, weights, statistic, n_resamples, confidence_level,
+    method, alternative, adjust, resampling, rng, progress, workers,
 ) -> Settings:  # fmt: skip
-    """Validate every keyword into the call's settings."""
+    """Validate every keyword into the call's settings (the spec's ``check``).
+
+    Each refusal names the keyword, the rule and the value received. ``keep`` keeps the
+    replicates in the result (``bootstrap_distribution``).
+    """
     design = check_design(design, replicates=True)
     statistic = _check_statistic(statistic)
     if statistic is None and design.scores.shape[2] != 1:
@@ -113,8 +117,35 @@ def bootstrap_iv(
 
 @dataclass(frozen=True, kw_only=True)
 class Settings:
-    """A call's validated keywords (:func:`bootstrap_iv`); ``statistic`` in vectorized
-    form, ``weights`` by stratum code, ``root`` the root entropy."""
+    """A call's validated keywords (:func:`check`).
+
+    Attributes
+    ----------
+    design : PairedDesign
+        The data (checked: one score column unless ``statistic``, clusters nested in strata).
+    baseline : hashable or None
+        The system every other is compared with; None for all pairs.
+    weights : dict or None
+        The population weight of each stratum, by stratum code; None for the sample
+        proportions.
+    statistic : callable or None
+        The statistic in vectorized form (``statistic(*columns, axis=-1)``); None for the
+        mean.
+    n_resamples : int
+    confidence_level : float
+    method : {"percentile", "basic", "bca", "studentized"}
+    alternative : {"two-sided", "less", "greater"}
+    adjust : {"holm", "bonferroni", "max-t", "fdr_bh"} or None
+    resampling : {"auto", "index", "counts"}
+    root : int
+        The root entropy of the random streams, from ``rng``.
+    workers : int or None
+        Threads (None: the default of :func:`pairedstats.core.parallel.default_workers`).
+    progress : bool
+        Whether to show a progress bar.
+    keep : bool
+        Whether the result keeps the replicates (``bootstrap_distribution``).
+    """
 
     design: PairedDesign
     baseline: Hashable | None

@@ -116,12 +116,12 @@ def _read(a, b) -> TwoSampleDesign:
 _DTYPES = {"method": object, "n_a": np.int64, "n_b": np.int64}
 
 
-def _warn_level(design, g: int, row: dict, confidence_level: float) -> None:
+def _warn_level(design, g: int, row, confidence_level: float) -> None:
     where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
     warn(
-        f"confidence_level={confidence_level} cannot be reached with n_a={row['n_a']} "
-        f"and n_b={row['n_b']}{where}: the widest interval of the differences is "
-        f"reported; it covers with probability {row['ci_coverage']:.4g}.",
+        f"confidence_level={confidence_level} cannot be reached with n_a={row.n_a} "
+        f"and n_b={row.n_b}{where}: the widest interval of the differences is "
+        f"reported; it covers with probability {row.ci_coverage:.4g}.",
         RanksumConfidenceWarning,
     )
 
@@ -137,9 +137,9 @@ def _run(design, alternative, confidence_level, method, correction, progress=Fal
                 a, b, alternative=alternative, confidence_level=confidence_level,
                 method=method, correction=correction,
             )  # fmt: skip
-            if not row["level_reached"]:
+            if not row.level_reached:
                 _warn_level(design, g, row, confidence_level)
-            out.set(g, **{name: row[name] for name in out.arrays})
+            out.set(g, **{name: getattr(row, name) for name in out.arrays})
             bar.update(1)
     meta = _validation.metadata(
         "ranksum", alternative=alternative, confidence_level=confidence_level,

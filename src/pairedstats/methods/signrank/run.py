@@ -144,9 +144,9 @@ def _run(design, baseline, alternative, confidence_level, method, correction, pr
                     confidence_level=confidence_level, method=method, correction=correction,
                     tie=tie_error(scores[:, [ia, ib]], design.precision),
                 )  # fmt: skip
-                if not row["level_reached"]:
+                if not row.level_reached:
                     unreached.append((g, c, row))
-                out.set((g, c), **{k: row[k] for k in out.arrays if k != "n_dropped"})
+                out.set((g, c), **{k: getattr(row, k) for k in out.arrays if k != "n_dropped"})
             bar.update(1)
     if unreached:
         _warn_unreached(design, pairs, unreached, confidence_level)
@@ -161,7 +161,7 @@ def _warn_unreached(design, pairs, unreached, confidence_level) -> None:
     g, c, row = unreached[0]
     where = f" in group {design.group_keys[g]!r}" if design.group_names else ""
     a, b = (design.systems[i] for i in pairs[c])
-    n = row["n_items"] - row["n_zeros"]
+    n = row.n_items - row.n_zeros
     warn(
         f"confidence_level={confidence_level} cannot be reached with {n} non-zero "
         f"differences in {len(unreached)} comparison(s), e.g. {a!r} vs {b!r}{where}: the "
