@@ -109,7 +109,7 @@ def test_paired_and_unpaired_replicates():
     cells = [CELLS[order, 0], CELLS[order, 1]]
     core = crossed_replicates(cells, [(0, 1, 2, 3), (100, 101, 102, 103)], [(0, 1)],
                               group_key=(), root=3, n_resamples=1500)  # fmt: skip
-    np.testing.assert_allclose(unpaired.bootstrap_distribution[0], core["replicates"],
+    np.testing.assert_allclose(unpaired.bootstrap_distribution[0], core.replicates,
                                rtol=0, atol=1e-14)  # fmt: skip
 
 
@@ -201,7 +201,7 @@ def _coverage(n_seeds: int, n_sets: int, seed: int, n_items: int = 30, B: int = 
              + sd_noise * gen.normal(size=(n_items, n_seeds)))  # fmt: skip
         crossed = crossed_replicates([np.zeros_like(d), d], [seeds, seeds], [(0, 1)],
                                      group_key=(k,), root=7, n_resamples=B)  # fmt: skip
-        crossed = crossed["replicates"]
+        crossed = crossed.replicates
         items = mean_replicates_many([d.mean(axis=1, keepdims=True)], [(k,)], root=7,
                                      n_resamples=B)[0]  # fmt: skip
         for j, reps in enumerate((crossed, items)):

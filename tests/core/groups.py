@@ -13,7 +13,7 @@ def group(scores, pairs=((0, 1),), **kw) -> cb.GroupData:
     return cb.GroupData(scores, list(pairs), **kw)
 
 
-def replicates(data: cb.GroupData, n_resamples: int, root=1, **kw) -> dict:
+def replicates(data: cb.GroupData, n_resamples: int, root=1, **kw) -> cb.Replicates:
     """``group_replicates`` of one group keyed ``()``."""
     return cb.group_replicates(data, group_key=(), root=root, n_resamples=n_resamples, **kw)
 

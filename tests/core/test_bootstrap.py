@@ -31,7 +31,7 @@ ROOT = 20240607
 def test_mean_replicates_are_means_of_the_reference_resamples():
     scores = np.random.default_rng(8).normal(size=(37, 3))
     group = _group(scores, [(0, 1), (0, 2)])
-    got = _reps(group, 600, root=5, resampling="index")["replicates"]
+    got = _reps(group, 600, root=5, resampling="index").replicates
     idx = engine.resample_indices(5, ["bootstrap", ()], 37, 600)
     d = scores[:, [1, 2]] - scores[:, [0, 0]]
     np.testing.assert_array_equal(got, (engine.draw_order_sums(d, idx) / 37.0).T)
@@ -42,13 +42,13 @@ def test_batch_size_and_threads_do_not_change_numbers():
     scores = gen.normal(size=(300, 4))
     pairs = [(0, 1), (0, 2), (0, 3), (1, 2)]
     group = _group(scores, pairs)
-    base = _reps(group, 700, workers=1, resampling="index")["replicates"]
+    base = _reps(group, 700, workers=1, resampling="index").replicates
     other = _reps(group, 700, workers=2, resampling="index")
-    np.testing.assert_array_equal(other["replicates"], base)
+    np.testing.assert_array_equal(other.replicates, base)
     # statistic path too
     mean = lambda x, axis: x.mean(axis=axis)
-    s1 = _reps(group, 300, statistic=mean)["replicates"]
-    s2 = _reps(group, 300, statistic=mean, batch_rows=11)["replicates"]
+    s1 = _reps(group, 300, statistic=mean).replicates
+    s2 = _reps(group, 300, statistic=mean, batch_rows=11).replicates
     np.testing.assert_array_equal(s1, s2)
     # and it draws the same resamples as the mean path
     np.testing.assert_allclose(s1, base[:, :300], rtol=1e-12, atol=1e-13)
@@ -56,11 +56,11 @@ def test_batch_size_and_threads_do_not_change_numbers():
 
 def test_a_comparison_does_not_depend_on_the_other_comparisons():
     scores = np.random.default_rng(4).normal(size=(50, 3))
-    alone = _reps(_group(scores, [(0, 2)]), 600, resampling="index")["replicates"]
+    alone = _reps(_group(scores, [(0, 2)]), 600, resampling="index").replicates
     many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)]), 600, resampling="index")
-    np.testing.assert_array_equal(many["replicates"][2], alone[0])
+    np.testing.assert_array_equal(many.replicates[2], alone[0])
     # shared draws: (0,2) = (0,1) + (1,2) resample by resample
-    r = many["replicates"]
+    r = many.replicates
     np.testing.assert_allclose(r[0] + r[1], r[2], atol=1e-13)
 
 
@@ -76,8 +76,8 @@ def test_influence_and_acceleration_do_not_depend_on_the_other_comparisons(desig
         scores = gen.normal(size=(n, 3))
         alone = _reps(_group(scores, [(0, 2)], **kw), 50, influence=True)
         many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)], **kw), 50, influence=True)
-        np.testing.assert_array_equal(many["influence"][2], alone["influence"][0])
-        assert many["acceleration"][2] == alone["acceleration"][0]
+        np.testing.assert_array_equal(many.influence[2], alone.influence[0])
+        assert many.acceleration[2] == alone.acceleration[0]
 
 
 # --------------------------------------------------------------------- tutorial
@@ -134,7 +134,7 @@ def test_items_against_all_4_to_the_4_resamples(resampling):
     values = d[tuples].mean(axis=1)
     probs = np.full(values.size, 1 / values.size)
     B = 40_000
-    reps = _reps(_group(np.column_stack([a, b])), B, resampling=resampling)["replicates"][0]
+    reps = _reps(_group(np.column_stack([a, b])), B, resampling=resampling).replicates[0]
     mean, var = _check_against_exact(reps, values, probs, B)
     assert var == pytest.approx(np.var(d) / 4, rel=1e-12)  # the closed form
     assert mean == pytest.approx(d.mean(), rel=1e-12)
@@ -147,18 +147,18 @@ def test_counts_path_is_exact_for_indicators():
     d = acc[:, 1] - acc[:, 0]
     B = 20_000
     out = _reps(_group(acc), B, resampling="counts")
-    assert out["counts_path"].all()
-    reps = out["replicates"][0]
+    assert out.counts_path.all()
+    reps = out.replicates[0]
     var = np.var(d) / d.size
     assert abs(reps.mean() - d.mean()) < 5 * np.sqrt(var / B)
     assert abs(reps.var() / var - 1) < 5 * np.sqrt(2 / B)
     for resampling in ["index", "auto"]:  # "auto" is the index path, whatever the values
         idx = _reps(_group(acc), B, resampling=resampling)
-        assert not idx["counts_path"].any()
-        assert abs(idx["replicates"][0].var() / var - 1) < 5 * np.sqrt(2 / B)
+        assert not idx.counts_path.any()
+        assert abs(idx.replicates[0].var() / var - 1) < 5 * np.sqrt(2 / B)
     np.testing.assert_array_equal(
-        _reps(_group(acc), 300, resampling="auto")["replicates"],
-        _reps(_group(acc), 300, resampling="index")["replicates"],
+        _reps(_group(acc), 300, resampling="auto").replicates,
+        _reps(_group(acc), 300, resampling="index").replicates,
     )
 
 
@@ -175,9 +175,9 @@ def test_clusters_against_exact_enumeration_of_the_ratio_estimator():
     scores = np.column_stack([np.zeros(6), d])
     for resampling in ["index", "counts"]:
         out = _reps(_group(scores, cluster=cluster), B, resampling=resampling)
-        assert out["estimate"][0] == pytest.approx(d.sum() / 6)  # not the mean of cluster means
-        assert out["estimate"][0] != pytest.approx((sums / sizes).mean())
-        _check_against_exact(out["replicates"][0], values, probs, B)
+        assert out.estimate[0] == pytest.approx(d.sum() / 6)  # not the mean of cluster means
+        assert out.estimate[0] != pytest.approx((sums / sizes).mean())
+        _check_against_exact(out.replicates[0], values, probs, B)
 
 
 def test_strata_against_exact_enumeration():
@@ -194,8 +194,8 @@ def test_strata_against_exact_enumeration():
     scores = np.column_stack([np.zeros(5), d])
     group = _group(scores, strata=strata, strata_labels=("s0", "s1"), weights={0: 7, 1: 3})
     out = _reps(group, B, resampling="index")
-    assert out["estimate"][0] == pytest.approx(0.7 * 0.5 + 0.3 * 1.0)
-    _check_against_exact(out["replicates"][0], values, probs, B)
+    assert out.estimate[0] == pytest.approx(0.7 * 0.5 + 0.3 * 1.0)
+    _check_against_exact(out.replicates[0], values, probs, B)
 
 
 # ------------------------------------------------------------------- R reference
@@ -261,7 +261,7 @@ def test_against_r_boot(case):
         group, group_key=(), root=ROOT, n_resamples=2000, resampling="index", influence=True,
         statistic=_rms if case.startswith("stat") else None,
     )  # fmt: skip
-    reps, est, a = out["replicates"][0], out["estimate"][0], out["acceleration"][0]
+    reps, est, a = out.replicates[0], out.estimate[0], out.acceleration[0]
     tol = dict(rel=1e-10, abs=1e-13)
     assert est == pytest.approx(ref[case, "estimate"], **tol)
     assert reps.mean() == pytest.approx(ref[case, "mean_t"], **tol)
@@ -300,10 +300,10 @@ def test_acceleration_is_the_exact_skewness_over_6(case):
     group = _group(np.column_stack([rows["a"], rows["b"]]), strata=strata,
                    strata_labels=(0, 1), weights=weights)  # fmt: skip
     out = _reps(group, 10, influence=True)
-    assert out["estimate"][0] == pytest.approx(ref[case, "estimate"], rel=1e-12)
-    assert out["acceleration"][0] == pytest.approx(ref[case, "acceleration"], rel=1e-10)
+    assert out.estimate[0] == pytest.approx(ref[case, "estimate"], rel=1e-12)
+    assert out.acceleration[0] == pytest.approx(ref[case, "acceleration"], rel=1e-10)
     # the unstratified formula is far off on these unequal strata
-    L = out["influence"][0]
+    L = out.influence[0]
     assert (L**3).sum() / (6 * (L**2).sum() ** 1.5) != pytest.approx(
         ref[case, "acceleration"], rel=0.5
     )
@@ -328,7 +328,7 @@ def test_acceleration_of_strata_of_10_and_90_is_the_exact_bootstrap_skewness(wei
         k2 += w[h] ** 2 * np.mean(c**2) / n
         k3 += w[h] ** 3 * np.mean(c**3) / n**2
     exact = k3 / k2**1.5 / 6
-    a = _reps(group, 10, influence=True)["acceleration"][0]
+    a = _reps(group, 10, influence=True).acceleration[0]
     assert a == pytest.approx(exact, rel=1e-12)
 
 
@@ -353,13 +353,13 @@ def test_all_differences_equal_give_a_point():
     a = np.arange(9) / 8
     scores = np.column_stack([a, a + 0.125])  # exactly equal differences
     out = _reps(_group(scores), 500, influence=True)
-    reps = out["replicates"][0]
-    assert (reps == out["estimate"][0]).all()
+    reps = out.replicates[0]
+    assert (reps == out.estimate[0]).all()
     assert reps.std(ddof=1) == 0
-    assert cb.percentile_interval(reps, 0.95) == (out["estimate"][0], out["estimate"][0])
-    assert np.isnan(out["acceleration"][0])  # all influence values zero
-    low, high, z0 = cb.bca_interval(out["replicates"], out["estimate"], out["acceleration"], 0.95)
-    assert low[0] == high[0] == out["estimate"][0]
+    assert cb.percentile_interval(reps, 0.95) == (out.estimate[0], out.estimate[0])
+    assert np.isnan(out.acceleration[0])  # all influence values zero
+    low, high, z0 = cb.bca_interval(out.replicates, out.estimate, out.acceleration, 0.95)
+    assert low[0] == high[0] == out.estimate[0]
     assert z0[0] == 0
 
 
@@ -420,14 +420,16 @@ def test_tie_tolerance_is_the_float64_rule_or_the_error_of_the_differences():
     assert cb.tie_error(x, 2.0**-24) == 2 * 16 * 2.0**-24 * 0.75
     assert cb.tie_error(x) == 2 * 16 * 2.0**-53 * 0.75
     assert cb.tie_error(x + 2.0**50) == cb.tie_error(x)  # an exact offset changes nothing
-    # per comparison in a group: its own two systems; with a statistic, its two values
+    # per comparison in a group (with BCa or without): its own two systems; with a
+    # statistic, its two values
     scores = np.array([[0.5, -4.0, 0.25], [0.0, 1.0, 0.125], [0.25, 2.0, 0.0]])
     group = _group(scores, [(0, 2), (0, 1)], precision=2.0**-24)
-    out = _reps(group, 20, influence=True)
-    # spread of systems 0 and 2: 0.5; of systems 0 and 1: 6
-    np.testing.assert_array_equal(out["tie_error"], [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 6.0])
-    out = _reps(group, 20, influence=True, statistic=lambda v, axis: np.max(v, axis=axis))
-    np.testing.assert_array_equal(out["tie_error"], [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 2.0])
+    for influence in (True, False):
+        out = _reps(group, 20, influence=influence)
+        # spread of systems 0 and 2: 0.5; of systems 0 and 1: 6
+        np.testing.assert_array_equal(out.tie_error, [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 6.0])
+        out = _reps(group, 20, influence=influence, statistic=lambda v, axis: np.max(v, axis=axis))
+        np.testing.assert_array_equal(out.tie_error, [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 2.0])
 
 
 # -------------------------------------------------------------------------- mirror
@@ -458,10 +460,10 @@ def test_counts_path_draws_a_comparison_the_same_way_in_both_orientations():
     gen = np.random.default_rng(4)
     acc = (gen.random((300, 2)) < [0.6, 0.7]).astype(float)
     for systems in (["x", "y"], ["y", "x"], [2, 1]):
-        ab = _reps(_group(acc, systems=systems), 700, resampling="counts")["replicates"]
+        ab = _reps(_group(acc, systems=systems), 700, resampling="counts").replicates
         ba = _reps(_group(acc, [(1, 0)], systems=systems), 700, resampling="counts")
-        np.testing.assert_array_equal(ba["replicates"], -ab)
-        assert ba["counts_path"].all()
+        np.testing.assert_array_equal(ba.replicates, -ab)
+        assert ba.counts_path.all()
     assert cb.canonical_sign("x", "y") == -cb.canonical_sign("y", "x")
 
 

@@ -59,7 +59,7 @@ def test_replicates_match_the_exact_distribution_within_monte_carlo_error():
     reps = crossed_replicates(
         [np.zeros_like(X3), X3], [(1, 2), (1, 2)], [(0, 1)], group_key=(), root=2024,
         n_resamples=B,
-    )["replicates"][0]  # fmt: skip
+    ).replicates[0]  # fmt: skip
     sd = exact.std()
     assert abs(reps.mean() - exact.mean()) < 4 * sd / np.sqrt(B)
     # the variance of B draws: s.e. about var * sqrt((kurtosis - 1) / B)
@@ -90,7 +90,7 @@ def test_unpaired_variance_formula_and_enumeration():
     reps = crossed_replicates(
         [xa, xb], [("s1", "s2"), ("t1", "t2", "t3")], [(0, 1)], group_key="g", root=5,
         n_resamples=B,
-    )["replicates"][0]  # fmt: skip
+    ).replicates[0]  # fmt: skip
     assert abs(reps.mean() - values.mean()) < 4 * values.std() / np.sqrt(B)
     assert reps.var() == pytest.approx(values.var(), rel=0.03)
 
@@ -106,8 +106,8 @@ def test_draws_are_the_items_stream_and_the_replicates_stream():
     reps = resample_indices(9, replicate_stream(("k",), labels), 4, B)
     d = xb - xa
     direct = np.array([d[np.ix_(items[b], reps[b])].mean() for b in range(B)])
-    np.testing.assert_allclose(out["replicates"][0], direct, rtol=0, atol=1e-14)
-    assert out["estimate"][0] == pytest.approx(d.mean(), abs=1e-15)
+    np.testing.assert_allclose(out.replicates[0], direct, rtol=0, atol=1e-14)
+    assert out.estimate[0] == pytest.approx(d.mean(), abs=1e-15)
 
 
 def test_unpaired_systems_draw_their_own_replicates():
@@ -121,7 +121,7 @@ def test_unpaired_systems_draw_their_own_replicates():
     rb = resample_indices(1, replicate_stream((), lb), 2, B)
     direct = [xb[np.ix_(items[b], rb[b])].mean() - xa[np.ix_(items[b], ra[b])].mean()
               for b in range(B)]  # fmt: skip
-    np.testing.assert_allclose(out["replicates"][0], direct, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(out.replicates[0], direct, rtol=0, atol=1e-14)
 
 
 def test_one_replicate_gives_the_ordinary_paired_bootstrap():
@@ -132,14 +132,14 @@ def test_one_replicate_gives_the_ordinary_paired_bootstrap():
                                  group_key=("g",), root=17, n_resamples=B)  # fmt: skip
     plain = mean_replicates_many([x[:, 1:] - x[:, :1]], [("g",)], root=17, n_resamples=B)
     # the same draws; the sums are added in another order (the last bits may differ)
-    np.testing.assert_allclose(crossed["replicates"], plain[0], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(crossed.replicates, plain[0], rtol=0, atol=1e-14)
 
 
 def test_comparisons_are_jointly_resampled():
     gen = np.random.default_rng(6)
     x = [gen.normal(size=(9, 3)) for _ in range(3)]
     out = crossed_replicates(x, [("a", "b", "c")] * 3, [(0, 1), (1, 2), (0, 2)],
-                             group_key=(), root=3, n_resamples=500)["replicates"]  # fmt: skip
+                             group_key=(), root=3, n_resamples=500).replicates  # fmt: skip
     np.testing.assert_allclose(out[0] + out[1], out[2], rtol=0, atol=1e-13)
 
 
@@ -147,8 +147,8 @@ def test_constant_differences_give_a_point():
     x = np.arange(12.0).reshape(4, 3)
     out = crossed_replicates([x, x + 0.25], [(1, 2, 3)] * 2, [(0, 1)], group_key=(), root=1,
                              n_resamples=300)  # fmt: skip
-    assert (out["replicates"] == 0.25).all()
-    assert out["estimate"][0] == 0.25
+    assert (out.replicates == 0.25).all()
+    assert out.estimate[0] == 0.25
 
 
 def test_unit_counts():

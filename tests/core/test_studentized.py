@@ -47,8 +47,8 @@ def test_item_se_is_numpys_std_of_the_reproduced_resamples():
     idx = engine.resample_indices(5, ["bootstrap", ()], 37, 600)
     d = scores[:, [1, 2]] - scores[:, [0, 0]]
     expected = d[idx].std(axis=1, ddof=1) / np.sqrt(37)  # (B, k)
-    np.testing.assert_allclose(out["replicate_se"], expected.T, rtol=1e-12)
-    np.testing.assert_allclose(out["estimate_se"], d.std(axis=0, ddof=1) / np.sqrt(37),
+    np.testing.assert_allclose(out.replicate_se, expected.T, rtol=1e-12)
+    np.testing.assert_allclose(out.estimate_se, d.std(axis=0, ddof=1) / np.sqrt(37),
                                rtol=1e-13)  # fmt: skip
 
 
@@ -61,12 +61,12 @@ def test_the_moment_columns_change_no_replicate(design):
     group = _group(gen.normal(size=(n, 4)), [(0, 1), (0, 2), (2, 3)], **kw)
     plain = _reps(group, 700)
     stud = _reps(group, 700, studentized=True)
-    np.testing.assert_array_equal(stud["replicates"], plain["replicates"])
-    np.testing.assert_array_equal(stud["estimate"], plain["estimate"])
+    np.testing.assert_array_equal(stud.replicates, plain.replicates)
+    np.testing.assert_array_equal(stud.estimate, plain.estimate)
     # and a comparison's standard errors do not depend on the other comparisons
     alone = _reps(_group(group.scores, [(0, 2)], **kw), 700, studentized=True)
-    np.testing.assert_array_equal(stud["replicate_se"][1], alone["replicate_se"][0])
-    np.testing.assert_array_equal(stud["estimate_se"][1], alone["estimate_se"][0])
+    np.testing.assert_array_equal(stud.replicate_se[1], alone.replicate_se[0])
+    np.testing.assert_array_equal(stud.estimate_se[1], alone.estimate_se[0])
 
 
 def test_many_groups_give_each_group_its_own_numbers():
@@ -81,19 +81,21 @@ def test_many_groups_give_each_group_its_own_numbers():
         scores = np.column_stack([np.zeros(d.shape[0]), d])
         out = cb.group_replicates(_group(scores, [(0, 1), (0, 2)]), group_key=key, root=3,
                                   n_resamples=600, studentized=True)  # fmt: skip
-        np.testing.assert_array_equal(out["replicates"], reps[g])
-        np.testing.assert_array_equal(out["replicate_se"], se[g])
-        np.testing.assert_array_equal(out["estimate_se"], est_se[g])
+        np.testing.assert_array_equal(out.replicates, reps[g])
+        np.testing.assert_array_equal(out.replicate_se, se[g])
+        np.testing.assert_array_equal(out.estimate_se, est_se[g])
     # constant differences: a point, with standard errors 0
     assert (se[2] == 0).all()
     assert (est_se[2] == 0).all()
-    ((groups, (breps, bse, best)),) = cb.mean_replicates_batches(
-        dict(enumerate(diffs)), dict(enumerate(keys)), root=3, n_resamples=600, studentized=True
-    )
+    scores = {g: np.column_stack([np.zeros(d.shape[0]), d]) for g, d in enumerate(diffs)}
+    ((groups, batch),) = cb.mean_replicates_batches(
+        scores, dict(enumerate(keys)), [(0, 1), (0, 2)], root=3, n_resamples=600,
+        studentized=True,
+    )  # fmt: skip
     assert groups == [0, 1, 2]
-    np.testing.assert_array_equal(breps, reps)
-    np.testing.assert_array_equal(bse, se)
-    np.testing.assert_array_equal(best, est_se)
+    np.testing.assert_array_equal(batch.replicates, reps)
+    np.testing.assert_array_equal(batch.replicate_se, se)
+    np.testing.assert_array_equal(batch.estimate_se, est_se)
 
 
 def test_counts_resampling_is_refused():
@@ -109,10 +111,10 @@ def test_far_from_zero_the_se_keeps_its_digits():
     d = 1e6 + 1e-3 * gen.normal(size=50)
     out = _reps(_group(np.column_stack([np.zeros(50), d])), 500, studentized=True)
     idx = engine.resample_indices(1, ["bootstrap", ()], 50, 500)
-    np.testing.assert_allclose(out["replicate_se"][0], d[idx].std(axis=1, ddof=1) / np.sqrt(50),
+    np.testing.assert_allclose(out.replicate_se[0], d[idx].std(axis=1, ddof=1) / np.sqrt(50),
                                rtol=1e-12)  # fmt: skip
     naive = ((d[idx] ** 2).sum(1) - d[idx].sum(1) ** 2 / 50) / 49 / 50  # what centring avoids
-    assert not np.allclose(naive, out["replicate_se"][0] ** 2, rtol=0.5)
+    assert not np.allclose(naive, out.replicate_se[0] ** 2, rtol=0.5)
 
 
 # --------------------------------------------------------------- the mean: clusters
@@ -127,16 +129,16 @@ def test_cluster_se_is_the_linearization_variance_of_the_reproduced_resample(off
     units = engine.resample_indices(9, ["bootstrap", ()], 14, 400)
     # brute force in extended precision: S_u - r N_u cancels when d is far from zero
     r, v = _ratio_se_brute(d, cluster, units, dtype=np.longdouble)
-    np.testing.assert_allclose(out["replicates"][0], r.astype(float), rtol=1e-13)
+    np.testing.assert_allclose(out.replicates[0], r.astype(float), rtol=1e-13)
     rtol = 1e-12  # (a float64 brute force is off by 1e-10 at the offset 1e6)
-    np.testing.assert_allclose(out["replicate_se"][0], np.sqrt(v).astype(float), rtol=rtol)
+    np.testing.assert_allclose(out.replicate_se[0], np.sqrt(v).astype(float), rtol=rtol)
     _, v0 = _ratio_se_brute(d, cluster, np.arange(14)[None], dtype=np.longdouble)
-    assert out["estimate_se"][0] == pytest.approx(float(np.sqrt(v0[0])), rel=rtol)
+    assert out.estimate_se[0] == pytest.approx(float(np.sqrt(v0[0])), rel=rtol)
     # a cluster of sums proportional to its size adds nothing: equal cluster means
     flat = _reps(_group(np.column_stack([np.zeros(n), np.full(n, 0.1)]), cluster=cluster), 50,
                  studentized=True)  # fmt: skip
-    assert (flat["replicate_se"] == 0).all()
-    assert flat["estimate_se"][0] == 0
+    assert (flat.replicate_se == 0).all()
+    assert flat.estimate_se[0] == 0
 
 
 @pytest.mark.parametrize("clustered", [False, True])
@@ -162,9 +164,9 @@ def test_strata_combine_the_stratum_variances_with_squared_weights(clustered):
         total_r = total_r + weights[h] * r
         total_v = total_v + weights[h] ** 2 * v
         est_v = est_v + weights[h] ** 2 * v0[0]
-    np.testing.assert_allclose(out["replicates"][0], total_r, rtol=1e-13)
-    np.testing.assert_allclose(out["replicate_se"][0], np.sqrt(total_v), rtol=1e-11)
-    assert out["estimate_se"][0] == pytest.approx(np.sqrt(est_v), rel=1e-12)
+    np.testing.assert_allclose(out.replicates[0], total_r, rtol=1e-13)
+    np.testing.assert_allclose(out.replicate_se[0], np.sqrt(total_v), rtol=1e-11)
+    assert out.estimate_se[0] == pytest.approx(np.sqrt(est_v), rel=1e-12)
 
 
 # ------------------------------------------------------------- statistic=: jackknife
@@ -229,10 +231,10 @@ def test_jackknife_se_is_the_leave_one_draw_out_loop(design):
     for r in range(B):
         draws = [[(u, object()) for u in part[r]] for part in per_stratum]
         expected = _jackknife_brute(scores, draws, item_lists)
-        assert out["replicate_se"][0, r] == pytest.approx(expected, rel=1e-12)
+        assert out.replicate_se[0, r] == pytest.approx(expected, rel=1e-12)
     sample = [[(u, object()) for u in _first_appearance(unit[strata == h] if key else unit)]
               for h, key in enumerate(keys)]  # fmt: skip
-    assert out["estimate_se"][0] == pytest.approx(_jackknife_brute(scores, sample, item_lists),
+    assert out.estimate_se[0] == pytest.approx(_jackknife_brute(scores, sample, item_lists),
                                                   rel=1e-12)  # fmt: skip
 
 
@@ -259,8 +261,8 @@ def test_one_unit_gives_standard_errors_zero():
     scores = np.array([[[0.2], [0.7]]])
     for statistic in (None, lambda x, axis: x.mean(axis=axis)):
         out = _reps(_group(scores), 20, statistic=statistic, studentized=True)
-        assert (out["replicate_se"] == 0).all()
-        assert out["estimate_se"][0] == 0
+        assert (out.replicate_se == 0).all()
+        assert out.estimate_se[0] == 0
 
 
 def test_jackknife_of_the_mean_is_the_mean_paths_se():
@@ -271,13 +273,13 @@ def test_jackknife_of_the_mean_is_the_mean_paths_se():
     mean = lambda x, axis: x.mean(axis=axis)
     via_jackknife = _reps(group, 300, statistic=mean, studentized=True)
     via_moments = _reps(group, 300, studentized=True)
-    np.testing.assert_allclose(via_jackknife["replicate_se"], via_moments["replicate_se"],
+    np.testing.assert_allclose(via_jackknife.replicate_se, via_moments.replicate_se,
                                rtol=1e-11)  # fmt: skip
-    np.testing.assert_allclose(via_jackknife["estimate_se"], via_moments["estimate_se"],
+    np.testing.assert_allclose(via_jackknife.estimate_se, via_moments.estimate_se,
                                rtol=1e-12)  # fmt: skip
     # batches of leave-out samples change no number
     again = sj.statistic_replicate_se(group, mean, (), 1, 300, batch_rows=5)
-    np.testing.assert_array_equal(again, via_jackknife["replicate_se"])
+    np.testing.assert_array_equal(again, via_jackknife.replicate_se)
 
 
 def test_a_resample_of_one_repeated_unit_has_se_zero():
@@ -330,12 +332,12 @@ def test_swapping_a_and_b_mirrors_the_whole_road_exactly(statistic):
     f = _pooled_f1 if statistic else None
     ab = _reps(_group(scores, [(0, 1)], **kw), 300, statistic=f, studentized=True)
     ba = _reps(_group(scores, [(1, 0)], **kw), 300, statistic=f, studentized=True)
-    np.testing.assert_array_equal(ba["replicates"], -ab["replicates"])
-    np.testing.assert_array_equal(ba["replicate_se"], ab["replicate_se"])
-    np.testing.assert_array_equal(ba["estimate_se"], ab["estimate_se"])
+    np.testing.assert_array_equal(ba.replicates, -ab.replicates)
+    np.testing.assert_array_equal(ba.replicate_se, ab.replicate_se)
+    np.testing.assert_array_equal(ba.estimate_se, ab.estimate_se)
     args = ("replicates", "estimate", "estimate_se", "replicate_se")
-    low, high = st.studentized_interval(*(ab[a] for a in args), 0.95)
-    mlow, mhigh = st.studentized_interval(*(ba[a] for a in args), 0.95)
+    low, high = st.studentized_interval(*(getattr(ab, a) for a in args), 0.95)
+    mlow, mhigh = st.studentized_interval(*(getattr(ba, a) for a in args), 0.95)
     np.testing.assert_array_equal((mlow, mhigh), (-high, -low))
 
 
@@ -371,10 +373,10 @@ def test_estimate_se_zero_is_the_point():
     # all differences equal: replicates, standard errors and the interval are the estimate
     a = np.arange(9) / 8
     out = _reps(_group(np.column_stack([a, a + 0.125])), 300, studentized=True)
-    assert (out["replicate_se"] == 0).all()
-    assert out["estimate_se"][0] == 0
-    low, high = st.studentized_interval(out["replicates"], out["estimate"], out["estimate_se"],
-                                        out["replicate_se"], 0.95)  # fmt: skip
+    assert (out.replicate_se == 0).all()
+    assert out.estimate_se[0] == 0
+    low, high = st.studentized_interval(out.replicates, out.estimate, out.estimate_se,
+                                        out.replicate_se, 0.95)  # fmt: skip
     assert low[0] == high[0] == 0.125
 
 

@@ -1,7 +1,11 @@
 """The paired bootstrap: replicates of every comparison of a group.
 
-Everything here works on validated ndarrays; :mod:`pairedstats.bootstrap` is the user-facing
-layer. The intervals are in :mod:`pairedstats.core.intervals`, the resampling units in
+Everything here works on validated ndarrays and returns :class:`Replicates`: the replicates,
+the estimates and what the intervals need of them (each comparison's tie error, BCa's
+acceleration, the studentized standard errors). Which of these roads serves which group of a
+design is decided in :mod:`pairedstats.core.bootstrap_design`; the method
+(:mod:`pairedstats.methods.bootstrap`) validates the keywords and collects the intervals. The
+intervals are in :mod:`pairedstats.core.intervals`, the resampling units in
 :mod:`pairedstats.core.groups`, a general statistic in :mod:`pairedstats.core.bootstrap_statistic`
 (the names the layer above uses are re-exported here). numpy only; the kernel
 (:mod:`pairedstats.core.kernels.bootstrap`) imports numba, lazily.
@@ -45,7 +49,8 @@ in a canonical orientation, ``b - a`` when the system labels are in the order of
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -97,6 +102,7 @@ from .studentized import (
 __all__ = [
     "LABEL",
     "GroupData",
+    "Replicates",
     "acceleration",
     "basic_interval",
     "bca_interval",
@@ -105,6 +111,7 @@ __all__ = [
     "group_replicates",
     "jackknife_influence",
     "mean_influence",
+    "mean_replicates_batches",
     "mean_replicates_many",
     "pair_differences",
     "per_resample",
@@ -116,6 +123,51 @@ __all__ = [
     "studentized_replicates",
     "tie_error",
 ]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Replicates:
+    """The replicates of the comparisons of one group (or of a batch of groups) and what the
+    intervals need of them.
+
+    The shapes are those of one group; a batch of groups (:func:`mean_replicates_batches`)
+    adds a leading axis of groups to each.
+
+    Attributes
+    ----------
+    replicates : ndarray, shape (k, B)
+        Each comparison's bootstrap replicates of ``b - a``.
+    estimate : ndarray, shape (k,)
+        Each comparison's estimate, ``stat_b - stat_a`` (for the mean, the mean difference).
+    stat_a, stat_b : ndarray, shape (k,)
+        The statistic of each comparison's two systems.
+    tie_error : ndarray, shape (k,)
+        How far the rounding of the scores as given can move each comparison's replicates
+        (:func:`~pairedstats.core.intervals.comparison_tie_errors`, the tie rule of
+        :mod:`pairedstats.core.ties`).
+    counts_path : ndarray of bool, shape (k,)
+        Whether each comparison was drawn on the counts path (``resampling="counts"``).
+    influence : ndarray, shape (k, n_units), or None
+        The jackknife influence values of the resampled units (asked with ``influence``).
+    acceleration : ndarray, shape (k,), or None
+        BCa's acceleration from ``influence`` (asked with ``influence``).
+    replicate_se : ndarray, shape (k, B), or None
+        The standard error of each replicate, from its own resample (asked with
+        ``studentized``).
+    estimate_se : ndarray, shape (k,), or None
+        The standard error of the estimate (asked with ``studentized``).
+    """
+
+    replicates: np.ndarray
+    estimate: np.ndarray
+    stat_a: np.ndarray
+    stat_b: np.ndarray
+    tie_error: np.ndarray
+    counts_path: np.ndarray
+    influence: np.ndarray | None = None
+    acceleration: np.ndarray | None = None
+    replicate_se: np.ndarray | None = None
+    estimate_se: np.ndarray | None = None
 
 
 def _run_tasks(fn, n_tasks: int, nw: int, draws: int) -> None:
@@ -275,28 +327,44 @@ GROUP_BATCH = 64
 
 
 def mean_replicates_batches(
-    differences: dict,
-    group_keys: dict,
+    scores: Mapping[int, np.ndarray],
+    group_keys: Mapping[int, Hashable],
+    pairs: Sequence[tuple[int, int]],
     *,
+    precision: float = 2.0**-53,
     root: int,
     n_resamples: int,
     workers=None,
     studentized: bool = False,
-):
-    """:func:`mean_replicates_many` over many groups, :data:`GROUP_BATCH` per kernel call.
+) -> Iterator[tuple[list, Replicates]]:
+    """The mean's replicates of many unclustered, unstratified groups,
+    :data:`GROUP_BATCH` per kernel call (:func:`mean_replicates_many`).
 
-    ``differences`` and ``group_keys`` map each group to its per-item differences and its
-    stream key. Yields ``(groups, replicates)``, ``replicates`` of shape
-    ``(len(groups), k, n_resamples)``; a group's replicates do not depend on its batch.
-    With ``studentized``, ``replicates`` is the tuple ``(replicates, replicate_se,
-    estimate_se)`` of :func:`mean_replicates_many`.
+    ``scores`` and ``group_keys`` map each group to its scores ``(n_items, n_systems)`` and
+    its stream key; ``precision`` is the unit roundoff of the scores as given. Yields
+    ``(groups, replicates)``: the :class:`Replicates` of a batch of groups, each field with
+    a leading axis of ``len(groups)``, equal row by row to what :func:`group_replicates`
+    gives each group on its own (``resampling="index"``); a group's numbers do not depend on
+    its batch.
     """
-    order = list(differences)
+    a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
+    order = list(scores)
     for start in range(0, len(order), GROUP_BATCH):
         batch = order[start : start + GROUP_BATCH]
-        yield batch, mean_replicates_many(
-            [differences[g] for g in batch], [group_keys[g] for g in batch], root=root,
-            n_resamples=n_resamples, workers=workers, studentized=studentized,
+        diffs = [pair_differences(scores[g], pairs) for g in batch]
+        reps = mean_replicates_many(
+            diffs, [group_keys[g] for g in batch], root=root, n_resamples=n_resamples,
+            workers=workers, studentized=studentized,
+        )  # fmt: skip
+        reps, se = (reps[0], reps[1:]) if studentized else (reps, (None, None))
+        means = np.array([plain_mean(scores[g]) for g in batch])
+        yield batch, Replicates(
+            replicates=reps, estimate=np.array([plain_mean(d) for d in diffs]),
+            stat_a=means[:, a_idx], stat_b=means[:, b_idx],
+            tie_error=np.array([comparison_tie_errors(scores[g], pairs, precision)
+                                for g in batch]),
+            counts_path=np.zeros((len(batch), len(pairs)), dtype=bool),
+            replicate_se=se[0], estimate_se=se[1],
         )  # fmt: skip
 
 
@@ -373,7 +441,7 @@ def group_replicates(
     studentized: bool = False,
     workers: int | None = None,
     batch_rows: int | None = None,
-) -> dict:
+) -> Replicates:
     """Replicates and estimates of every comparison of one group.
 
     Parameters
@@ -385,10 +453,9 @@ def group_replicates(
         "counts" (the mean only) draws each comparison's multinomial counts; any other value
         the shared unit indices (the module docstring).
     influence : bool
-        Also compute what BCa needs besides the replicates: the jackknife influence values,
-        the acceleration (:func:`acceleration` with the group's units per stratum) and the
-        tie tolerance (:func:`tie_error` of each comparison's two systems; with
-        ``statistic``, of the two sides' statistics, taken to be known as a score is).
+        Also compute what BCa needs besides the replicates and their tie errors: the
+        jackknife influence values and the acceleration (:func:`acceleration` with the
+        group's units per stratum).
     studentized : bool
         Also compute what the studentized (bootstrap-t) interval needs
         (:func:`pairedstats.core.studentized.studentized_interval`): a standard error of
@@ -403,21 +470,22 @@ def group_replicates(
 
     Returns
     -------
-    dict
-        ``replicates`` (k, B), ``estimate`` (k,), ``stat_a``, ``stat_b`` (k,),
-        ``counts_path`` (k,) bool, and if asked ``influence`` (k, n_units),
-        ``acceleration`` (k,) and ``tie_error`` (k,), ``replicate_se`` (k, B) and
-        ``estimate_se`` (k,).
+    Replicates
+        ``influence`` and ``acceleration`` are None unless asked (``influence``), so are
+        ``replicate_se`` and ``estimate_se`` (``studentized``). The tie errors are those of
+        :func:`~pairedstats.core.intervals.comparison_tie_errors`: of each comparison's two
+        systems' scores, or, with ``statistic``, of the two sides' statistics (each computed
+        from one system's scores, with a rounding that follows its own size).
 
     Examples
     --------
     >>> scores = np.random.default_rng(0).normal(size=(20, 2, 1))
     >>> out = group_replicates(GroupData(scores, [(0, 1)]), group_key="g", root=1,
     ...                        n_resamples=300, studentized=True)
-    >>> out["replicate_se"].shape, out["estimate_se"].shape
-    ((1, 300), (1,))
+    >>> out.replicate_se.shape, out.estimate_se.shape, out.acceleration
+    ((1, 300), (1,), None)
     >>> d = scores[:, 1, 0] - scores[:, 0, 0]
-    >>> bool(np.isclose(out["estimate_se"][0], d.std(ddof=1) / np.sqrt(20), rtol=1e-13))
+    >>> bool(np.isclose(out.estimate_se[0], d.std(ddof=1) / np.sqrt(20), rtol=1e-13))
     True
     """
     if studentized and resampling == "counts":
@@ -429,7 +497,6 @@ def group_replicates(
     a_idx = [p[0] for p in group.pairs]
     b_idx = [p[1] for p in group.pairs]
     counts = statistic is None and resampling == "counts"
-    out: dict = {"counts_path": np.full(len(group.pairs), counts)}
     if statistic is None:
         reps, estimate, sums, se = _mean_replicates(
             group, group_key, root, n_resamples, resampling, workers, studentized
@@ -449,22 +516,17 @@ def group_replicates(
                                        batch_rows),
                 statistic_estimate_se(group, statistic),
             )  # fmt: skip
-    out.update(stat_a=stat_a, stat_b=stat_b, estimate=estimate, replicates=reps)
-    if se is not None:
-        out["replicate_se"], out["estimate_se"] = se
-    if influence:
-        out.update(_bca_inputs(group, statistic, sums if statistic is None else None,
-                               stat_a, stat_b))  # fmt: skip
-    return out
-
-
-def _bca_inputs(group, statistic, sums, stat_a, stat_b) -> dict:
-    """BCa's influence values, acceleration and tie tolerance (:func:`group_replicates`)."""
-    L = mean_influence(group, sums) if statistic is None else statistic_influence(group, statistic)
+    L = None
+    if influence and statistic is None:
+        L = mean_influence(group, sums)
+    elif influence:
+        L = statistic_influence(group, statistic)
     sides = None if statistic is None else (stat_a, stat_b)
-    ties = comparison_tie_errors(group.scores[:, :, 0], group.pairs, group.precision, sides)
-    return {
-        "influence": L,
-        "acceleration": acceleration(L, group.strata_sizes),
-        "tie_error": ties,
-    }
+    return Replicates(
+        replicates=reps, estimate=estimate, stat_a=stat_a, stat_b=stat_b,
+        tie_error=comparison_tie_errors(group.scores[:, :, 0], group.pairs, group.precision,
+                                        sides),
+        counts_path=np.full(len(group.pairs), counts), influence=L,
+        acceleration=None if L is None else acceleration(L, group.strata_sizes),
+        replicate_se=None if se is None else se[0], estimate_se=None if se is None else se[1],
+    )  # fmt: skip

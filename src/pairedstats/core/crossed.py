@@ -42,6 +42,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
+from .bootstrap import Replicates
 from .draws import UnitDraws, block_slices, entropy_prefix, label_words
 from .groups import LABEL
 from .ties import magnitude_tie_error, tie_error
@@ -83,7 +84,8 @@ def crossed_replicates(
     group_key: Hashable,
     root: int,
     n_resamples: int,
-) -> dict:
+    precision: float = 2.0**-53,
+) -> Replicates:
     """Replicates of every comparison of one group, items and replicates resampled crossed.
 
     Parameters
@@ -98,12 +100,15 @@ def crossed_replicates(
         The comparisons, b minus a.
     group_key, root, n_resamples
         The stream key of the group, the root entropy and the number of resamples.
+    precision : float, default ``2**-53``
+        The unit roundoff of the scores as given (:func:`tie_errors`).
 
     Returns
     -------
-    dict
-        ``replicates`` (k, B), ``estimate`` (k,), ``stat_a``, ``stat_b`` (k,): each
-        system's mean over its items and replicates.
+    Replicates
+        ``stat_a``, ``stat_b``: each system's mean over its items and replicates;
+        ``tie_error`` of :func:`tie_errors`; no counts path, influence values or standard
+        errors.
 
     Examples
     --------
@@ -111,7 +116,7 @@ def crossed_replicates(
     >>> x = [gen.normal(size=(6, 3)), gen.normal(size=(6, 3)) + 1.0]
     >>> out = crossed_replicates(x, [(1, 2, 3)] * 2, [(0, 1)], group_key=(), root=1,
     ...                          n_resamples=500)
-    >>> out["replicates"].shape, bool(np.isclose(out["estimate"][0], (x[1] - x[0]).mean()))
+    >>> out.replicates.shape, bool(np.isclose(out.estimate[0], (x[1] - x[0]).mean()))
     ((1, 500), True)
     """
     n = cells[0].shape[0]
@@ -152,8 +157,14 @@ def crossed_replicates(
         if constant:  # every resample gives the estimate exactly
             reps[c] = estimate[c]
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
-    return {"replicates": reps, "estimate": estimate, "stat_a": means[a_idx],
-            "stat_b": means[b_idx]}  # fmt: skip
+    return Replicates(
+        replicates=reps,
+        estimate=estimate,
+        stat_a=means[a_idx],
+        stat_b=means[b_idx],
+        tie_error=tie_errors(cells, labels, pairs, precision),
+        counts_path=np.zeros(len(pairs), dtype=bool),
+    )
 
 
 def tie_errors(cells, labels, pairs, precision: float = 2.0**-53) -> np.ndarray:

@@ -1,16 +1,23 @@
 """The bootstrap's run: every group of a call, from its validated :class:`Settings` to one
-:class:`BootstrapResult` (the maths in :mod:`pairedstats.core.bootstrap`)."""
+:class:`BootstrapResult`.
+
+The core computes each group's replicates by the road that serves it
+(:func:`pairedstats.core.bootstrap_design.design_replicates`: crossed, a batch of groups per
+kernel call, or one group on its own); the run turns them into intervals, p-values and
+effect sizes (:func:`pairedstats.core.summary.summarize`), collects them in an
+:class:`~pairedstats.methods._shared.runs.Outputs` and warns once per kind of degenerate
+design or distribution it found (:class:`Findings`).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ... import _validation
-from ...core import bootstrap as _core
-from ...core import crossed as _crossed
+from ...core.bootstrap import Replicates
+from ...core.bootstrap_design import design_replicates
 from ...core.design import comparison_pairs
 from ...core.effects import paired_effects
-from ...core.intervals import comparison_tie_errors
 from ...core.parallel import run_in_parts
 from ...core.summary import Rule, summarize
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
@@ -21,22 +28,31 @@ from .settings import Settings
 __all__ = ["run"]
 
 
-def _batched_groups(design, pairs, statistic, resampling, method) -> dict[int, np.ndarray]:
-    """Groups whose replicates one kernel call computes for all of them (``by=`` sweeps).
+def run(s: Settings) -> BootstrapResult:
+    """Bootstrap every group of ``s.design`` (the spec's ``run``).
 
-    The mean of unclustered, unstratified items on the index path; BCa keeps the per-group
-    path (its jackknife). The numbers are the same either way: streams are keyed by group key.
+    With ``s.keep`` false the replicates are dropped once a group's interval is computed and
+    ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
+    keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
     """
-    if statistic is not None or design.cluster is not None or design.strata is not None:
-        return {}
-    if design.replicates is not None:
-        return {}
-    if method == "bca" or resampling == "counts":
-        return {}
-    return {
-        g: _core.pair_differences(design.scores[design.group(g), :, 0], pairs)
-        for g in range(design.n_groups)
-    }
+    design = s.design
+    pairs = comparison_pairs(design.systems, s.baseline)
+    intervals, findings = _Intervals(s, pairs), Findings(design, pairs)
+    groups = design_replicates(
+        design, pairs, root=s.root, n_resamples=s.n_resamples, weights=s.weights,
+        statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
+        studentized=s.method == "studentized", workers=s.workers,
+    )  # fmt: skip
+    with ProgressBar(s.progress, total=design.n_groups, unit="group") as bar:
+        for g, replicates, units in groups:
+            if units is not None:
+                design_findings(findings, g, units, s.weights)
+                if units.clustered:
+                    intervals.out.set(g, n_clusters=units.n_units)
+            intervals.collect(g, replicates, pairs)
+            bar.update(np.size(g))
+    _report(s, intervals.out, findings)
+    return _result(s, pairs, intervals)
 
 
 class _Intervals:
@@ -74,23 +90,33 @@ class _Intervals:
         shape = (design.n_groups, k, s.n_resamples)
         self.replicates = np.empty(shape) if s.keep and joint else None
 
-    def effects(self, g, scores, pairs) -> None:
+    def collect(self, g, reps: Replicates, pairs) -> None:
+        """Group ``g``'s (or the batch of groups ``g``'s) estimates, effect sizes and
+        intervals from their replicates."""
+        self.out.set(g, mean_a=reps.stat_a, mean_b=reps.stat_b, difference=reps.estimate,
+                     counts_path=reps.counts_path)  # fmt: skip
+        for group in np.atleast_1d(g):
+            self._effects(group, pairs)
+        self._intervals(g, reps)
+
+    def _effects(self, g: int, pairs) -> None:
         """Group ``g``'s effect sizes and win/tie/loss counts (the default mean only)."""
         if self.s.statistic is not None:
             return
-        effects = paired_effects(scores, pairs, self.s.design.precision)
+        design = self.s.design
+        effects = paired_effects(design.scores[design.group(g), :, 0], pairs, design.precision)
         if self.s.weights is not None:
             del effects["effect_size"]
         self.out.set(g, **effects)
 
-    def finish(self, g, reps, est, tie, a=None, se=None) -> None:
-        """Intervals of group ``g`` (or of the groups ``g``) from replicates ``(..., k, B)``;
-        ``tie`` bounds the rounding of each comparison's replicates (:func:`_tie_errors`),
-        ``a`` is BCa's acceleration, ``se`` the studentized ``(replicate_se, estimate_se)``."""
+    def _intervals(self, g, reps: Replicates) -> None:
+        """Intervals of group ``g`` (or of the groups ``g``, threads over the batch)."""
         if self.replicates is not None:
-            self.replicates[g] = reps
+            self.replicates[g] = reps.replicates
         scalar = np.ndim(g) == 0
-        g, parts = np.atleast_1d(g), [reps, est, tie, a, *(se or (None, None))]
+        g = np.atleast_1d(g)
+        parts = [reps.replicates, reps.estimate, reps.tie_error, reps.acceleration,
+                 reps.replicate_se, reps.estimate_se]  # fmt: skip
         parts = [None if x is None else (np.asarray(x)[None] if scalar else x) for x in parts]
 
         def part(rows):
@@ -100,99 +126,6 @@ class _Intervals:
                                               se=studentized))  # fmt: skip
 
         run_in_parts(len(g), self.s.workers, part)
-
-
-def run(s: Settings) -> BootstrapResult:
-    """Bootstrap every group of ``s.design`` (the spec's ``run``): batched where one kernel
-    call serves many, else one by one.
-
-    With ``s.keep`` false the replicates are dropped once a group's interval is computed and
-    ``bootstrap_distribution`` is None: the accessors do so when they return a table, which
-    keeps a sweep of 1,000 groups x 4 comparisons x 10,000 resamples from holding 320 MB.
-    """
-    design = s.design
-    pairs = comparison_pairs(design.systems, s.baseline)
-    intervals, findings = _Intervals(s, pairs), Findings(design, pairs)
-    fast = _batched_groups(design, pairs, s.statistic, s.resampling, s.method)
-    with ProgressBar(s.progress, total=design.n_groups, unit="group") as bar:
-        _run_batches(s, pairs, fast, intervals, bar)
-        for g in (g for g in range(design.n_groups) if g not in fast):
-            _run_group(s, pairs, g, intervals, findings)
-            bar.update(1)
-    _report(s, intervals.out, findings)
-    return _result(s, pairs, intervals)
-
-
-def _run_batches(s: Settings, pairs, fast: dict, intervals: _Intervals, bar) -> None:
-    """The groups of ``fast`` (their per-item differences), many per kernel call."""
-    design = s.design
-    a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
-    keys = {g: design.stream_key(g) for g in fast}
-    studentized = s.method == "studentized"
-    batches = _core.mean_replicates_batches(
-        fast, keys, root=s.root, n_resamples=s.n_resamples, workers=s.workers,
-        studentized=studentized,
-    )  # fmt: skip
-    for batch, reps in batches:
-        reps, se = (reps[0], reps[1:]) if studentized else (reps, None)
-        for g in batch:
-            means = _core.plain_mean(design.scores[design.group(g), :, 0])
-            intervals.out.set(g, mean_a=means[a_idx], mean_b=means[b_idx],
-                              difference=_core.plain_mean(fast[g]))  # fmt: skip
-            intervals.effects(g, design.scores[design.group(g), :, 0], pairs)
-        ties = np.array([_tie_errors(s, g, pairs) for g in batch])
-        intervals.finish(np.array(batch), reps, intervals.out["difference"][batch], ties, se=se)
-        bar.update(len(batch))
-
-
-def _run_group(s: Settings, pairs, g: int, intervals: _Intervals, findings) -> None:
-    """Group ``g`` on its own: clusters, strata, ``statistic``, BCa or the counts path."""
-    design, rows = s.design, s.design.group(g)
-    if design.replicates is not None:
-        return _run_crossed(s, pairs, g, intervals)
-    group = _core.GroupData(
-        design.scores[rows], pairs,
-        cluster=None if design.cluster is None else design.cluster[rows],
-        strata=None if design.strata is None else design.strata[rows],
-        strata_labels=design.strata_labels, weights=s.weights, systems=design.systems,
-        precision=design.precision,
-    )  # fmt: skip
-    design_findings(findings, g, group, s.weights)
-    intervals.effects(g, design.scores[rows, :, 0], pairs)
-    out = _core.group_replicates(
-        group, group_key=design.stream_key(g), root=s.root, n_resamples=s.n_resamples,
-        statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
-        studentized=s.method == "studentized", workers=s.workers,
-    )  # fmt: skip
-    intervals.out.set(g, mean_a=out["stat_a"], mean_b=out["stat_b"],
-                      difference=out["estimate"], counts_path=out["counts_path"])  # fmt: skip
-    if design.cluster is not None:
-        intervals.out.set(g, n_clusters=group.n_units)
-    sides = None if s.statistic is None else (out["stat_a"], out["stat_b"])
-    ties = out["tie_error"] if "tie_error" in out else _tie_errors(s, g, pairs, sides)
-    se = (out["replicate_se"], out["estimate_se"]) if "replicate_se" in out else None
-    intervals.finish(g, out["replicates"], out["estimate"], ties, out.get("acceleration"), se)
-
-
-def _run_crossed(s: Settings, pairs, g: int, intervals: _Intervals) -> None:
-    """Group ``g`` with replicates: items and replicates resampled crossed."""
-    design, rows = s.design, s.design.group(g)
-    cells = [c[rows] for c in design.replicates]
-    intervals.effects(g, design.scores[rows, :, 0], pairs)
-    out = _crossed.crossed_replicates(
-        cells, design.replicate_labels, pairs, group_key=design.stream_key(g), root=s.root,
-        n_resamples=s.n_resamples,
-    )  # fmt: skip
-    intervals.out.set(g, mean_a=out["stat_a"], mean_b=out["stat_b"], difference=out["estimate"])
-    ties = _crossed.tie_errors(cells, design.replicate_labels, pairs, design.precision)
-    intervals.finish(g, out["replicates"], out["estimate"], ties)
-
-
-def _tie_errors(s: Settings, g: int, pairs, statistics=None) -> np.ndarray:
-    """Per comparison, how far the rounding of the scores as given can move a replicate
-    (:func:`pairedstats.core.intervals.comparison_tie_errors`)."""
-    scores = s.design.scores[s.design.group(g), :, 0]
-    return comparison_tie_errors(scores, pairs, s.design.precision, statistics)
 
 
 def _report(s: Settings, out: Outputs, findings: Findings) -> None:
