@@ -11,7 +11,7 @@ Run: ``python examples/social_influence.py``
 
 import numpy as np
 
-from pairedstats.methods.ranksum.run import ranksum
+from pairedstats import ranksum
 
 rng = np.random.default_rng(2024)
 n_participants = 120

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 from pairedstats.core.design import TwoSampleDesign
-from pairedstats.methods.ranksum.run import (
+from pairedstats.inputs import two_sample_from_arrays
+from pairedstats.methods.ranksum import (
     RanksumConfidenceWarning,
     RanksumResult,
-    _ranksum_iv,
     ranksum,
     ranksum_design,
 )
+from pairedstats.methods.ranksum.settings import check
 
 REF = Path(__file__).parent / "reference" / "ranksum"
 
@@ -95,22 +96,24 @@ GOOD = {
         ([1.0], [2.0], {"correction": 1}, TypeError, r"`correction` must be True or False; got 1"),
     ],
 )
-def test_ranksum_iv(a, b, kwargs, error, match):
+def test_invalid_keywords_are_refused(a, b, kwargs, error, match):
     with pytest.raises(error, match=match):
         ranksum(a, b, **kwargs)
 
 
-def test_ranksum_iv_design():
+def test_check_reads_the_design_and_the_keywords():
     with pytest.raises(TypeError, match=r"`design` must be a TwoSampleDesign; got dict"):
         ranksum_design({})
     empty = _design([(np.array([1.0]), np.array([2.0])), (np.array([]), np.array([3.0]))])
     with pytest.raises(ValueError, match=r"group 'control' has none in group \{'site': 's1'\}"):
         ranksum_design(empty)
-    design, alternative, level, method, correction = _ranksum_iv(
-        [1, 2], [3], None, "Less", 0.9, "EXACT", np.True_
-    )
-    assert (alternative, level, method, correction) == ("less", 0.9, "exact", True)
-    assert design.a.dtype == np.float64
+    design = two_sample_from_arrays([1, 2], [3])
+    s = check(design, keep=True, alternative="Less", confidence_level=0.9, method="EXACT",
+              correction=np.True_, progress=False)  # fmt: skip
+    assert (s.alternative, s.confidence_level, s.method) == ("less", 0.9, "exact")
+    assert s.correction is True
+    assert s.progress is False
+    assert s.design.a.dtype == np.float64
 
 
 def test_exact_too_large_is_refused():
@@ -189,8 +192,23 @@ def test_unreachable_level_warns_with_r_interval():
     d = np.subtract.outer(b, a).ravel()
     assert (res.ci_low[0, 0], res.ci_high[0, 0]) == (d.min(), d.max())
     np.testing.assert_allclose(res.ci_coverage[0, 0], 1 - 2 / 6)
-    with pytest.warns(RanksumConfidenceWarning, match=r"in group \('s0',\)"):
+    with pytest.warns(RanksumConfidenceWarning, match=r"in group site='s0'"):
         ranksum_design(_design([(a, b)]))
+
+
+def test_unreachable_level_warns_once_per_call():
+    # two of three groups cannot reach the level: one warning naming how many, and the first
+    a, b = DATASETS["two_two"]
+    design = _design([DATASETS["d8x12"], (a, b), (a, b)])
+    with pytest.warns(RanksumConfidenceWarning) as caught:
+        ranksum_design(design, method="exact")
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        "Confidence level out of reach in 2 of 3 groups, e.g. group site='s1': "
+        "confidence_level=0.95 cannot be reached with n_a=2 and n_b=2; the widest interval "
+        "covers with probability 0.6667. The widest interval of the differences is reported "
+        "there; its guaranteed coverage is in `ci_coverage`."
+    )
 
 
 def test_reachable_level_reports_its_coverage():

@@ -248,7 +248,7 @@ def test_unreachable_level_warns():
     a, b = DATASETS["n3"]
     scores = np.column_stack([a, b])
     with pytest.warns(SignrankConfidenceWarning, match=r"confidence_level=0.95 cannot be "
-                      r"reached with 3 non-zero differences in 1 comparison"):  # fmt: skip
+                      r"reached with 3 non-zero differences for 1 - 0"):  # fmt: skip
         res = signrank(scores)
     # R: wilcox.test(b, a, paired = TRUE, conf.int = TRUE) warns too, widest interval
     d = b - a
@@ -257,8 +257,25 @@ def test_unreachable_level_warns():
     design = design_from_array(scores)
     grouped = type(design)(**{**design.__dict__, "group_names": ("site",),
                               "group_keys": (("s0",),)})  # fmt: skip
-    with pytest.warns(SignrankConfidenceWarning, match=r"in group \('s0',\)"):
+    with pytest.warns(SignrankConfidenceWarning, match=r"in group site='s0'"):
         signrank_design(grouped)
+
+
+def test_unreachable_level_warns_once_per_call():
+    # every comparison of two of three groups is out of reach: one warning for the call
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=(3 + 3 + 30, 3))
+    groups = np.repeat([0, 1, 2], [3, 3, 30])
+    frame = pd.DataFrame(scores, columns=["x", "y", "z"]).assign(site=groups)
+    with pytest.warns(SignrankConfidenceWarning) as caught:
+        frame.paired.signrank(by="site")
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        "Confidence level out of reach in 2 of 3 groups, e.g. group site=0: "
+        "confidence_level=0.95 cannot be reached with 3 non-zero differences for 'y' - 'x', "
+        "3 non-zero differences for 'z' - 'x', 3 non-zero differences for 'z' - 'y'. The "
+        "widest interval of the Walsh averages is reported there (see `ci_coverage`)."
+    )
 
 
 def test_cli_subcommand(tmp_path, capsys):

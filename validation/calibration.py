@@ -52,7 +52,7 @@ import pairedstats
 from pairedstats.core.design import TwoSampleDesign
 from pairedstats.inputs import design_from_array
 from pairedstats.methods.bootstrap import bootstrap_design
-from pairedstats.methods.ranksum.run import ranksum_design
+from pairedstats.methods.ranksum import ranksum_design
 from pairedstats.methods.tukey_hsd import tukey_hsd_design
 
 HERE = Path(__file__).resolve().parent

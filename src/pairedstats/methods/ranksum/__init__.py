@@ -1,4 +1,8 @@
-"""The ranksum method (:mod:`.run`)."""
+"""The Wilcoxon rank-sum (Mann-Whitney) test of two samples, with the Hodges-Lehmann shift of
+b - a (:mod:`.spec`)."""
 
-from .run import *  # noqa: F403
-from .run import __all__  # noqa: F401
+from .findings import RanksumConfidenceWarning
+from .result import RanksumResult
+from .spec import ranksum, ranksum_design
+
+__all__ = ["RanksumConfidenceWarning", "RanksumResult", "ranksum", "ranksum_design"]

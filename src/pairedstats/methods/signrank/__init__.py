@@ -1,4 +1,8 @@
-"""The signrank method (:mod:`.run`)."""
+"""The Wilcoxon signed-rank test of paired differences b - a, with the paired Hodges-Lehmann
+shift (:mod:`.spec`)."""
 
-from .run import *  # noqa: F403
-from .run import __all__  # noqa: F401
+from .findings import SignrankConfidenceWarning
+from .result import SignrankResult
+from .spec import signrank, signrank_design
+
+__all__ = ["SignrankConfidenceWarning", "SignrankResult", "signrank", "signrank_design"]
