@@ -1,7 +1,5 @@
-"""The result of the paired bootstrap (:func:`pairedstats.bootstrap` and its accessors).
-
-Made by :mod:`pairedstats.bootstrap`.
-"""
+"""The result of the paired bootstrap (:func:`pairedstats.bootstrap` and its accessors),
+made by its run (:func:`pairedstats.methods.bootstrap.run.run`)."""
 
 from __future__ import annotations
 
