@@ -93,9 +93,9 @@ class MethodSpec:
         The method's own keywords, in signature order.
     check : callable
         ``check(design, *, keep, **keywords) -> Settings``: the one validation of the
-        method's keywords against the design, a frozen ``Settings`` (its ``settings.py``);
-        ``keep`` asks to keep what only the result object holds (e.g. the bootstrap
-        distribution).
+        method's keywords against the design (or ``{metric: design}`` with ``metrics``), a
+        frozen ``Settings`` (its ``settings.py``); ``keep`` asks to keep what only the result
+        object holds (e.g. the bootstrap distribution).
     run : callable
         ``run(settings) -> result``: computes every group (its ``run.py``).
     returns : str or dict
@@ -132,7 +132,7 @@ class MethodSpec:
     road: str
     inputs: dict
     keywords: tuple
-    check: Callable | None
+    check: Callable
     run: Callable
     returns: str = ""
     warns: str = ""
@@ -156,8 +156,6 @@ class MethodSpec:
 
     def execute(self, design, keep: bool, keywords: dict):
         """The run of every method: ``run(check(design, keep=keep, **keywords))``."""
-        if self.check is None:  # a method whose run validates itself
-            return self.run(design, keep=keep, **keywords)
         return self.run(self.check(design, keep=keep, **keywords))
 
 
