@@ -16,6 +16,7 @@ The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_h
 
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
 from . import datasets, display, inputs
+from ._paired import paired
 from ._version import __version__
 from .core.design import PairedDesign, TwoSampleDesign
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
@@ -83,6 +84,7 @@ __all__ = [
     "display",
     "inputs",
     "items_for",
+    "paired",
     "ranksum",
     "ranksum_design",
     "signrank",
