@@ -210,6 +210,7 @@ def _coverage(n_seeds: int, n_sets: int, seed: int, n_items: int = 30, B: int = 
     return hits / n_sets
 
 
+@pytest.mark.slow
 def test_coverage_crossed_holds_the_level_and_items_only_undercovers():
     n_sets = 300
     se = np.sqrt(0.95 * 0.05 / n_sets)

@@ -17,6 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+#: Simulations of coverage and error rates: `pytest -m "not slow"` leaves them out.
+pytestmark = pytest.mark.slow
+
 _DIR = Path(__file__).resolve().parents[1] / "validation"
 
 

@@ -246,6 +246,7 @@ def test_module_entry_dispatches_to_the_command_line(capsys, runs_csv):
     assert got["system_b"].tolist() == ["hybrid", "dense", "bm25+rm3"]
 
 
+@pytest.mark.slow
 def test_subprocess(runs_csv):
     done = subprocess.run(
         [
@@ -438,6 +439,7 @@ def _command(*args):
     return [sys.executable, "-m", "pairedstats", *map(str, args)]
 
 
+@pytest.mark.slow
 def test_a_warning_is_one_line_without_source_lines(tmp_path):
     incomplete = RUNS[RUNS["collection"] == "msmarco"].iloc[1:]  # one item lacks bm25
     path = tmp_path / "incomplete.csv"
@@ -452,6 +454,7 @@ def test_a_warning_is_one_line_without_source_lines(tmp_path):
     assert len(pd.read_fwf(io.StringIO(done.stdout), skiprows=3)) == 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [

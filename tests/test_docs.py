@@ -19,6 +19,8 @@ pytest.importorskip("sphinx_autosummary_accessors")
 
 from sphinx.cmd.build import build_main
 
+pytestmark = pytest.mark.slow  # the docs build: `pytest -m "not slow"` leaves it out
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [
     "index", "getting_started", "inputs", "reproducibility", "bootstrap", "tukey_hsd",

@@ -198,6 +198,7 @@ def coverage():
     return _coverage_study()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alternative", adjust.ALTERNATIVES)
 def test_max_t_simultaneous_coverage_by_simulation(coverage, alternative):
     """400 data sets of 50 items, 4 comparisons with a baseline (correlation 0.5), all true

@@ -25,6 +25,7 @@ def _sums_case(seed=4):
     return keys, vals
 
 
+@pytest.mark.slow
 def test_stream_sums_equal_draw_order_sums_of_the_reference_indices():
     keys, vals = _sums_case()
     n_res = 515  # a short last block, and a last lane batch of 3
@@ -168,6 +169,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_kernels_with_bounds_checking_equal_the_reference():
     # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
     # anywhere in the kernels raises IndexError instead of reading memory
@@ -217,6 +219,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_each_kernel_is_compiled_once():
     # a helper called with a constant argument is compiled once more for that constant (a
     # numba literal type), a read-only or non-contiguous array once more for its layout:

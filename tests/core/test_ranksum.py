@@ -521,6 +521,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_kernels_with_bounds_checking():
     # a fresh process with NUMBA_BOUNDSCHECK=1 and its own cache: an index out of bounds
     # anywhere in the rank-sum kernels raises IndexError instead of reading memory

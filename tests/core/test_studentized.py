@@ -391,6 +391,7 @@ def _coverage(x, mu, root, B=999):
     return ((low <= mu) & (mu <= high)).mean(), ((plow <= mu) & (mu <= phigh)).mean()
 
 
+@pytest.mark.slow
 def test_coverage_of_heavy_tailed_means_is_closer_to_the_level():
     # 15 items of t_3 differences, 2,000 data sets x 999 resamples. Measured on 10,000 data
     # sets: 0.922 (studentized) and 0.912 (percentile), +-0.003; a numpy-only bootstrap-t
@@ -403,6 +404,7 @@ def test_coverage_of_heavy_tailed_means_is_closer_to_the_level():
     assert stud >= 0.95 - 0.04
 
 
+@pytest.mark.slow
 def test_coverage_of_skewed_means_gains_on_the_percentile_interval():
     # 15 items of exponential differences, 2,000 data sets x 999 resamples. Measured on
     # 10,000 data sets: 0.946 against 0.894 (in each tail, the coverage error is of order

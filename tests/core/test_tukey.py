@@ -120,6 +120,7 @@ def test_quantize_reads_float32_scores_as_given_at_any_offset():
     assert base.tolist() == ints.tolist()  # 1e6 is exact for these floats
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_chance_fits_of_few_differences_are_rare(dtype):
     # two items, two systems: two unrounded differences always lie near some fine grid
@@ -404,6 +405,7 @@ def many_vs_one_brute_force(x, base, tol=0.0):
     return (largest[:, None] >= observed[None, :] - tol).mean(axis=0)
 
 
+@pytest.mark.slow  # every arrangement enumerated (test_exact_against_brute_force is quick)
 @pytest.mark.parametrize("design", ["integers", "quarters", "continuous"])
 def test_many_vs_one_exact_against_brute_force(design):
     # 4 items x 4 systems (24**4 arrangements); ties within items on the grids

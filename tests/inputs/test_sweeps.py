@@ -56,6 +56,7 @@ def test_lazy_with_a_generator_seed_is_seeded_once(sweep):
     xr.testing.assert_equal(eager, lazy.compute())
 
 
+@pytest.mark.slow
 def test_distributed_local_cluster_gives_the_same_numbers(sweep):
     distributed = pytest.importorskip("distributed")
     kw = {"baseline": "base", "n_resamples": 400, "rng": 99}

@@ -330,11 +330,14 @@ def _cases():
     method takes one; reordering all pairs would swap a and b (the mirror properties), so
     comparison tables are reordered against a baseline."""
     for method in SUBJECTS:
+        first = True  # the quick loop (-m "not slow") runs each method's first case
         for variant in _VARIANTS.get(method, ({},)):
             for baseline in (False, True) if "baseline" in _parameters(method) else (False,):
                 yield pytest.param(method, variant, baseline,
                                    id=f"{method}-{'-'.join(map(str, variant.values()))}"
-                                   f"{'-baseline' if baseline else ''}")  # fmt: skip
+                                   f"{'-baseline' if baseline else ''}",
+                                   marks=() if first else pytest.mark.slow)  # fmt: skip
+                first = False
 
 
 def _per_system(method: str) -> bool:
