@@ -76,7 +76,7 @@ _SYSTEMS = Keyword(
 def columns_keyword(name: str, doc: str, help: str) -> Keyword:
     """An input keyword naming one column or several (``--name COL [COL ...]``)."""
     return Keyword(
-        name, None, "str or list of str, optional", doc,
+        name, None, "label or list of label, optional", doc,
         option=dict(nargs="+", metavar="COL", help=help),
     )  # fmt: skip
 
@@ -108,35 +108,35 @@ _STRATA_DOC = (
 def _paired_frame() -> dict:
     return {
         "item": Keyword(
-            "item", None, "str, optional",
+            "item", None, "label, optional",
             "Column of the item labels. A tidy table needs it; a wide table's items are "
             "its index unless ``item`` names a column.",
             option=dict(metavar="COL", help="item column (query, example, ...)"),
         ),
         "system": Keyword(
-            "system", None, "str, optional",
+            "system", None, "label, optional",
             "Column of the system labels: the table is tidy, one row per item and system "
             "(``item`` and ``score`` are needed too). Without it the table is wide: one row "
             "per item, one column per system.",
             option=dict(metavar="COL", help="system column (tidy tables)"),
         ),
         "score": Keyword(
-            "score", None, "str or list of str, optional",
+            "score", None, "label or list of label, optional",
             "Column of the scores of a tidy table (several columns for ``statistic``).",
             option=dict(metavar="COL", help="score column (tidy tables)"),
         ),
         "systems": _SYSTEMS,
         "by": _BY,
         "cluster": Keyword(
-            "cluster", None, "str, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
+            "cluster", None, "label, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
             option=dict(metavar="COL", help="resample whole clusters"),
         ),
         "strata": Keyword(
-            "strata", None, "str, optional", f"Column of each item's stratum{_STRATA_DOC}",
+            "strata", None, "label, optional", f"Column of each item's stratum{_STRATA_DOC}",
             option=dict(metavar="COL", help="resample within strata"),
         ),
         "replicate": Keyword(
-            "replicate", None, "str, optional",
+            "replicate", None, "label, optional",
             f"Column of the replicate labels of a tidy table, one row per (item, system, "
             f"replicate){_REPLICATE_DOC}",
             option=dict(metavar="COL", help="repeated runs (seeds): resample them crossed"),
@@ -152,21 +152,21 @@ def _paired_dataset() -> dict:
             "system", "system", 'str, default "system"', "Dimension of the systems."
         ),
         "score": Keyword(
-            "score", None, "str or list of str, optional",
+            "score", None, "label or list of label, optional",
             "Data variables to compare (default: all). Several add a ``score`` dimension to "
             "the result; with ``statistic`` they are the statistic's columns instead.",
         ),
         "systems": _SYSTEMS,
         "cluster": Keyword(
-            "cluster", None, "str, optional",
+            "cluster", None, "label, optional",
             f"A coordinate along the items naming each item's cluster{_CLUSTER_DOC}",
         ),
         "strata": Keyword(
-            "strata", None, "str, optional",
+            "strata", None, "label, optional",
             f"A coordinate along the items naming each item's stratum{_STRATA_DOC}",
         ),
         "replicate": Keyword(
-            "replicate", None, "str, optional",
+            "replicate", None, "label, optional",
             "Dimension of the repeated runs; a system's replicates are the labels along it "
             f"where it has scores (NaN elsewhere){_REPLICATE_DOC}",
         ),
@@ -213,11 +213,11 @@ _AB_DOC = (
 def _two_sample_frame() -> dict:
     return {
         "score": Keyword(
-            "score", None, "str, optional", "Column of the scores (tidy tables).",
+            "score", None, "label, optional", "Column of the scores (tidy tables).",
             option=dict(metavar="COL", help="score column (tidy tables)"),
         ),
         "group": Keyword(
-            "group", None, "str, optional", "Column of the group labels (tidy tables).",
+            "group", None, "label, optional", "Column of the group labels (tidy tables).",
             option=dict(metavar="COL", help="column of the group labels (tidy)"),
         ),
         "a": Keyword(
@@ -237,7 +237,7 @@ def _two_sample_frame() -> dict:
 def _two_sample_dataset() -> dict:
     return {
         "score": Keyword(
-            "score", None, "str, optional", "The data variable of the scores (default: all)."
+            "score", None, "label, optional", "The data variable of the scores (default: all)."
         ),
         "group": Keyword(
             "group", "group", 'str, default "group"',
