@@ -48,7 +48,7 @@ import numpy as np
 from scipy import special
 
 from .ranktest import RankTest, asymptotic_pvalue, ci_tail, continuity, exact_ci_rank, z_score
-from .ties import tied_values
+from .ties import tie_error, tied_values
 
 __all__ = [
     "EXACT_MAX_OPERATIONS",
@@ -59,6 +59,7 @@ __all__ = [
     "null_pmf",
     "signed_ranks",
     "signrank_1d",
+    "signrank_pair",
     "walsh_median",
 ]
 
@@ -338,6 +339,23 @@ class SignrankTest(RankTest):
     n_items: int
     n_zeros: int
     statistic: float
+
+
+def signrank_pair(a: np.ndarray, b: np.ndarray, *, precision: float, **test) -> SignrankTest:
+    """:func:`signrank_1d` of ``b - a`` for the scores of two systems, its zeros and ties read
+    by the package's tie rule: :func:`pairedstats.core.ties.tie_error` of both systems' scores
+    at ``precision`` (the unit roundoff of the scores as given).
+
+    Examples
+    --------
+    >>> a, b = np.array([0.1, 0.2, 0.3, 0.4]), np.array([0.2, 0.3, 0.4, 0.9])
+    >>> test = signrank_pair(a, b, precision=2.0**-53, alternative="two-sided",
+    ...                      confidence_level=0.9, method="exact", correction=True)
+    >>> test.statistic, test.method  # three tied differences of 0.1, as the decimals say
+    (10.0, 'exact-conditional')
+    """
+    tie = tie_error(np.column_stack([a, b]), precision)
+    return signrank_1d(b - a, tie=tie, **test)
 
 
 def signrank_1d(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import signrank as _core
-from ...core.ties import tie_error
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
 from .findings import Findings
 from .result import SignrankResult
@@ -32,10 +31,10 @@ def run(s: Settings) -> SignrankResult:
             scores = design.scores[design.group(g), :, 0]
             unreached = {}
             for c, (ia, ib) in enumerate(s.pairs):
-                test = _core.signrank_1d(
-                    scores[:, ib] - scores[:, ia], alternative=s.alternative,
-                    confidence_level=s.confidence_level, method=s.method,
-                    correction=s.correction, tie=tie_error(scores[:, [ia, ib]], design.precision),
+                test = _core.signrank_pair(
+                    scores[:, ia], scores[:, ib], precision=design.precision,
+                    alternative=s.alternative, confidence_level=s.confidence_level,
+                    method=s.method, correction=s.correction,
                 )  # fmt: skip
                 if not test.level_reached:
                     unreached[c] = test.n_items - test.n_zeros
