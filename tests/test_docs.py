@@ -36,6 +36,9 @@ PAGES = [
     "generated/pairedstats.plotting.forest", "generated/pairedstats.Report",
     "generated/pandas.DataFrame.paired.report", "rank", "generated/pairedstats.RankResult",
     "generated/pandas.DataFrame.paired.rank", "generated/xarray.Dataset.paired.rank",
+    "friedman", "generated/pairedstats.FriedmanResult",
+    "generated/pandas.DataFrame.paired.friedman",
+    "generated/pairedstats.plotting.critical_difference",
 ]  # fmt: skip
 
 

@@ -158,7 +158,7 @@ def test_errors(boot, hsd, monkeypatch):
         plotting.distribution(boot, group=5)
     with pytest.raises(ValueError, match=r"`comparison`: \('dense', 'bm25'\) is not one of"):
         plotting.distribution(boot, group=0, comparison=("dense", "bm25"))
-    with pytest.raises(ValueError, match="`kind` must be 'auto', 'forest', 'pvalues' or"):
+    with pytest.raises(ValueError, match="`kind` must be 'auto', 'forest', 'pvalues', "):
         boot.plot("violin")
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"needs matplotlib: python -m pip install 'pairedst"):

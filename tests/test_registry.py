@@ -83,6 +83,11 @@ VALUES = {
         "bold_best": (True, {}),
         "ranks": (True, {}),
     },
+    "friedman": {
+        "posthoc": ("nemenyi", {}),
+        "lower_is_better": (True, {}),
+        "tie_correction": (False, {}),  # no ties in SCORES: the settings it records differ
+    },
     "ranksum": {
         "alternative": ("greater", {}),
         "confidence_level": (0.9, {}),

@@ -33,6 +33,7 @@ from .methods.bootstrap import (
     bootstrap,
     bootstrap_design,
 )
+from .methods.friedman import FriedmanResult, friedman, friedman_design
 from .methods.rank import RankResult
 from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .methods.report import Report
@@ -57,6 +58,7 @@ __all__ = [
     "ComparisonResult",
     "DegenerateBootstrapWarning",
     "DroppedDataWarning",
+    "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
     "MissingStratumWarning",
@@ -82,6 +84,8 @@ __all__ = [
     "datasets",
     "detectable_difference",
     "display",
+    "friedman",
+    "friedman_design",
     "inputs",
     "items_for",
     "paired",

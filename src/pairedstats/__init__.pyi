@@ -33,6 +33,7 @@ from pairedstats.methods.bootstrap.findings import (
 )
 from pairedstats.methods.bootstrap.findings import SingleUnitWarning as SingleUnitWarning
 from pairedstats.methods.bootstrap.result import BootstrapResult as BootstrapResult
+from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
 from pairedstats.methods.rank.result import RankResult as RankResult
 from pairedstats.methods.ranksum.findings import (
     RanksumConfidenceWarning as RanksumConfidenceWarning,
@@ -54,6 +55,7 @@ __all__ = [
     "ComparisonResult",
     "DegenerateBootstrapWarning",
     "DroppedDataWarning",
+    "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
     "MissingStratumWarning",
@@ -79,6 +81,8 @@ __all__ = [
     "datasets",
     "detectable_difference",
     "display",
+    "friedman",
+    "friedman_design",
     "inputs",
     "items_for",
     "paired",
@@ -135,6 +139,22 @@ def bootstrap_design(
     progress: _Bool = ...,
     workers: _Int | None = ...,
 ) -> BootstrapResult: ...
+def friedman(
+    scores: ArrayLike,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+    lower_is_better: _Bool | str = ...,
+    tie_correction: _Bool = ...,
+) -> FriedmanResult: ...
+def friedman_design(
+    design: PairedDesign,
+    *,
+    posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+    lower_is_better: _Bool | str = ...,
+    tie_correction: _Bool = ...,
+) -> FriedmanResult: ...
 def ranksum(
     a: ArrayLike,
     b: ArrayLike,

@@ -169,6 +169,14 @@ def check_rank_test(*, alternative, confidence_level, method, correction, progre
     }
 
 
+def check_flag(value, name: str) -> bool:
+    """``value`` as a bool if it is True or False (numpy's too), else a TypeError naming
+    ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be True or False; got {plain(value)!r}.")
+    return bool(value)
+
+
 def check_progress(value) -> bool:
     """``progress`` as a bool; True needs tqdm (the ``progress`` extra), else raise."""
     if not isinstance(value, (bool, np.bool_)):

@@ -9,6 +9,7 @@ import xarray as xr
 from numpy.random import BitGenerator, Generator, SeedSequence
 
 from pairedstats.methods.bootstrap.result import BootstrapResult
+from pairedstats.methods.friedman.result import FriedmanResult
 from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
@@ -108,6 +109,99 @@ class PairedDataArrayAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | BootstrapResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[True],
+    ) -> SignrankResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SignrankResult: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: Literal[True],
+    ) -> FriedmanResult: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | FriedmanResult: ...
     @overload
     def rank(
         self,
@@ -239,57 +333,6 @@ class PairedDataArrayAccessor:
         bold_best: _Bool = ...,
         ranks: _Bool = ...,
     ) -> Report: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[False] = ...,
-    ) -> xr.Dataset: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[True],
-    ) -> SignrankResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: _Bool = ...,
-    ) -> xr.Dataset | SignrankResult: ...
     @overload
     def tukey_hsd(
         self,
@@ -435,6 +478,105 @@ class PairedDataFrameAccessor:
         as_result: _Bool = ...,
     ) -> pd.DataFrame | BootstrapResult: ...
     @overload
+    def signrank(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[True],
+    ) -> SignrankResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | SignrankResult: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: Literal[True],
+    ) -> FriedmanResult: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | FriedmanResult: ...
+    @overload
     def rank(
         self,
         *,
@@ -569,60 +711,6 @@ class PairedDataFrameAccessor:
         bold_best: _Bool = ...,
         ranks: _Bool = ...,
     ) -> Report: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[False] = ...,
-    ) -> pd.DataFrame: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[True],
-    ) -> SignrankResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: _Bool = ...,
-    ) -> pd.DataFrame | SignrankResult: ...
     @overload
     def tukey_hsd(
         self,
@@ -768,6 +856,99 @@ class PairedDatasetAccessor:
         as_result: _Bool = ...,
     ) -> xr.Dataset | BootstrapResult: ...
     @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[True],
+    ) -> SignrankResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SignrankResult: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: Literal[True],
+    ) -> FriedmanResult: ...
+    @overload
+    def friedman(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        posthoc: Literal["wilcoxon-holm", "nemenyi", "conover"] = ...,
+        lower_is_better: _Bool | str = ...,
+        tie_correction: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | FriedmanResult: ...
+    @overload
     def rank(
         self,
         *,
@@ -898,57 +1079,6 @@ class PairedDatasetAccessor:
         bold_best: _Bool = ...,
         ranks: _Bool = ...,
     ) -> Report: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[False] = ...,
-    ) -> xr.Dataset: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[True],
-    ) -> SignrankResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: _Bool = ...,
-    ) -> xr.Dataset | SignrankResult: ...
     @overload
     def tukey_hsd(
         self,

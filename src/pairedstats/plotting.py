@@ -2,7 +2,8 @@
 
 - :func:`forest`: each comparison's difference (b - a) with its interval, zero marked;
 - :func:`pvalue_matrix`: the p-values of all pairs of systems as a symmetric heatmap;
-- :func:`distribution`: a comparison's bootstrap distribution with its interval.
+- :func:`distribution`: a comparison's bootstrap distribution with its interval;
+- :func:`critical_difference`: Demšar's diagram of a Friedman result (mean ranks, cliques).
 
 Each function draws on ``ax`` (a new figure when omitted) and returns the Axes;
 :func:`plot` chooses one by name (``result.plot(kind)`` calls it). The plots read what the
@@ -16,7 +17,7 @@ import numpy as np
 from .core.draws import canonical_bytes
 from .display import cell_text, zero_bounds
 
-__all__ = ["distribution", "forest", "plot", "pvalue_matrix"]
+__all__ = ["critical_difference", "distribution", "forest", "plot", "pvalue_matrix"]
 
 
 def _pyplot():
@@ -54,24 +55,29 @@ def plot(result, kind: str = "auto", **keywords):
     Parameters
     ----------
     result : ComparisonResult
-    kind : {"auto", "forest", "pvalues", "distribution"}
+    kind : {"auto", "forest", "pvalues", "distribution", "critical_difference"}
         ``forest``: the estimates with their intervals (:func:`forest`); ``pvalues``: the
         p-value matrix of all pairs (:func:`pvalue_matrix`); ``distribution``: a bootstrap
-        distribution with its interval (:func:`distribution`). ``auto``: ``forest`` for a
-        result class that declares an interval (bootstrap, rank-sum), else ``pvalues``.
+        distribution with its interval (:func:`distribution`); ``critical_difference``:
+        Demšar's diagram of a Friedman result (:func:`critical_difference`, which returns
+        the figure). ``auto``: ``critical_difference`` for a Friedman result, ``forest`` for
+        a result class that declares an interval (bootstrap, rank-sum), else ``pvalues``.
     **keywords
         Passed to the plotting function (``ax=``, ``group=``, ...).
 
     Returns
     -------
-    matplotlib.axes.Axes
+    matplotlib.axes.Axes or matplotlib.figure.Figure
     """
-    kinds = {"forest": forest, "pvalues": pvalue_matrix, "distribution": distribution}
+    kinds = {"forest": forest, "pvalues": pvalue_matrix, "distribution": distribution,
+             "critical_difference": critical_difference}  # fmt: skip
     if kind == "auto":
         kind = "forest" if getattr(result, "interval", None) is not None else "pvalues"
+        kind = "critical_difference" if hasattr(result, "cliques") else kind
     if kind not in kinds:
         raise ValueError(
-            f"`kind` must be 'auto', 'forest', 'pvalues' or 'distribution'; got {kind!r}"
+            "`kind` must be 'auto', 'forest', 'pvalues', 'distribution' or "
+            f"'critical_difference'; got {kind!r}"
         )
     return kinds[kind](result, **keywords)
 
@@ -300,3 +306,149 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     ax.set_ylabel("resamples")
     ax.legend(loc="best", fontsize=8)
     return ax
+
+
+# ------------------------------------------------------------- critical-difference diagram
+#: Heights of the diagram, in text rows (about 1.5 times the font size each).
+_CD_ROW, _CD_NAME_ROW, _CD_CLIQUE_ROW = 1.5, 1.0, 0.45
+
+
+def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None, width=6.0,
+                        fontsize=10):  # fmt: skip
+    """Demšar's (2006) critical-difference diagram of a Friedman result.
+
+    The systems' mean ranks on an axis from 1 to ``k`` (the best end on the right, as in
+    Demšar's figures); each name is written at the side of its half and joined to its mean
+    rank by a line; a thick bar joins each clique, the largest sets of systems no pair of
+    which differs at ``alpha`` (:meth:`~pairedstats.FriedmanResult.cliques`; a system that
+    differs from every other has no bar). With ``posthoc="nemenyi"`` the critical
+    difference at ``alpha`` is drawn above the axis: two systems further apart than it
+    differ. A clique of another test that skips a system lying between its members (possible
+    with ``"wilcoxon-holm"`` and ``"conover"``) marks its members with dots on its bar.
+
+    Parameters
+    ----------
+    result : FriedmanResult
+        ``df.paired.friedman(..., as_result=True)``.
+    group : tuple, int, optional
+        Which group (key or position); required when the result has several.
+    alpha : float
+        The level of the cliques and of the critical difference.
+    best : {"right", "left"}
+        Where rank 1 is.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure of ``width`` inches, as high as it needs).
+    width : float
+        The new figure's width in inches.
+    fontsize : float
+        The size of the names and numbers, in points.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (``fig.savefig("cd.pdf", bbox_inches="tight")`` for a paper). Its
+        elements carry ids (``get_gid()``): ``"axis"`` (the line from 1 to ``k``),
+        ``"system"`` (each name, a text) and ``"system-line"`` (its line, starting at its
+        mean rank, labelled with the name), ``"clique"`` (one bar per clique, from its
+        members' lowest to highest mean rank), ``"critical-difference"`` (the CD bar).
+    """
+    _require(result, "cliques", "a critical-difference diagram")
+    if best not in ("right", "left"):
+        raise ValueError(f"`best` must be 'right' or 'left'; got {best!r}")
+    g = _group_index(result, group)
+    k = len(result.systems)
+    mean = np.asarray(result.mean_rank, dtype=float)[g]
+    cliques = [c for c in result.cliques(alpha, group=g) if len(c) > 1]
+    cd = None
+    if result.metadata.get("posthoc") == "nemenyi":
+        cd = float(result.critical_difference(alpha)[g])
+    # heights in text rows: the CD bar and the numbers above the axis (at 0), the cliques'
+    # bars, then one row per name of the larger half
+    top = 2 * _CD_ROW if cd is not None else 0.9 * _CD_ROW
+    first = -_CD_CLIQUE_ROW * (len(cliques) + 1) - 0.5 * _CD_NAME_ROW
+    bottom = first - ((k + 1) // 2 - 0.5) * _CD_NAME_ROW
+    if ax is None:
+        height = (top - bottom) * 1.5 * fontsize / 72.0
+        ax = _pyplot().figure(figsize=(width, height)).add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_axis_off()
+    ax.set_xticks([])
+    ax.set_yticks([])
+    _cd_axis(ax, k, cd, fontsize)
+    index = {s: i for i, s in enumerate(result.systems)}
+    for c, clique in enumerate(cliques):
+        _cd_clique(
+            ax,
+            [mean[index[s]] for s in clique],
+            np.delete(mean, [index[s] for s in clique]),
+            -_CD_CLIQUE_ROW * (c + 1),
+        )
+    _cd_names(ax, result.systems, mean, first, best, fontsize)
+    _cd_limits(ax, k, best, (bottom, top))
+    key = result.group_keys[g]
+    if key:
+        ax.set_title(", ".join(f"{n}={v}" for n, v in zip(result.group_names, key)),
+                     fontsize=fontsize)  # fmt: skip
+    return ax.figure
+
+
+def _cd_axis(ax, k: int, cd, fontsize) -> None:
+    """The rank axis at height 0 with its ticks and numbers, and the CD bar above it."""
+    ax.plot([1, k], [0, 0], color="k", linewidth=1.0, gid="axis", solid_capstyle="butt")
+    for x in np.arange(1.0, k + 0.25, 0.5):
+        whole = float(x).is_integer()
+        ax.plot([x, x], [0, 0.25 if whole else 0.12], color="k", linewidth=1.0, gid="tick")
+        if whole:
+            ax.text(x, 0.35, f"{int(x)}", ha="center", va="bottom", fontsize=fontsize,
+                    gid="tick-label")  # fmt: skip
+    if cd is not None:
+        y = _CD_ROW + 0.4
+        ax.plot([k, k - cd], [y, y], color="k", linewidth=1.0, gid="critical-difference")
+        for x in (k, k - cd):
+            ax.plot([x, x], [y - 0.12, y + 0.12], color="k", linewidth=1.0, gid="cd-end")
+        ax.text(k - cd / 2, y + 0.2, "CD", ha="center", va="bottom", fontsize=fontsize,
+                gid="critical-difference-label")  # fmt: skip
+
+
+def _cd_clique(ax, members, others, y: float) -> None:
+    """A clique's bar from its lowest to its highest mean rank; dots on its members when a
+    system outside it lies between them."""
+    low, high = min(members), max(members)
+    ax.plot([low, high], [y, y], color="k", linewidth=3.0, solid_capstyle="round",
+            gid="clique", zorder=3)  # fmt: skip
+    if np.any((others > low) & (others < high)):
+        ax.plot(members, [y] * len(members), "o", color="k", markersize=4, gid="clique-member",
+                zorder=3)  # fmt: skip
+
+
+def _cd_names(ax, systems, mean, first: float, best: str, fontsize) -> None:
+    """Each name at the side of its half, joined to its mean rank: the best half on the
+    ``best`` side, the extreme ranks nearest the axis (ties in mean rank keep the order of
+    the systems)."""
+    k = len(systems)
+    order = np.argsort(mean, kind="stable")  # best first
+    halves = (order[: (k + 1) // 2], order[(k + 1) // 2 :][::-1])  # each outermost first
+    end = {"best": 1.0 - 0.2, "worst": k + 0.2}
+    for half, side in zip(halves, ("best", "worst")):
+        on_right = (side == "best") == (best == "right")
+        for row, j in enumerate(half):
+            y = first - row * _CD_NAME_ROW
+            ax.plot([mean[j], mean[j], end[side]], [0, y, y], color="k", linewidth=0.8,
+                    gid="system-line", label=str(systems[j]))  # fmt: skip
+            ax.text(end[side], y, f" {systems[j]} ", ha="left" if on_right else "right",
+                    va="center", fontsize=fontsize, gid="system")  # fmt: skip
+
+
+def _cd_limits(ax, k: int, best: str, heights: tuple) -> None:
+    """Limits that hold the names: the axis spans what the figure's width leaves once the
+    widest name fits on each side."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    names = [t for t in ax.texts if t.get_gid() == "system"]
+    widest = max(t.get_window_extent(renderer).width for t in names)
+    pixels = ax.get_window_extent(renderer).width
+    inner = (k - 1.0) + 0.4  # the axis and the lines' ends beyond it, in ranks
+    share = min(2.0 * widest / pixels, 0.8)  # never more than 80% of the width for names
+    margin = inner / (1.0 - share) * share / 2.0 + 0.05 * inner
+    low, high = 1.0 - 0.2 - margin, k + 0.2 + margin
+    ax.set_xlim((high, low) if best == "right" else (low, high))
+    ax.set_ylim(*heights)

@@ -5,8 +5,8 @@ clusters, strata with weights, ``statistic=``, percentile, basic, BCa, studentiz
 and adjusted; Tukey HSD exact and
 Monte Carlo, on a grid and continuous, few and many systems, all pairs and against a
 baseline; rank-sum exact
-and asymptotic; signed-rank with zeros, ``by=`` and a baseline; an xarray sweep and ``by=``
-groups). A change of any of these numbers is a
+and asymptotic; signed-rank with zeros, ``by=`` and a baseline; Friedman with each post-hoc
+test by groups; an xarray sweep and ``by=`` groups). A change of any of these numbers is a
 decision: re-run ``python tests/golden/calls.py --write`` and say why in the changelog.
 """
 
@@ -155,6 +155,10 @@ def calls() -> dict:
     out["signrank-by-baseline"] = lambda: runs.paired.signrank(
         **tidy, score="p10", by="collection", baseline="bm25"
     )
+    for posthoc in ("wilcoxon-holm", "nemenyi", "conover"):
+        out[f"friedman-{posthoc}"] = lambda posthoc=posthoc: runs.paired.friedman(
+            **tidy, score="p10", by="collection", posthoc=posthoc
+        )
     return out
 
 

@@ -6,4 +6,12 @@ What all methods share (the registry, the keyword declarations, the run skeleton
 result base) is in :mod:`pairedstats.methods._shared`.
 """
 
-from . import bootstrap, rank, ranksum, report, signrank, tukey_hsd  # noqa: F401  (registers)
+from . import (  # noqa: F401  (registers)
+    bootstrap,
+    friedman,
+    rank,
+    ranksum,
+    report,
+    signrank,
+    tukey_hsd,
+)

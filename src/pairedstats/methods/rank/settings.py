@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ... import _validation
 from ...core.design import PairedDesign
 from ...core.draws import root_entropy
@@ -38,12 +36,6 @@ class Settings:
     bootstrap: dict
 
 
-def _flag(value, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"`{name}` must be True or False; got {_validation.plain(value)!r}.")
-    return bool(value)
-
-
 def check(design: PairedDesign, *, keep: bool, lower_is_better, simultaneous, rng,
           **bootstrap) -> Settings:  # fmt: skip
     """The ranking's keywords checked; ``lower_is_better`` may name the score column, as the
@@ -52,6 +44,6 @@ def check(design: PairedDesign, *, keep: bool, lower_is_better, simultaneous, rn
     lower = _validation.check_lower_is_better(lower_is_better, list(design.columns))
     return Settings(
         design=design, lower_is_better=bool(lower),
-        simultaneous=_flag(simultaneous, "simultaneous"),
+        simultaneous=_validation.check_flag(simultaneous, "simultaneous"),
         bootstrap=dict(bootstrap, rng=root_entropy(rng)),
     )  # fmt: skip
