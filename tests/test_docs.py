@@ -36,6 +36,8 @@ PAGES = [
     "generated/pairedstats.plotting.forest", "generated/pairedstats.Report",
     "generated/pandas.DataFrame.paired.report", "rank", "generated/pairedstats.RankResult",
     "generated/pandas.DataFrame.paired.rank", "generated/xarray.Dataset.paired.rank",
+    "mcnemar", "generated/pairedstats.McNemarResult", "generated/pandas.DataFrame.paired.mcnemar",
+    "generated/pairedstats.core.tango.tango_interval",
     "friedman", "generated/pairedstats.FriedmanResult",
     "generated/pandas.DataFrame.paired.friedman",
     "generated/pairedstats.plotting.critical_difference",

@@ -25,6 +25,8 @@ SCORES = _RNG.normal(size=(N_ITEMS, 3)) + np.array([0.0, 0.3, 0.5])
 CLUSTER = np.repeat(np.arange(6), 2)
 STRATA = np.where(np.arange(N_ITEMS) < 6, "p", "q")
 SAMPLE_A, SAMPLE_B = _RNG.normal(size=9), _RNG.normal(size=11) + 0.4
+#: The pass/fail scores of a method that takes only those (``MethodSpec.binary_scores``).
+BINARY = (SCORES > 0.2).astype(float)
 
 #: A value other than the default for every keyword of every method (and what it needs).
 VALUES = {
@@ -88,6 +90,13 @@ VALUES = {
         "lower_is_better": (True, {}),
         "tie_correction": (False, {}),  # no ties in SCORES: the settings it records differ
     },
+    "mcnemar": {
+        "baseline": ("s1", {}),
+        "method": ("asymptotic", {}),
+        "alternative": ("greater", {}),
+        "confidence_level": (0.9, {}),
+        "adjust": ("holm", {}),
+    },
     "ranksum": {
         "alternative": ("greater", {}),
         "confidence_level": (0.9, {}),
@@ -111,7 +120,8 @@ def test_every_keyword_of_every_method_has_a_case():
 def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
     strata = needs.get("strata", False)
     n = needs.get("items", N_ITEMS)
-    scores, strata_labels = SCORES[:n], STRATA[:n]
+    scores = BINARY[:n] if registry.SPECS[name].binary_scores else SCORES[:n]
+    strata_labels = STRATA[:n]
     own = {k.name for k in registry.SPECS[name].keywords}
     settings = {k: v for k, v in {"rng": 3, "n_resamples": 300}.items() if k in own}
     settings[keyword] = value

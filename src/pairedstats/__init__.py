@@ -9,6 +9,7 @@
     df.paired.report(item="query", system="run", score=["ndcg", "p10"], baseline="bm25")
     df.paired.signrank(item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.rank(item="query", system="run", score="ndcg")
+    df.paired.mcnemar(item="question", system="model", score="correct", baseline="base")
 
 The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_hsd`,
 :func:`ranksum`, :func:`signrank`) returning result objects.
@@ -34,6 +35,7 @@ from .methods.bootstrap import (
     bootstrap_design,
 )
 from .methods.friedman import FriedmanResult, friedman, friedman_design
+from .methods.mcnemar import McNemarResult, mcnemar, mcnemar_design
 from .methods.rank import RankResult
 from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .methods.report import Report
@@ -61,6 +63,7 @@ __all__ = [
     "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
+    "McNemarResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",
@@ -88,6 +91,8 @@ __all__ = [
     "friedman_design",
     "inputs",
     "items_for",
+    "mcnemar",
+    "mcnemar_design",
     "paired",
     "ranksum",
     "ranksum_design",

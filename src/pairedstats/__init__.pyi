@@ -34,6 +34,7 @@ from pairedstats.methods.bootstrap.findings import (
 from pairedstats.methods.bootstrap.findings import SingleUnitWarning as SingleUnitWarning
 from pairedstats.methods.bootstrap.result import BootstrapResult as BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
+from pairedstats.methods.mcnemar.result import McNemarResult as McNemarResult
 from pairedstats.methods.rank.result import RankResult as RankResult
 from pairedstats.methods.ranksum.findings import (
     RanksumConfidenceWarning as RanksumConfidenceWarning,
@@ -58,6 +59,7 @@ __all__ = [
     "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
+    "McNemarResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",
@@ -85,6 +87,8 @@ __all__ = [
     "friedman_design",
     "inputs",
     "items_for",
+    "mcnemar",
+    "mcnemar_design",
     "paired",
     "ranksum",
     "ranksum_design",
@@ -155,6 +159,27 @@ def friedman_design(
     lower_is_better: _Bool | str = ...,
     tie_correction: _Bool = ...,
 ) -> FriedmanResult: ...
+def mcnemar(
+    scores: ArrayLike,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    cluster: ArrayLike | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    method: Literal["exact", "mid-p", "asymptotic"] = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+) -> McNemarResult: ...
+def mcnemar_design(
+    design: PairedDesign,
+    *,
+    baseline: Hashable | None = ...,
+    method: Literal["exact", "mid-p", "asymptotic"] = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+) -> McNemarResult: ...
 def ranksum(
     a: ArrayLike,
     b: ArrayLike,

@@ -10,6 +10,7 @@ from numpy.random import BitGenerator, Generator, SeedSequence
 
 from pairedstats.methods.bootstrap.result import BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult
+from pairedstats.methods.mcnemar.result import McNemarResult
 from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
@@ -202,6 +203,57 @@ class PairedDataArrayAccessor:
         tie_correction: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | FriedmanResult: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: Literal[True],
+    ) -> McNemarResult: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | McNemarResult: ...
     @overload
     def rank(
         self,
@@ -577,6 +629,60 @@ class PairedDataFrameAccessor:
         as_result: _Bool = ...,
     ) -> pd.DataFrame | FriedmanResult: ...
     @overload
+    def mcnemar(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: Literal[True],
+    ) -> McNemarResult: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | McNemarResult: ...
+    @overload
     def rank(
         self,
         *,
@@ -948,6 +1054,57 @@ class PairedDatasetAccessor:
         tie_correction: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | FriedmanResult: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: Literal[True],
+    ) -> McNemarResult: ...
+    @overload
+    def mcnemar(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        method: Literal["exact", "mid-p", "asymptotic"] = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | McNemarResult: ...
     @overload
     def rank(
         self,

@@ -155,6 +155,10 @@ def calls() -> dict:
     out["signrank-by-baseline"] = lambda: runs.paired.signrank(
         **tidy, score="p10", by="collection", baseline="bm25"
     )
+    out["mcnemar-cluster-holm"] = lambda: syn.paired.mcnemar(
+        item="item", system="system", score="correct", cluster="cluster", method="asymptotic",
+        adjust="holm",
+    )  # fmt: skip
     for posthoc in ("wilcoxon-holm", "nemenyi", "conover"):
         out[f"friedman-{posthoc}"] = lambda posthoc=posthoc: runs.paired.friedman(
             **tidy, score="p10", by="collection", posthoc=posthoc

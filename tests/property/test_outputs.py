@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 
 from pairedstats import cli
 from pairedstats.accessors import PairedDataFrameAccessor
+from pairedstats.methods._shared.registry import SPECS
 
 matplotlib.use("Agg")
 
@@ -66,6 +67,11 @@ def _parameters(method: str) -> dict:
     return dict(inspect.signature(getattr(PairedDataFrameAccessor, method)).parameters)
 
 
+def _binary(method: str) -> bool:
+    """The subject takes pass/fail scores only (its spec's ``binary_scores``)."""
+    return method in SPECS and SPECS[method].binary_scores
+
+
 def _two_sample(method: str) -> bool:
     return "group" in _parameters(method)
 
@@ -83,9 +89,10 @@ def test_every_method_is_a_subject():
 
 # --------------------------------------------------------------------------- data
 @st.composite
-def tables(draw, by: bool = False):
+def tables(draw, by: bool = False, binary: bool = False):
     """A tidy table ``item, system, s2, s1`` (and ``grp`` with ``by``), the systems in the
-    order of :data:`NAMES`; scores on a grid of 0.01 with system effects."""
+    order of :data:`NAMES`; scores on a grid of 0.01 with system effects, or with
+    ``binary`` 0/1 outcomes whose rates differ by system."""
     k = draw(st.integers(3, len(NAMES)), label="systems")
     n = draw(st.integers(6, 10), label="items")
     seed = draw(st.integers(0, 2**32 - 1), label="seed")
@@ -99,16 +106,19 @@ def tables(draw, by: bool = False):
             {
                 "item": np.repeat(items, k),
                 "system": np.tile(NAMES[:k], n),
-                **{
-                    m: np.round(rng.normal(0, 1, size=n * k) + np.tile(effects, n), 2)
-                    for m in METRICS
-                },
+                **{m: _scores(rng, n, effects, binary) for m in METRICS},
             }
         )
         if key is not None:
             part.insert(0, "grp", key)
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
+
+
+def _scores(rng, n: int, effects: np.ndarray, binary: bool) -> np.ndarray:
+    """``n`` items' scores of each system (item-major), with the systems' ``effects``."""
+    latent = rng.normal(0, 1, size=n * len(effects)) + np.tile(effects, n)
+    return (latent > 0).astype(float) if binary else np.round(latent, 2)
 
 
 def _keywords(method: str, table: pd.DataFrame, variant: dict, baseline: bool) -> dict:
@@ -357,7 +367,7 @@ def _per_system(method: str, table: pd.DataFrame, keywords: dict) -> bool:
 def test_renaming_and_reordering_systems_moves_every_number_with_its_label(
     method, variant, baseline, data
 ):
-    table = data.draw(tables())
+    table = data.draw(tables(binary=_binary(method)))
     systems = list(dict.fromkeys(table["system"]))
     keywords = _keywords(method, table, variant, baseline)
     if _two_sample(method) or baseline or _per_system(method, table, keywords):
@@ -412,7 +422,7 @@ def _decisions(result) -> list:
 def test_negated_scores_lower_is_better_give_the_same_decisions(method, baseline, data):
     if baseline and "baseline" not in _parameters(method):
         return
-    table = data.draw(tables())
+    table = data.draw(tables(binary=_binary(method)))
     negated = table.assign(**{m: -table[m] for m in METRICS})
     for variant in _VARIANTS.get(method, ({},)):
         keywords = _keywords(method, table, variant, baseline)
@@ -425,7 +435,7 @@ def test_negated_scores_lower_is_better_give_the_same_decisions(method, baseline
 @pytest.mark.parametrize("method", [m for m in SUBJECTS if "by" in _parameters(m)])
 @given(data=st.data())
 def test_a_by_group_holds_the_rows_of_its_groupby_call(method, data):
-    table = data.draw(tables(by=True))
+    table = data.draw(tables(by=True, binary=_binary(method)))
     for variant in _VARIANTS.get(method, ({},)):
         keywords = _keywords(method, table, variant, False)
         whole = _frame_of(_call(method, table, {**keywords, "by": "grp"}))

@@ -122,7 +122,11 @@ class MethodSpec:
         The command line's ``--format`` choices.
     input_docs : dict
         Input keyword name -> the Keyword that replaces the road's declaration for this
-        method (the report's ``score``, a list of metrics).
+        method (the report's ``score``, a list of metrics), or a dict of them by container
+        (``"frame"``, ``"dataset"``, ``"array"``) where the containers declare it apart.
+    binary_scores : bool
+        The method takes pass/fail scores only (0 or 1, bool or numbers; McNemar's test):
+        its check refuses any other score, and the test suites draw such scores for it.
     """
 
     name: str
@@ -144,6 +148,7 @@ class MethodSpec:
     lazy: bool = True
     formats: tuple = ("text", "csv", "json", "markdown", "latex")
     input_docs: dict = field(default_factory=dict)
+    binary_scores: bool = False
 
     def keyword(self, name: str) -> Keyword:
         """The keyword ``name`` of the method (a StopIteration if it has none)."""
@@ -178,7 +183,9 @@ def register(spec: MethodSpec) -> MethodSpec:
 # ------------------------------------------------------------------ signatures and docs
 def input_keywords(spec: MethodSpec, container: str) -> list[Keyword]:
     """The input keywords ``spec`` takes in ``container``, in signature order."""
-    table = {**INPUTS[spec.road][container], **spec.input_docs}
+    own = {name: doc.get(container) if isinstance(doc, dict) else doc
+           for name, doc in spec.input_docs.items()}  # fmt: skip
+    table = {**INPUTS[spec.road][container], **{k: v for k, v in own.items() if v is not None}}
     return [table[name] for name in spec.inputs[container]]
 
 

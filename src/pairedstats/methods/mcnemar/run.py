@@ -1,0 +1,47 @@
+"""McNemar's run: the test and Tango's interval of every comparison in every group of a
+paired design (:func:`run`); the numbers come from :mod:`pairedstats.core.mcnemar`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core import mcnemar as _core
+from ...core.adjust import adjust_pvalues
+from .._shared.runs import Outputs, comparison_labels
+from .result import McNemarResult
+from .settings import Settings
+
+__all__ = ["run"]
+
+#: The columns every call fills from the core, and their dtypes.
+_COLUMNS = {
+    "n_items": np.int64, "rate_a": np.float64, "rate_b": np.float64, "difference": np.float64,
+    "ci_low": np.float64, "ci_high": np.float64, "only_a": np.int64, "only_b": np.int64,
+    "statistic": np.float64, "pvalue": np.float64,
+}  # fmt: skip
+
+
+def run(s: Settings) -> McNemarResult:
+    """Test every comparison (b - a) of every group of ``s.design``."""
+    design = s.design
+    out = Outputs(design.n_groups, len(s.pairs))
+    columns = dict(_COLUMNS)
+    if design.cluster is not None:
+        columns.update(n_clusters=np.int64, design_effect=np.float64)
+    for name, dtype in columns.items():
+        out.add(name, dtype, 0 if dtype is np.int64 else np.nan)
+    out.per_group("n_dropped", design.n_dropped(), np.int64)
+    for g in range(design.n_groups):
+        rows = design.group(g)
+        scores = design.scores[rows, :, 0]
+        cluster = None if design.cluster is None else design.cluster[rows]
+        for c, (ia, ib) in enumerate(s.pairs):
+            one = _core.mcnemar_1d(
+                scores[:, ia], scores[:, ib], method=s.method, alternative=s.alternative,
+                confidence_level=s.confidence_level, cluster=cluster,
+            )  # fmt: skip
+            out.set((g, c), **{name: getattr(one, name) for name in columns})
+    if s.adjust is not None:
+        out.arrays["pvalue_adjusted"] = adjust_pvalues(out["pvalue"], s.adjust)
+    return McNemarResult(**comparison_labels(design, s.pairs), metadata=s.metadata(),
+                         **out.arrays)  # fmt: skip

@@ -1,0 +1,112 @@
+"""McNemar's test's keywords, validated into the frozen settings of one call (:func:`check`)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ... import _validation
+from ...core.adjust import PVALUE_METHODS
+from ...core.design import PairedDesign, comparison_pairs
+from ...core.inference import ALTERNATIVES
+from ...core.mcnemar import METHODS
+from ...inputs import check_design
+
+__all__ = ["Settings", "check"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """What a McNemar run reads: the design, its comparisons and the keywords, checked.
+
+    Attributes
+    ----------
+    design : PairedDesign
+        The outcomes (one score column, every score 0 or 1), checked.
+    baseline : label or None
+        The system every other one is compared with, or None for all pairs.
+    pairs : tuple of (int, int)
+        The comparisons ``(a, b)``, system indices, b - a
+        (:func:`pairedstats.core.design.comparison_pairs`).
+    method : {"exact", "mid-p", "asymptotic"}
+        The test; ``"asymptotic"`` is the clustered test when the design has clusters.
+    alternative : {"two-sided", "less", "greater"}
+        About b - a.
+    confidence_level : float
+        Level of Tango's interval.
+    adjust : {"holm", "bonferroni", "fdr_bh"} or None
+        The adjustment of the p-values over the comparisons of a group.
+    """
+
+    design: PairedDesign
+    baseline: Hashable | None
+    pairs: tuple[tuple[int, int], ...]
+    method: str
+    alternative: str
+    confidence_level: float
+    adjust: str | None
+
+    def metadata(self) -> dict:
+        """The re-run metadata of the call (:func:`pairedstats._validation.metadata`)."""
+        clustered = self.design.cluster is not None
+        return _validation.metadata(
+            "mcnemar",
+            test="clustered" if clustered else self.method,
+            method_requested=self.method,
+            interval="tango-rao-scott" if clustered else "tango",
+            alternative=self.alternative,
+            confidence_level=self.confidence_level,
+            adjust=self.adjust,
+            baseline=self.baseline,
+        )
+
+
+def check_binary(design: PairedDesign) -> None:
+    """Every score of ``design`` is 0 or 1 (pass/fail outcomes), else a ValueError that names
+    the first other value, where it is and how many there are."""
+    scores = design.scores[:, :, 0]
+    bad = (scores != 0.0) & (scores != 1.0)
+    if bad.any():
+        row, system = np.argwhere(bad)[0]
+        raise ValueError(
+            "`score`: mcnemar compares pass/fail outcomes, so every score must be 0 or 1 "
+            f"(bool, or the numbers 0 and 1); got {float(scores[row, system])!r} for item "
+            f"{_validation.plain(design.items[row])!r} and system "
+            f"{_validation.plain(design.systems[system])!r}, among {int(bad.sum())} such "
+            "score(s). Turn the scores into outcomes first (e.g. `score >= threshold`)."
+        )
+
+
+def check(design, *, keep: bool, baseline, method, alternative, confidence_level,
+          adjust) -> Settings:  # fmt: skip
+    """Validate the keywords of :func:`mcnemar` and :func:`mcnemar_design` (``baseline``,
+    ``method``, ``alternative``, ``confidence_level``, ``adjust``) and the design, which
+    must hold one score column of 0/1 outcomes; every message names the keyword, the rule
+    and the value received. With clusters the test is asymptotic (``method="asymptotic"``).
+    ``keep`` is accepted as every method's check accepts it: the result holds nothing it
+    would keep."""
+    design = check_design(design)
+    if design.scores.shape[2] != 1:
+        raise ValueError(
+            "`score` must name one score column for mcnemar; got "
+            f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
+        )
+    check_binary(design)
+    baseline = _validation.check_baseline(baseline, design.systems)
+    method = _validation.check_choice(method, "method", METHODS)
+    if design.cluster is not None and method != "asymptotic":
+        raise ValueError(
+            "`method`: with `cluster` the test is the clustered McNemar test (Durkalski et "
+            "al. 2003), which is asymptotic; the exact and mid-p tests assume independent "
+            f"items. Pass method='asymptotic'; got {method!r}."
+        )
+    if adjust is not None:
+        adjust = _validation.check_choice(adjust, "adjust", PVALUE_METHODS)
+    return Settings(
+        design=design, baseline=baseline, pairs=tuple(comparison_pairs(design.systems, baseline)),
+        method=method, alternative=_validation.check_choice(alternative, "alternative",
+                                                            ALTERNATIVES),
+        confidence_level=_validation.check_confidence_level(confidence_level), adjust=adjust,
+    )  # fmt: skip

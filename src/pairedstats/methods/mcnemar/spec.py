@@ -1,0 +1,179 @@
+"""McNemar's test's declaration: its keywords, documentation and examples (:data:`SPEC`),
+and the public functions built from it, :func:`mcnemar` (an items x systems array of 0/1
+outcomes) and :func:`mcnemar_design` (every group of a paired design)."""
+
+from __future__ import annotations
+
+from ...core.adjust import PVALUE_METHODS
+from ...core.design import PairedDesign
+from ...core.mcnemar import METHODS
+from ...inputs import design_from_array
+from .._shared.keywords import NO_REPLICATE
+from .._shared.registry import (
+    Keyword,
+    MethodSpec,
+    alternative_keyword,
+    array_function,
+    baseline_keyword,
+    confidence_level_keyword,
+    design_function,
+    register,
+)
+from .run import run
+from .settings import check
+
+__all__ = ["SPEC", "mcnemar", "mcnemar_design"]
+
+
+def _read(scores, *, systems, cluster, missing) -> PairedDesign:
+    return design_from_array(scores, systems=systems, cluster=cluster, missing=missing)
+
+
+_CLUSTER_DOC = (
+    ": the items come in clusters (questions about one passage, turns of one dialogue). The "
+    "test is then the clustered McNemar test of Durkalski et al. (2003), which needs "
+    '``method="asymptotic"``, and the interval Tango\'s widened by the Rao-Scott design '
+    "effect of the clusters (the ``design_effect`` column); clusters of one item give the "
+    "unclustered numbers."
+)
+_CLUSTER = {
+    "frame": Keyword(
+        "cluster", None, "label, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
+        option=dict(metavar="COL", help="items in clusters: the clustered test"),
+    ),
+    "dataset": Keyword(
+        "cluster", None, "label, optional",
+        f"A coordinate along the items naming each item's cluster{_CLUSTER_DOC}",
+    ),
+    "array": Keyword(
+        "cluster", None, "array_like, shape (n_items,), optional",
+        f"Each item's cluster label{_CLUSTER_DOC}",
+    ),
+}  # fmt: skip
+_SCORE = Keyword(
+    "score", None, "label, optional",
+    "Column of the outcomes of a tidy table: 0 or 1 (bool, or the numbers 0 and 1) per item "
+    "and system; any other value is refused.",
+    option=dict(metavar="COL", help="0/1 outcome column (tidy tables)"),
+)  # fmt: skip
+
+SPEC = register(
+    MethodSpec(
+        name="mcnemar",
+        command="mcnemar",
+        summary="McNemar's test of paired pass/fail outcomes, with Tango's interval of the "
+        "difference of the rates b - a.",
+        description="""
+        For 0/1 scores (each item right or wrong under each system): ``rate_a`` and
+        ``rate_b`` are the systems' rates of 1s, ``difference`` is ``rate_b - rate_a``, and
+        only the discordant items (``only_a``, ``only_b``) carry information about it. The
+        test is the binomial test of ``only_b`` given the discordant items (``"exact"``),
+        its mid-p version or McNemar's chi-square; the interval is Tango's (1998) score
+        interval, which stays informative with no discordant item and at rates of 0% or
+        100%.""",
+        road="paired",
+        inputs={
+            "frame": ("item", "system", "score", "systems", "by", "cluster", "missing"),
+            "dataset": ("item", "system", "score", "systems", "cluster", "missing"),
+            "array": ("scores", "systems", "cluster", "missing"),
+        },
+        input_docs={"cluster": _CLUSTER, "score": {"frame": _SCORE}},
+        binary_scores=True,
+        keywords=(
+            baseline_keyword(
+                "Compare every other system with this one (a = baseline); default: all "
+                "pairs, a before b in system order."
+            ),
+            Keyword(
+                "method",
+                "exact",
+                '{"exact", "mid-p", "asymptotic"}, default "exact"',
+                '``"exact"``: the binomial test of ``only_b`` among the ``only_a + only_b`` '
+                "discordant items at probability 1/2 (two-sided: the doubled smaller tail, "
+                "which at 1/2 is scipy's and R's binomial test); ``\"mid-p\"``: the same with "
+                "half the probability of the observed count (Fagerland, Lydersen and Laake "
+                '2013 recommend it: the exact test is conservative); ``"asymptotic"``: '
+                "McNemar's chi-square ``(only_b - only_a)^2 / (only_a + only_b)`` without "
+                "continuity correction (one-sided: its signed square root). With ``cluster`` "
+                'only ``"asymptotic"``, the clustered test.',
+                option=dict(type=str.lower, choices=METHODS),
+            ),
+            alternative_keyword(
+                'About b - a: ``"greater"`` means b\'s rate is the higher. One-sided '
+                "alternatives give one-sided tests and intervals ``(low, 1)`` or ``(-1, high)``."
+            ),
+            confidence_level_keyword("The level of Tango's interval of the difference."),
+            Keyword(
+                "adjust",
+                None,
+                '{None, "holm", "bonferroni", "fdr_bh"}, default None',
+                "Control over the comparisons of a group (the family), adding "
+                "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error "
+                "control of ``pvalue``, or Benjamini-Hochberg's false discovery rate "
+                '(``"fdr_bh"``). With ``adjust``, :meth:`McNemarResult.significant` decides '
+                "by ``pvalue_adjusted``; the intervals stay unadjusted.",
+                option=dict(type=str.lower, choices=PVALUE_METHODS, help="adjust the p-values"),
+            ),
+        ),
+        check=check,
+        run=run,
+        refuses={
+            "strata": "McNemar's test compares the discordant items of one table; test each "
+            "stratum with by=, or use bootstrap(..., strata=...).",
+            "replicate": "McNemar's test takes one outcome per item and system. " + NO_REPLICATE,
+        },
+        returns="""
+        McNemarResult
+            One row per comparison and group: ``system_a, system_b, n_items, rate_a,
+            rate_b, difference, ci_low, ci_high, only_a, only_b, statistic, pvalue`` and
+            more (see the result's attributes).""",
+        notes="""
+        ``statistic`` is ``only_b`` for the exact and mid-p tests (the count whose binomial
+        tails give the p-value) and the chi-square for the asymptotic and clustered tests.
+        Tango's interval solves the score equation of the difference (its ends are where
+        the score statistic equals the normal quantile); with no discordant item it is
+        ``+-z^2 / (n + z^2)``. Every formula, with its reference, is in
+        :mod:`pairedstats.core.mcnemar`.""",
+        examples={
+            "array": """
+            >>> import numpy as np
+            >>> from pairedstats import mcnemar
+            >>> a = np.array([1] * 2 + [1] * 1 + [0] * 7 + [0] * 11)  # 21 children, before
+            >>> b = np.array([1] * 2 + [0] * 1 + [1] * 7 + [0] * 11)  # and after
+            >>> res = mcnemar(np.column_stack([a, b]), systems=["before", "after"])
+            >>> int(res.only_a[0, 0]), int(res.only_b[0, 0]), round(float(res.pvalue[0, 0]), 4)
+            (1, 7, 0.0703)
+            >>> [round(float(c[0, 0]), 3) for c in (res.ci_low, res.ci_high)]
+            [0.026, 0.517]""",
+            "design": """
+            >>> import numpy as np
+            >>> from pairedstats import mcnemar_design
+            >>> from pairedstats.inputs import design_from_array
+            >>> scores = np.ones((20, 2))  # both systems right on every item
+            >>> res = mcnemar_design(design_from_array(scores))
+            >>> [round(float(x[0, 0]), 4) for x in (res.pvalue, res.ci_low, res.ci_high)]
+            [1.0, -0.1611, 0.1611]""",
+            "frame": """
+            >>> import pandas as pd
+            >>> import pairedstats
+            >>> df = pd.DataFrame({"question": [1, 2, 3, 4, 5, 6] * 2,
+            ...                    "model": ["base"] * 6 + ["tuned"] * 6,
+            ...                    "correct": [1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 1]})
+            >>> res = df.paired.mcnemar(item="question", system="model", score="correct")
+            >>> res[["system_a", "system_b", "only_a", "only_b", "pvalue"]]
+              system_a system_b  only_a  only_b  pvalue
+            0     base    tuned       0       2     0.5""",
+            "dataset": """
+            >>> import numpy as np, xarray as xr
+            >>> import pairedstats
+            >>> scores = np.random.default_rng(4).random((2, 30, 3)) < [0.5, 0.6, 0.7]
+            >>> ds = xr.Dataset({"correct": (("fold", "item", "system"), scores)},
+            ...                 coords={"fold": [0, 1], "system": ["x", "y", "z"]})
+            >>> res = ds.paired.mcnemar(baseline="x")
+            >>> dict(res["pvalue"].sizes)
+            {'fold': 2, 'comparison': 2}""",
+        },
+    )
+)
+mcnemar = array_function(SPEC, _read, __name__)
+mcnemar_design = design_function(SPEC, __name__)
