@@ -421,6 +421,29 @@ def test_degenerate_differences():
         assert res.standard_error[0, 0] == 0
 
 
+def test_a_point_on_pass_fail_scores_points_to_mcnemar():
+    # 0/1 scores with no discordant item: every resample the same; McNemar's test (and
+    # Tango's interval) say more, and the warning says so
+    a = np.array([1.0, 0, 1, 1, 0, 1, 0, 1, 1, 1])
+    runs = pd.DataFrame({"old": a, "new": a, "other": a[::-1]})
+    with pytest.warns(PointDistributionWarning) as caught:
+        res = runs.paired.bootstrap(baseline="old", n_resamples=300, rng=1)
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith("The bootstrap distribution is a single point: for 'new' - 'old'.")
+    assert message.endswith(
+        "The scores of 'new' - 'old' are all 0 or 1 (pass/fail): df.paired.mcnemar(...) tests "
+        "such a comparison exactly, and its Tango interval of the difference of the pass rates "
+        "stays informative where the bootstrap's is a point."
+    )
+    assert res["ci_low"].iloc[0] == res["ci_high"].iloc[0] == 0
+    # scores that are not 0/1, or a statistic other than the mean: no pointer
+    for scores, keywords in ((np.column_stack([a + 0.5, a + 1]), {}),
+                             (np.column_stack([a, a]), {"statistic": np.median})):  # fmt: skip
+        with pytest.warns(PointDistributionWarning) as caught:
+            bootstrap(scores, n_resamples=300, rng=1, **keywords)
+        assert "mcnemar" not in str(caught[0].message)
+
+
 def test_workers_do_not_change_the_numbers_and_are_checked():
     x = np.random.default_rng(12).normal(size=(300, 3))
     one = pairedstats.bootstrap(x, n_resamples=1500, rng=4, workers=1)

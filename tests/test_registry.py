@@ -97,6 +97,13 @@ VALUES = {
         "confidence_level": (0.9, {}),
         "adjust": ("holm", {}),
     },
+    "items_for": {
+        "difference": (0.5, {}),
+        "baseline": ("s1", {}),
+        "power": (0.9, {}),
+        "alpha": (0.01, {}),
+        "alternative": ("greater", {}),
+    },
     "ranksum": {
         "alternative": ("greater", {}),
         "confidence_level": (0.9, {}),
@@ -105,6 +112,8 @@ VALUES = {
         "progress": (True, {}),
     },
 }
+#: The value of each required keyword (no default) in the calls that set another keyword.
+REQUIRED = {"difference": 0.3}
 #: Keywords that do not change the numbers (threads, reporting).
 SAME_NUMBERS = {"workers", "monitor", "every", "progress", "digits", "bold_best"}
 CHECKPOINTS: list = []
@@ -123,7 +132,7 @@ def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
     scores = BINARY[:n] if registry.SPECS[name].binary_scores else SCORES[:n]
     strata_labels = STRATA[:n]
     own = {k.name for k in registry.SPECS[name].keywords}
-    settings = {k: v for k, v in {"rng": 3, "n_resamples": 300}.items() if k in own}
+    settings = {k: v for k, v in {"rng": 3, "n_resamples": 300, **REQUIRED}.items() if k in own}
     settings[keyword] = value
     extra_array = {"strata": strata_labels} if strata else {}
     tidy = pd.DataFrame(
@@ -187,6 +196,8 @@ def _two_sample_calls(keyword: str, value) -> dict:
 def _default_calls(name: str, keyword: str, needs: dict) -> dict:
     spec = registry.SPECS[name]
     default = spec.keyword(keyword).default
+    if default is inspect.Parameter.empty:  # a required keyword: its value in other calls
+        default = REQUIRED[keyword]
     if spec.road == "paired":
         return _paired_calls(name, keyword, default, needs)
     return _two_sample_calls(keyword, default)

@@ -9,6 +9,7 @@
     df.paired.report(item="query", system="run", score=["ndcg", "p10"], baseline="bm25")
     df.paired.signrank(item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.rank(item="query", system="run", score="ndcg")
+    df.paired.items_for(0.02, item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.mcnemar(item="question", system="model", score="correct", baseline="base")
 
 The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_hsd`,
@@ -35,6 +36,7 @@ from .methods.bootstrap import (
     bootstrap_design,
 )
 from .methods.friedman import FriedmanResult, friedman, friedman_design
+from .methods.items_for import ItemsForResult, PlanningWarning
 from .methods.mcnemar import McNemarResult, mcnemar, mcnemar_design
 from .methods.rank import RankResult
 from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
@@ -63,12 +65,14 @@ __all__ = [
     "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
+    "ItemsForResult",
     "McNemarResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",
     "PValueRule",
     "PairedDesign",
+    "PlanningWarning",
     "PointDistributionWarning",
     "RankResult",
     "RanksumConfidenceWarning",

@@ -34,6 +34,8 @@ from pairedstats.methods.bootstrap.findings import (
 from pairedstats.methods.bootstrap.findings import SingleUnitWarning as SingleUnitWarning
 from pairedstats.methods.bootstrap.result import BootstrapResult as BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
+from pairedstats.methods.items_for.findings import PlanningWarning as PlanningWarning
+from pairedstats.methods.items_for.result import ItemsForResult as ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult as McNemarResult
 from pairedstats.methods.rank.result import RankResult as RankResult
 from pairedstats.methods.ranksum.findings import (
@@ -59,12 +61,14 @@ __all__ = [
     "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
+    "ItemsForResult",
     "McNemarResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",
     "PValueRule",
     "PairedDesign",
+    "PlanningWarning",
     "PointDistributionWarning",
     "RankResult",
     "RanksumConfidenceWarning",

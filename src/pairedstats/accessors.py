@@ -89,8 +89,8 @@ class PairedDataArrayAccessor:
 
 # ------------------------------------------------------------------ the generated methods
 def _frame_method(spec: registry.MethodSpec):
-    def method(self, **kwargs):
-        given, keywords, as_result = _arguments(spec, "frame", kwargs)
+    def method(self, *args, **kwargs):
+        given, keywords, as_result = _arguments(spec, "frame", args, kwargs)
         result = spec.execute(_design(spec, "frame", self._obj, given), as_result, keywords)
         return result if as_result else result.to_dataframe()
 
@@ -98,8 +98,8 @@ def _frame_method(spec: registry.MethodSpec):
 
 
 def _dataset_method(spec: registry.MethodSpec):
-    def method(self, **kwargs):
-        given, keywords, as_result = _arguments(spec, "dataset", kwargs)
+    def method(self, *args, **kwargs):
+        given, keywords, as_result = _arguments(spec, "dataset", args, kwargs)
         if "rng" in keywords:  # one root for every chunk of a lazy sweep
             keywords["rng"] = root_entropy(keywords["rng"])
         ds = self._obj
@@ -126,8 +126,8 @@ def _dataset_method(spec: registry.MethodSpec):
 
 
 def _dataarray_method(spec: registry.MethodSpec):
-    def method(self, **kwargs):
-        return getattr(self._dataset(), spec.name)(**kwargs)
+    def method(self, *args, **kwargs):
+        return getattr(self._dataset(), spec.name)(*args, **kwargs)
 
     return _finish(method, spec, "dataset")
 
@@ -154,10 +154,11 @@ def _eager(ds, *, name: str, given: dict, keywords: dict, keep: bool = False):
     return result if keep else result.to_dataset()
 
 
-def _arguments(spec, container, kwargs) -> tuple[dict, dict, bool]:
-    """The call's input keywords, its method keywords, and whether it returns the result
-    object (``as_result=True``, or a method without a table)."""
-    arguments = registry.bind(spec, container, (), kwargs)
+def _arguments(spec, container, args, kwargs) -> tuple[dict, dict, bool]:
+    """The call's input keywords, its method keywords (a required one may come by position,
+    ``Keyword.positional``), and whether it returns the result object (``as_result=True``,
+    or a method without a table)."""
+    arguments = registry.bind(spec, container, args, kwargs)
     as_result = bool(arguments.pop("as_result", True))
     names = spec.inputs[container]
     given = {k: arguments.pop(k) for k in names}

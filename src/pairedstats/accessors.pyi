@@ -10,6 +10,7 @@ from numpy.random import BitGenerator, Generator, SeedSequence
 
 from pairedstats.methods.bootstrap.result import BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult
+from pairedstats.methods.items_for.result import ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult
 from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
@@ -203,6 +204,54 @@ class PairedDataArrayAccessor:
         tie_correction: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | FriedmanResult: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: Literal[True],
+    ) -> ItemsForResult: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | ItemsForResult: ...
     @overload
     def mcnemar(
         self,
@@ -629,6 +678,57 @@ class PairedDataFrameAccessor:
         as_result: _Bool = ...,
     ) -> pd.DataFrame | FriedmanResult: ...
     @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: Literal[True],
+    ) -> ItemsForResult: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | ItemsForResult: ...
+    @overload
     def mcnemar(
         self,
         *,
@@ -1054,6 +1154,54 @@ class PairedDatasetAccessor:
         tie_correction: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | FriedmanResult: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: Literal[True],
+    ) -> ItemsForResult: ...
+    @overload
+    def items_for(
+        self,
+        difference: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        power: _Float = ...,
+        alpha: _Float = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | ItemsForResult: ...
     @overload
     def mcnemar(
         self,

@@ -87,15 +87,23 @@ def _output_options(p: argparse.ArgumentParser, spec) -> None:
     out.add_argument("--format", type=str.lower, choices=spec.formats, default="text",
                      help="default: text")  # fmt: skip
     out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
-    if spec.table and "latex" in spec.formats:
+    if spec.table and "latex" in spec.formats and not _owns_alpha(spec):
         out.add_argument("--alpha", type=float, default=None,
                          help="LaTeX significance markers: p < ALPHA (default 0.05)")  # fmt: skip
+
+
+def _owns_alpha(spec) -> bool:
+    """The method has a keyword ``alpha`` of its own (a planned level), which is then what
+    ``--alpha`` sets; other methods' ``--alpha`` sets the LaTeX markers' level."""
+    return any(k.name == "alpha" for k in spec.keywords)
 
 
 def _add_option(p, keyword) -> None:
     """The option of a spec's keyword; absent from ``args`` unless given, so that the
     library's default applies (typed once, in the spec)."""
     option = dict(keyword.option)
+    if keyword.positional:  # a method's required argument
+        option.setdefault("required", True)
     flags = option.pop("flags", (f"--{keyword.name.replace('_', '-')}",))
     p.add_argument(*flags, dest=keyword.name, default=argparse.SUPPRESS, **option)
 
@@ -130,7 +138,8 @@ def _subcommand(sub, spec) -> None:
     if spec.road == "paired":
         _trec_eval_options(p, spec.metrics)
     _output_options(p, spec)
-    p.set_defaults(spec=spec, alpha=None, options=_options(p))
+    markers = {} if _owns_alpha(spec) else {"alpha": None}  # the LaTeX markers' level
+    p.set_defaults(spec=spec, options=_options(p), **markers)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -356,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = show_warning  # one line, not the package's source lines
         try:
             _check_output(args.output)
-            text = format_result(run(args, parser), args.format, alpha=args.alpha)
+            markers = None if _owns_alpha(args.spec) else args.alpha
+            text = format_result(run(args, parser), args.format, alpha=markers)
             if args.output:
                 Path(args.output).write_text(text + "\n")
         except (ValueError, TypeError, OSError, ImportError) as err:

@@ -1,5 +1,7 @@
 """Items needed and detectable differences (pairedstats.core.power) against R's
-``power.t.test(type = "paired", strict = TRUE)`` (tests/reference/power) and simulation."""
+``power.t.test(type = "paired", strict = TRUE)`` (tests/reference/power) and simulation; for
+0/1 scores, Connor's (1987) McNemar sample size against published values, the exact power of
+McNemar's test by enumeration and a simulation."""
 
 import re
 from pathlib import Path
@@ -10,7 +12,14 @@ import pytest
 from scipy import stats
 
 import pairedstats
-from pairedstats.core.power import detectable_difference, items_for, paired_power
+from pairedstats.core.power import (
+    detectable_difference,
+    items_for,
+    mcnemar_detectable_difference,
+    mcnemar_items_for,
+    mcnemar_power,
+    paired_power,
+)
 
 REF = pd.read_csv(Path(__file__).parents[1] / "reference" / "power" / "reference.csv")
 _ALTERNATIVE = {"two.sided": "two-sided", "one.sided": "greater"}
@@ -132,3 +141,107 @@ def test_a_difference_that_is_not_a_number_is_named(difference):
         items_for(difference, standard_deviation=1.0)
     with pytest.raises(ValueError, match=r"`difference` must be in \(-inf, inf\); got inf"):
         items_for(np.inf, standard_deviation=1.0)
+
+
+# ------------------------------------------------------------------ 0/1 scores: McNemar
+#: Connor, R. J. (1987). Sample size for testing differences in proportions for the
+#: paired-sample design. Biometrics 43(1), 207-211, p. 209: n = (z_{1-alpha/2} sqrt(psi) +
+#: z_{power} sqrt(psi - delta^2))^2 / delta^2. Published values of that formula (the paper's
+#: own table was not at hand): (p01, p10, alpha, power, n).
+CONNOR = [
+    # powerandsamplesize.com's McNemar Z-test calculator, its example (cites Connor p. 209):
+    # ceiling(n) = 23
+    (0.45, 0.05, 0.05, 0.80, 23),
+    # ClinicalTrialUtilities.jl, mcnm(0.45, 0.05, alpha=0.1, beta=0.1) = 22.80907052752994
+    (0.45, 0.05, 0.10, 0.90, 23),
+    # MedCalc's McNemar sample size (Machin, Campbell, Tan and Tan, Sample Size Tables for
+    # Clinical Studies): p12 = 0.20, p21 = 0.10 -> 234 pairs
+    (0.20, 0.10, 0.05, 0.80, 234),
+]
+
+
+@pytest.mark.parametrize(("p01", "p10", "alpha", "power", "n"), CONNOR)
+def test_mcnemar_items_are_connor_s(p01, p10, alpha, power, n):
+    psi, delta = p01 + p10, p01 - p10
+    assert mcnemar_items_for(delta, discordant_rate=psi, power=power, alpha=alpha) == n
+    assert mcnemar_items_for(-delta, discordant_rate=psi, power=power, alpha=alpha) == n
+    assert mcnemar_items_for(delta, discordant_rate=psi, power=power, alpha=alpha / 2,
+                             alternative="greater") == n  # fmt: skip
+
+
+def test_connor_s_unrounded_size():
+    # 22.80907052752994 (ClinicalTrialUtilities.jl): 22 items fall short, 23 reach it
+    psi, delta = 0.5, 0.4
+    near = [mcnemar_power(n, delta, discordant_rate=psi, alpha=0.05, alternative="greater")
+            for n in (22, 23)]  # fmt: skip
+    assert near[0] < 0.9 <= near[1]
+    z = stats.norm.isf(0.05) * np.sqrt(psi) + stats.norm.ppf(0.9) * np.sqrt(psi - delta**2)
+    assert (z / delta) ** 2 == pytest.approx(22.80907052752994, rel=1e-12)
+
+
+def _exact_power(n, p01, p10, alpha):
+    """The power of the two-sided uncorrected McNemar z-test, ``|n01 - n10| / sqrt(n01 +
+    n10) > z``, by enumeration: D ~ Binomial(n, psi) discordant items, n01 | D ~
+    Binomial(D, p01 / psi)."""
+    psi = p01 + p10
+    z = stats.norm.isf(alpha / 2)
+    total = 0.0
+    for d, weight in enumerate(stats.binom.pmf(np.arange(n + 1), n, psi)):
+        if d:
+            x = np.arange(d + 1)
+            rejected = np.abs(2 * x - d) > z * np.sqrt(d)
+            total += weight * stats.binom.pmf(x, d, p01 / psi)[rejected].sum()
+    return total
+
+
+@pytest.mark.parametrize(
+    ("psi", "delta", "power"),
+    [(0.4, 0.1, 0.8), (0.2, 0.05, 0.9), (0.3, 0.1, 0.8), (0.5, 0.4, 0.8)],
+)
+def test_mcnemar_items_reach_the_power_exactly(psi, delta, power):
+    # Connor's approximation errs on the safe side: the exact power at the items it gives
+    # reaches the target, by at most 0.05 for a few dozen items, 0.01 for hundreds
+    n = mcnemar_items_for(delta, discordant_rate=psi, power=power)
+    exact = _exact_power(n, (psi + delta) / 2, (psi - delta) / 2, 0.05)
+    assert power - 0.002 <= exact <= power + (0.01 if n > 200 else 0.05)
+
+
+def test_mcnemar_power_by_simulation_of_paired_pass_fail_items():
+    # 20,000 tables of 0/1 pairs at the items found: the rejection rate of McNemar's test is
+    # the target within 4 Monte Carlo standard errors (the approximation adds 0.002)
+    psi, delta, power = 0.4, 0.1, 0.8
+    n = mcnemar_items_for(delta, discordant_rate=psi, power=power)
+    assert n == 312
+    rng = np.random.default_rng(1987)
+    counts = rng.multinomial(n, [(psi + delta) / 2, (psi - delta) / 2, 1 - psi], size=20_000)
+    n01, n10 = counts[:, 0], counts[:, 1]
+    z = (n01 - n10) / np.sqrt(np.maximum(n01 + n10, 1))
+    rate = np.mean(np.abs(z) > stats.norm.isf(0.025))
+    assert abs(rate - power) < 4 * np.sqrt(power * (1 - power) / 20_000)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("n", [40, 234, 5000])
+def test_mcnemar_detectable_difference_inverts_the_items(n, alternative):
+    delta = mcnemar_detectable_difference(n, discordant_rate=0.3, alternative=alternative)
+    assert np.sign(delta) == (-1 if alternative == "less" else 1)
+    assert mcnemar_items_for(delta, discordant_rate=0.3, alternative=alternative) == n
+    # the near-tail power there is the target
+    power = mcnemar_power(n, delta, discordant_rate=0.3,
+                          alternative="less" if alternative == "less" else "greater",
+                          alpha=0.025 if alternative == "two-sided" else 0.05)  # fmt: skip
+    assert power == pytest.approx(0.8, abs=1e-12)
+
+
+def test_mcnemar_refusals_and_limits():
+    with pytest.raises(ValueError, match="cannot exceed the discordant rate"):
+        mcnemar_items_for(0.2, discordant_rate=0.1)
+    with pytest.raises(ValueError, match=r"`discordant_rate` must be in"):
+        mcnemar_items_for(0.1, discordant_rate=0.0)
+    with pytest.raises(ValueError, match="must be positive for alternative='greater'"):
+        mcnemar_items_for(-0.1, discordant_rate=0.3, alternative="greater")
+    with pytest.raises(ValueError, match="more than 1,000,000,000 items"):
+        mcnemar_items_for(1e-6, discordant_rate=0.5)
+    assert np.isnan(mcnemar_detectable_difference(3, discordant_rate=0.5))
+    # every item discordant, one way: the statistic is sqrt(n), beyond 1.96 from 4 items on
+    assert [mcnemar_power(n, -1.0, discordant_rate=1.0) for n in (3, 4)] == [0.0, 1.0]

@@ -54,8 +54,9 @@ METRICS = ("s2", "s1")  # the metrics of a report, not in sorted order either
 
 #: The accessor's public methods (the registry's specs and the summaries).
 SUBJECTS = sorted(n for n in dir(PairedDataFrameAccessor) if not n.startswith("_"))
-#: Keyword values a subject is called with, when its signature has the keyword.
-_SETTINGS = {"n_resamples": 199, "rng": 7, "workers": 1}
+#: Keyword values a subject is called with, when its signature has the keyword (a required
+#: one, such as items_for's ``difference``, too).
+_SETTINGS = {"n_resamples": 199, "rng": 7, "workers": 1, "difference": 0.5}
 #: Variants that reach the outputs each keyword of these values switches on.
 _VARIANTS = {
     "report": ({"test": "bootstrap", "ranks": True, "bold_best": True}, {"test": "tukey_hsd"}),
@@ -78,11 +79,14 @@ def _two_sample(method: str) -> bool:
 
 def test_every_method_is_a_subject():
     # every keyword without a default is one this suite knows how to give
-    assert {"bootstrap", "tukey_hsd", "ranksum", "signrank", "report", "rank"} <= set(SUBJECTS)
+    assert {"bootstrap", "tukey_hsd", "ranksum", "signrank", "report", "rank", "items_for"} <= set(
+        SUBJECTS
+    )
     for method in SUBJECTS:
         params = _parameters(method)
         required = [n for n, p in params.items() if n != "self" and p.default is p.empty]
-        assert not required, f"{method}: add a value for {required} to this suite"
+        unknown = [n for n in required if n not in _SETTINGS]
+        assert not unknown, f"{method}: add a value for {unknown} to this suite's _SETTINGS"
         assert "score" in params, method
         assert "system" in params or "group" in params, method
 

@@ -10,6 +10,20 @@ strict=TRUE)``). Both tails count for a two-sided test. The paired bootstrap's i
 the mean difference has, for large ``n``, the same width, so the same number of items
 serves it.
 
+For 0/1 scores (pass/fail), the paired comparison is McNemar's test, and what sets the items
+needed is the discordant rate ``psi = p10 + p01``, the share of items on which the two
+systems differ, with the difference of the two pass rates ``delta = p01 - p10``. Connor
+(1987), *Sample size for testing differences in proportions for the paired-sample design*,
+Biometrics 43(1), 207-211 (p. 209): the statistic ``(n01 - n10) / sqrt(n01 + n10)`` has mean
+about ``delta sqrt(n) / sqrt(psi)`` and, under the alternative, standard deviation about
+``sqrt((psi - delta**2) / psi)``, so that
+
+    n = (z_alpha sqrt(psi) + z_beta sqrt(psi - delta**2))**2 / delta**2,
+
+``z_alpha`` the normal quantile of ``1 - alpha/2`` (two-sided) or ``1 - alpha`` (one-sided),
+``z_beta`` that of ``power`` (:func:`mcnemar_items_for`, :func:`mcnemar_power`,
+:func:`mcnemar_detectable_difference`).
+
 numpy and scipy only.
 """
 
@@ -22,7 +36,15 @@ from scipy import optimize, stats
 
 from .inference import ALTERNATIVES
 
-__all__ = ["detectable_difference", "items_for", "paired_power"]
+__all__ = [
+    "check_plan",
+    "detectable_difference",
+    "items_for",
+    "mcnemar_detectable_difference",
+    "mcnemar_items_for",
+    "mcnemar_power",
+    "paired_power",
+]
 
 #: The largest number of items :func:`items_for` searches.
 MAX_ITEMS = 10**9
@@ -40,6 +62,13 @@ def _number(value, name: str, low: float, high: float, *, open_low=True) -> floa
     return value
 
 
+def _whole(n_items, minimum: int) -> None:
+    if isinstance(n_items, bool | np.bool_) or not isinstance(n_items, numbers.Integral):
+        raise TypeError(f"`n_items` must be a whole number; got {n_items!r}.")
+    if n_items < minimum:
+        raise ValueError(f"`n_items` must be at least {minimum}; got {n_items}.")
+
+
 def _check(standard_deviation, power, alpha, alternative):
     sigma = _number(standard_deviation, "standard_deviation", 0.0, np.inf)
     alpha = _number(alpha, "alpha", 0.0, 1.0)
@@ -49,6 +78,33 @@ def _check(standard_deviation, power, alpha, alternative):
     if power is not None:
         power = _number(power, "power", alpha, 1.0)
     return sigma, power, alpha
+
+
+def check_plan(difference, *, power, alpha, alternative) -> tuple[float, float, float]:
+    """``difference``, ``power`` and ``alpha`` of a plan, checked (messages name each one):
+    a finite, non-zero difference, of the sign of a one-sided ``alternative``; ``alpha`` in
+    ``(0, 1)``, ``power`` in ``(alpha, 1)``.
+
+    Examples
+    --------
+    >>> check_plan(-0.1, power=0.9, alpha=0.05, alternative="less")
+    (-0.1, 0.9, 0.05)
+    >>> check_plan(0.1, power=0.9, alpha=0.05, alternative="less")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: `difference` must be negative for alternative='less': ...
+    """
+    _, power, alpha = _check(1.0, power, alpha, alternative)
+    difference = _number(difference, "difference", -np.inf, np.inf)  # a number, finite
+    _number(abs(difference), "difference (its size)", 0.0, np.inf)
+    sign = {"greater": 1.0, "less": -1.0}.get(alternative)
+    if sign is not None and np.sign(difference) != sign:
+        raise ValueError(
+            f"`difference` must be {'positive' if sign > 0 else 'negative'} for "
+            f"alternative={alternative!r}: a one-sided test cannot detect a difference of "
+            f"the other sign; got {difference}."
+        )
+    return difference, power, alpha
 
 
 def paired_power(
@@ -120,16 +176,9 @@ def items_for(
     216
     """
     sigma, power, alpha = _check(standard_deviation, power, alpha, alternative)
-    difference = _number(difference, "difference", -np.inf, np.inf)  # a number, finite
-    delta = _number(abs(difference), "difference (its size)", 0.0, np.inf)
-    sign = {"greater": 1.0, "less": -1.0}.get(alternative)
-    if sign is not None and np.sign(difference) != sign:
-        raise ValueError(
-            f"`difference` must be {'positive' if sign > 0 else 'negative'} for "
-            f"alternative={alternative!r}: a one-sided test cannot detect a difference of "
-            f"the other sign; got {difference}."
-        )
-    signed = delta if sign is None else sign * delta
+    difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
+                                          alternative=alternative)  # fmt: skip
+    signed = abs(difference) if alternative == "two-sided" else difference
 
     def reached(n: int) -> bool:
         return paired_power(n, signed, standard_deviation=sigma, alpha=alpha,
@@ -181,10 +230,7 @@ def detectable_difference(
     0.4042
     """
     sigma, power, alpha = _check(standard_deviation, power, alpha, alternative)
-    if isinstance(n_items, bool | np.bool_) or not isinstance(n_items, numbers.Integral):
-        raise TypeError(f"`n_items` must be a whole number; got {n_items!r}.")
-    if n_items < 2:
-        raise ValueError(f"`n_items` must be at least 2; got {n_items}.")
+    _whole(n_items, 2)
     sign = -1.0 if alternative == "less" else 1.0
 
     def gap(delta: float) -> float:
@@ -196,3 +242,134 @@ def detectable_difference(
         hi *= 2
     delta = optimize.brentq(gap, 0.0, hi, xtol=1e-14 * hi, rtol=4 * np.finfo(float).eps)
     return sign * delta
+
+
+# ------------------------------------------------------------------ 0/1 scores: McNemar
+def _discordant(discordant_rate, difference=None) -> float:
+    psi = _number(discordant_rate, "discordant_rate", 0.0, 1.0 + 1e-12)
+    if difference is not None and abs(difference) > psi:
+        raise ValueError(
+            f"`difference` cannot exceed the discordant rate in size: two pass rates differ by "
+            f"at most the share of items on which the systems differ; got difference="
+            f"{difference} with discordant_rate={psi}."
+        )
+    return min(psi, 1.0)
+
+
+def _z_alpha(alpha: float, alternative: str) -> float:
+    return float(stats.norm.isf(alpha / 2.0 if alternative == "two-sided" else alpha))
+
+
+def mcnemar_power(
+    n_items: int, difference: float, *, discordant_rate: float, alpha: float = 0.05,
+    alternative: str = "two-sided",
+) -> float:  # fmt: skip
+    """The power of McNemar's test with ``n_items`` items (Connor 1987's normal approximation).
+
+    With ``psi`` the discordant rate and ``delta`` the difference of the pass rates (b - a),
+    the power of the uncorrected statistic ``(n01 - n10) / sqrt(n01 + n10)`` is
+    ``Phi((delta sqrt(n) - z_alpha sqrt(psi)) / sqrt(psi - delta**2))``, plus the same with
+    ``-delta`` for a two-sided test (the far tail). Module docstring.
+
+    Examples
+    --------
+    >>> round(mcnemar_power(234, 0.1, discordant_rate=0.3), 4)
+    0.8015
+    """
+    _, _, alpha = _check(1.0, None, alpha, alternative)
+    psi = _discordant(discordant_rate, difference)
+    delta = float(difference) * (-1.0 if alternative == "less" else 1.0)
+    if alternative == "two-sided":
+        delta = abs(delta)
+    spread = np.sqrt(psi - delta**2)
+    z = _z_alpha(alpha, alternative)
+    root_n = np.sqrt(float(n_items))
+    if spread == 0.0:  # every item discordant, one way: the statistic is sqrt(n)
+        return float(delta * root_n > z) if delta > 0 else 0.0
+    near = stats.norm.cdf((delta * root_n - z * np.sqrt(psi)) / spread)
+    far = stats.norm.cdf((-delta * root_n - z * np.sqrt(psi)) / spread)
+    return float(near + far) if alternative == "two-sided" else float(near)
+
+
+def mcnemar_items_for(
+    difference: float, *, discordant_rate: float, power: float = 0.8, alpha: float = 0.05,
+    alternative: str = "two-sided",
+) -> int:  # fmt: skip
+    """The number of items needed to detect a difference of two pass rates (0/1 scores).
+
+    Connor (1987, Biometrics 43:207-211, p. 209): ``n = (z_alpha sqrt(psi) + z_beta
+    sqrt(psi - delta**2))**2 / delta**2`` rounded up, ``psi`` the discordant rate (the
+    share of items on which the systems differ, ``p10 + p01``) and ``delta`` the difference
+    of the pass rates, b - a (module docstring). The power counts the near tail only, as
+    Connor's formula does.
+
+    Parameters
+    ----------
+    difference : float
+        The difference of the pass rates to detect, b - a (not 0, at most
+        ``discordant_rate`` in size; of the sign of a one-sided ``alternative``).
+    discordant_rate : float
+        In ``(0, 1]``: from a pilot, the share of items where exactly one system passes.
+    power, alpha, alternative
+        As :func:`items_for`.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    Discordant cells 0.45 and 0.05 (``psi = 0.5``, ``delta = 0.4``), 80% power at 5%:
+
+    >>> mcnemar_items_for(0.4, discordant_rate=0.5)
+    23
+    >>> mcnemar_items_for(0.1, discordant_rate=0.3)
+    234
+    """
+    difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
+                                          alternative=alternative)  # fmt: skip
+    psi = _discordant(discordant_rate, difference)
+    delta = abs(difference)
+    z_alpha, z_beta = _z_alpha(alpha, alternative), float(stats.norm.ppf(power))
+    root = z_alpha * np.sqrt(psi) + z_beta * np.sqrt(max(psi - delta**2, 0.0))
+    if root <= 0:  # a power below one half that the level alone gives
+        return 1
+    n = (root / delta) ** 2
+    if n > MAX_ITEMS:
+        raise ValueError(
+            f"more than {MAX_ITEMS:,} items would be needed: the difference is too small "
+            "against the discordant rate."
+        )
+    return max(1, int(np.ceil(n * (1.0 - 1e-12))))
+
+
+def mcnemar_detectable_difference(
+    n_items: int, *, discordant_rate: float, power: float = 0.8, alpha: float = 0.05,
+    alternative: str = "two-sided",
+) -> float:  # fmt: skip
+    """The smallest difference of pass rates that ``n_items`` items detect (0/1 scores).
+
+    Connor's equation (:func:`mcnemar_items_for`) solved for ``delta`` at the discordant
+    rate ``psi``: with ``a = z_alpha sqrt(psi)`` and ``b = z_beta``, ``delta = (a sqrt(n) +
+    b sqrt((n + b**2) psi - a**2)) / (n + b**2)``; negative for ``"less"``. NaN when no
+    difference a discordant rate of ``psi`` allows (``|delta| <= psi``) reaches the power
+    with so few items.
+
+    Examples
+    --------
+    >>> round(mcnemar_detectable_difference(234, discordant_rate=0.3), 4)
+    0.0998
+    >>> mcnemar_detectable_difference(5, discordant_rate=0.3)
+    nan
+    """
+    _, power, alpha = _check(1.0, power, alpha, alternative)
+    _whole(n_items, 1)
+    psi = _discordant(discordant_rate)
+    n, a, b = float(n_items), _z_alpha(alpha, alternative) * np.sqrt(psi), stats.norm.ppf(power)
+    inside = (n + b**2) * psi - a**2
+    if inside < 0:
+        return float("nan")
+    delta = (a * np.sqrt(n) + b * np.sqrt(inside)) / (n + b**2)
+    if not 0 < delta <= psi:
+        return float("nan")
+    return float(-delta if alternative == "less" else delta)

@@ -9,6 +9,7 @@ result base) is in :mod:`pairedstats.methods._shared`.
 from . import (  # noqa: F401  (registers)
     bootstrap,
     friedman,
+    items_for,
     mcnemar,
     rank,
     ranksum,

@@ -35,6 +35,8 @@ class Findings:
         labels = design.systems if hasattr(design, "systems") else design.labels
         self.names = [f"{labels[b]!r} - {labels[a]!r}" for a, b in pairs]
         self.found: dict[str, list[tuple[int, str]]] = {}
+        #: kind -> a sentence the warning ends with (what to use instead, found in the data)
+        self.notes: dict[str, str] = {}
 
     def add(self, kind: str, g: int, detail: str) -> None:
         self.found.setdefault(kind, []).append((g, detail))
@@ -58,7 +60,8 @@ class Findings:
     def warn(self) -> None:
         for kind, hits in self.found.items():
             category, title, meaning = self.KINDS[kind]
-            warn(f"{title}{self._where(hits)}: {hits[0][1]}. {meaning}", category)
+            note = f" {self.notes[kind]}" if kind in self.notes else ""
+            warn(f"{title}{self._where(hits)}: {hits[0][1]}. {meaning}{note}", category)
 
 
 def listing(parts: list[str], limit: int = 3) -> str:

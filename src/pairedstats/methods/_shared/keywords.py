@@ -40,6 +40,11 @@ class Keyword:
     labels : str or None
         On the command line, the typed text is matched against the labels of this input
         (``"system"``, ``"group"``): ``--baseline 0`` finds the integer label 0.
+    positional : bool
+        A method's required argument, given by position or by name: it comes first in
+        every signature (after ``self``, ``design`` or the arrays), without a default
+        (``default`` is ``inspect.Parameter.empty``; ``items_for``'s ``difference``). On the
+        command line its option is required.
     """
 
     name: str
@@ -48,6 +53,11 @@ class Keyword:
     doc: str = ""
     option: dict | None = None
     labels: str | None = None
+    positional: bool = False
+
+    def __post_init__(self):
+        if self.positional and self.default is not inspect.Parameter.empty:
+            raise ValueError(f"{self.name}: a positional keyword has no default")
 
 
 # ------------------------------------------------------------------ input keywords

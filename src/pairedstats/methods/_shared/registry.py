@@ -189,12 +189,20 @@ def input_keywords(spec: MethodSpec, container: str) -> list[Keyword]:
     return [table[name] for name in spec.inputs[container]]
 
 
+def _positional(keyword: Keyword, container: str) -> bool:
+    """Given by position too: the arrays of a function on arrays, a method's required
+    argument (``Keyword.positional``)."""
+    return keyword.positional or (container == "array" and keyword.name in POSITIONAL)
+
+
 def all_keywords(spec: MethodSpec, container: str) -> list[Keyword]:
-    """Inputs, then the method's keywords, then ``as_result`` for the accessors."""
+    """The positional ones first (the arrays, then the method's required arguments), then
+    the inputs, the method's keywords and ``as_result`` for the accessors."""
     extra = [AS_RESULT] if container in ("frame", "dataset") and spec.table else []
-    if container == "design":
-        return [*spec.keywords]
-    return [*input_keywords(spec, container), *spec.keywords, *extra]
+    inputs = [] if container == "design" else input_keywords(spec, container)
+    ordered = [*inputs, *spec.keywords, *extra]
+    first = [k for k in ordered if _positional(k, container)]
+    return [*first, *(k for k in ordered if not _positional(k, container))]
 
 
 def signature(spec: MethodSpec, container: str, *, self_: bool = False) -> inspect.Signature:
@@ -205,7 +213,7 @@ def signature(spec: MethodSpec, container: str, *, self_: bool = False) -> inspe
     for k in all_keywords(spec, container):
         kind = (
             inspect.Parameter.POSITIONAL_OR_KEYWORD
-            if k.name in POSITIONAL and container == "array"
+            if _positional(k, container)
             else inspect.Parameter.KEYWORD_ONLY
         )
         params.append(inspect.Parameter(k.name, kind, default=k.default))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
+
 from ...core import bootstrap as _core
 from .._shared.findings import Findings as _Findings
 from .._shared.findings import listing
@@ -17,6 +19,7 @@ __all__ = [
     "PointDistributionWarning",
     "SingleUnitWarning",
     "design_findings",
+    "pass_fail",
 ]
 
 
@@ -94,6 +97,39 @@ class Findings(_Findings):
             "The acceleration is undefined and was taken as 0.",
         ),
     }
+
+
+#: Where the bootstrap says no more on 0/1 scores: every resample the same (no discordant
+#: item), or BCa's degenerate corrections (few discordant items).
+PASS_FAIL_KINDS = ("point", "bca_z0", "bca_a")
+
+
+def pass_fail(findings: Findings, mask: np.ndarray, kind: str) -> None:
+    """When the comparisons ``mask`` (n_groups, k) found of ``kind`` and of 0/1 scores
+    (:func:`binary_comparisons`) are not empty, the warning of ``kind`` points to McNemar's
+    test."""
+    if kind in PASS_FAIL_KINDS and mask.any():
+        c = int(np.nonzero(mask)[1][0])
+        findings.notes[kind] = (
+            f"The scores of {findings.names[c]} are all 0 or 1 (pass/fail): "
+            "df.paired.mcnemar(...) tests such a comparison exactly, and its Tango interval "
+            "of the difference of the pass rates stays informative where the bootstrap's "
+            "is a point."
+        )
+
+
+def binary_comparisons(design, pairs, statistic) -> np.ndarray:
+    """(n_groups, k): the comparisons whose two systems' scores are all 0 or 1 in the group
+    (the default mean of one score column without replicates; else none)."""
+    out = np.zeros((design.n_groups, len(pairs)), dtype=bool)
+    if statistic is not None or design.replicates is not None or design.scores.shape[2] != 1:
+        return out
+    for g in range(design.n_groups):
+        scores = design.scores[design.group(g), :, 0]
+        passed = (scores == 0.0) | (scores == 1.0)
+        for c, (a, b) in enumerate(pairs):
+            out[g, c] = passed[:, a].all() and passed[:, b].all()
+    return out
 
 
 def design_findings(findings: Findings, g: int, group: _core.GroupData, weights) -> None:

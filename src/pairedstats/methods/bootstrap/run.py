@@ -21,7 +21,7 @@ from ...core.effects import paired_effects
 from ...core.parallel import run_in_parts
 from ...core.summary import Rule, summarize
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
-from .findings import Findings, design_findings
+from .findings import Findings, binary_comparisons, design_findings, pass_fail
 from .result import BootstrapResult
 from .settings import Settings
 
@@ -51,7 +51,7 @@ def run(s: Settings) -> BootstrapResult:
                     intervals.out.set(g, n_clusters=units.n_units)
             intervals.collect(g, replicates, pairs)
             bar.update(np.size(g))
-    _report(s, intervals.out, findings)
+    _report(s, intervals.out, findings, binary_comparisons(design, pairs, s.statistic))
     return _result(s, pairs, intervals)
 
 
@@ -128,16 +128,20 @@ class _Intervals:
         run_in_parts(len(g), self.s.workers, part)
 
 
-def _report(s: Settings, out: Outputs, findings: Findings) -> None:
-    """Warn once per kind of degenerate distribution found in the call."""
+def _report(s: Settings, out: Outputs, findings: Findings, binary: np.ndarray) -> None:
+    """Warn once per kind of degenerate distribution found in the call; on 0/1 scores
+    (``binary``, n_groups x k) the warning points to McNemar's test."""
     point, n_nan = out["point"], out["n_nan"]
     findings.comparisons("point", point)
+    pass_fail(findings, point & binary, "point")
     findings.comparisons(
         "nan", n_nan > 0, lambda g, c: f" ({n_nan[g, c]} of {s.n_resamples} resamples)"
     )
     if s.method == "bca":
-        findings.comparisons("bca_z0", ~np.isfinite(out["bias_correction"]) & ~point)
-        findings.comparisons("bca_a", ~np.isfinite(out["acceleration"]) & ~point)
+        for kind, mask in (("bca_z0", ~np.isfinite(out["bias_correction"]) & ~point),
+                           ("bca_a", ~np.isfinite(out["acceleration"]) & ~point)):  # fmt: skip
+            findings.comparisons(kind, mask)
+            pass_fail(findings, mask & binary, kind)
     findings.warn()
 
 

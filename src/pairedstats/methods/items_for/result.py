@@ -1,0 +1,90 @@
+"""The plan's result: one row per group, one column per comparison b - a
+(:class:`ItemsForResult`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from .._shared.results import ComparisonResult, labelled_flags
+
+__all__ = ["ItemsForResult"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ItemsForResult(ComparisonResult):
+    """Result of ``df.paired.items_for(difference, ...)``: how many items each comparison
+    needs, estimated from the table itself.
+
+    Every attribute below is a read-only array of shape ``(n_groups, n_comparisons)``. A plan
+    tests nothing: :meth:`significant` marks no comparison.
+
+    Attributes
+    ----------
+    n_items : ndarray of int
+        Items of the comparison in the table.
+    difference : ndarray
+        The difference b - a to detect, as planned (the same in every row).
+    standard_deviation : ndarray
+        Of the per-item differences ``b - a`` in the table (``ddof=1``).
+    discordant_rate : ndarray
+        For 0/1 scores, the share of items on which the two systems differ (one passes, the
+        other fails); NaN for other scores.
+    method : ndarray of str
+        ``"t"``: the paired t-test's noncentral t with ``standard_deviation``
+        (:func:`pairedstats.items_for`); ``"mcnemar"``: McNemar's test for 0/1 scores with
+        ``discordant_rate`` (Connor 1987, :func:`pairedstats.core.power.mcnemar_items_for`).
+    n_items_needed : ndarray
+        The items needed to detect ``difference`` with probability ``power`` at level
+        ``alpha`` (a count; NaN where the table cannot say: see
+        :class:`~pairedstats.methods.items_for.PlanningWarning`).
+    detectable_difference : ndarray
+        The smallest difference that the table's ``n_items`` detect with that power
+        (negative for ``alternative="less"``; NaN where none can be).
+    power, alpha : ndarray
+        As planned (the same in every row).
+    alternative : ndarray of str
+        As planned.
+    n_dropped : ndarray of int
+        Items removed from the group by ``missing="complete"``.
+    """
+
+    n_items: np.ndarray
+    difference: np.ndarray
+    standard_deviation: np.ndarray
+    discordant_rate: np.ndarray
+    method: np.ndarray
+    n_items_needed: np.ndarray
+    detectable_difference: np.ndarray
+    power: np.ndarray
+    alpha: np.ndarray
+    alternative: np.ndarray
+    n_dropped: np.ndarray
+
+    _columns: ClassVar[tuple[str, ...]] = (
+        "n_items", "difference", "standard_deviation", "discordant_rate", "method",
+        "n_items_needed", "detectable_difference", "power", "alpha", "alternative", "n_dropped",
+    )  # fmt: skip
+    count_columns: ClassVar[tuple[str, ...]] = ("n_items_needed",)
+    summary_columns: ClassVar[tuple[str, ...]] = (
+        "n_items", "standard_deviation", "discordant_rate", "n_items_needed",
+        "detectable_difference",
+    )  # fmt: skip
+    title: ClassVar[str] = "Items needed to detect a difference b - a (planned from the table)"
+    printed_metadata: ClassVar[tuple[str, ...]] = ("difference", "power", "alpha", "alternative")
+
+    def significant(self, alpha: float | None = None):
+        """No comparison: a plan tests nothing (all False, so tables mark no row).
+
+        Returns
+        -------
+        pandas.DataFrame of bool
+            :func:`~pairedstats.methods._shared.results.labelled_flags`.
+        """
+        return labelled_flags(self, np.zeros(np.shape(self.n_items), dtype=bool))
+
+    def significance_note(self, alpha: float | None = None) -> str:
+        """Nothing is marked: an empty note."""
+        return ""
