@@ -36,6 +36,8 @@ PAGES = [
     "generated/pairedstats.plotting.forest", "generated/pairedstats.Report",
     "generated/pandas.DataFrame.paired.report", "rank", "generated/pairedstats.RankResult",
     "generated/pandas.DataFrame.paired.rank", "generated/xarray.Dataset.paired.rank",
+    "mcs", "generated/pairedstats.McsResult", "generated/pandas.DataFrame.paired.mcs",
+    "generated/xarray.Dataset.paired.mcs",
     "mcnemar", "generated/pairedstats.McNemarResult", "generated/pandas.DataFrame.paired.mcnemar",
     "generated/pairedstats.core.tango.tango_interval",
     "friedman", "generated/pairedstats.FriedmanResult",

@@ -84,6 +84,16 @@ VALUES = {
         "digits": (2, {}),
         "bold_best": (True, {}),
         "ranks": (True, {}),
+        "mcs": (True, {}),
+    },
+    "mcs": {
+        "confidence_level": (0.8, {}),
+        "statistic": ("range", {}),
+        "n_resamples": (300, {}),
+        "rng": (7, {}),
+        "lower_is_better": (True, {}),
+        "progress": (pytest.importorskip("tqdm") is not None, {}),
+        "workers": (1, {}),
     },
     "friedman": {
         "posthoc": ("nemenyi", {}),

@@ -9,6 +9,7 @@
     df.paired.report(item="query", system="run", score=["ndcg", "p10"], baseline="bm25")
     df.paired.signrank(item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.rank(item="query", system="run", score="ndcg")
+    df.paired.mcs(item="query", system="run", score="ndcg")
     df.paired.items_for(0.02, item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.mcnemar(item="question", system="model", score="correct", baseline="base")
 
@@ -38,6 +39,7 @@ from .methods.bootstrap import (
 from .methods.friedman import FriedmanResult, friedman, friedman_design
 from .methods.items_for import ItemsForResult, PlanningWarning
 from .methods.mcnemar import McNemarResult, mcnemar, mcnemar_design
+from .methods.mcs import McsResult
 from .methods.rank import RankResult
 from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .methods.report import Report
@@ -67,6 +69,7 @@ __all__ = [
     "IntervalRule",
     "ItemsForResult",
     "McNemarResult",
+    "McsResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",

@@ -37,6 +37,7 @@ from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
 from pairedstats.methods.items_for.findings import PlanningWarning as PlanningWarning
 from pairedstats.methods.items_for.result import ItemsForResult as ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult as McNemarResult
+from pairedstats.methods.mcs.result import McsResult as McsResult
 from pairedstats.methods.rank.result import RankResult as RankResult
 from pairedstats.methods.ranksum.findings import (
     RanksumConfidenceWarning as RanksumConfidenceWarning,
@@ -63,6 +64,7 @@ __all__ = [
     "IntervalRule",
     "ItemsForResult",
     "McNemarResult",
+    "McsResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",

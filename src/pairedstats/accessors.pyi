@@ -12,6 +12,7 @@ from pairedstats.methods.bootstrap.result import BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult
 from pairedstats.methods.items_for.result import ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult
+from pairedstats.methods.mcs.result import McsResult
 from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
@@ -304,6 +305,69 @@ class PairedDataArrayAccessor:
         as_result: _Bool = ...,
     ) -> xr.Dataset | McNemarResult: ...
     @overload
+    def mcs(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def mcs(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: Literal[True],
+    ) -> McsResult: ...
+    @overload
+    def mcs(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | McsResult: ...
+    @overload
     def rank(
         self,
         *,
@@ -433,6 +497,7 @@ class PairedDataArrayAccessor:
         digits: _Int = ...,
         bold_best: _Bool = ...,
         ranks: _Bool = ...,
+        mcs: _Bool = ...,
     ) -> Report: ...
     @overload
     def tukey_hsd(
@@ -783,6 +848,72 @@ class PairedDataFrameAccessor:
         as_result: _Bool = ...,
     ) -> pd.DataFrame | McNemarResult: ...
     @overload
+    def mcs(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def mcs(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: Literal[True],
+    ) -> McsResult: ...
+    @overload
+    def mcs(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | McsResult: ...
+    @overload
     def rank(
         self,
         *,
@@ -916,6 +1047,7 @@ class PairedDataFrameAccessor:
         digits: _Int = ...,
         bold_best: _Bool = ...,
         ranks: _Bool = ...,
+        mcs: _Bool = ...,
     ) -> Report: ...
     @overload
     def tukey_hsd(
@@ -1254,6 +1386,69 @@ class PairedDatasetAccessor:
         as_result: _Bool = ...,
     ) -> xr.Dataset | McNemarResult: ...
     @overload
+    def mcs(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def mcs(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: Literal[True],
+    ) -> McsResult: ...
+    @overload
+    def mcs(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        cluster: Hashable | None = ...,
+        strata: Hashable | None = ...,
+        replicate: Hashable | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        confidence_level: _Float = ...,
+        statistic: Literal["max", "range"] = ...,
+        n_resamples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        lower_is_better: _Bool | str = ...,
+        progress: _Bool = ...,
+        workers: _Int | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | McsResult: ...
+    @overload
     def rank(
         self,
         *,
@@ -1383,6 +1578,7 @@ class PairedDatasetAccessor:
         digits: _Int = ...,
         bold_best: _Bool = ...,
         ranks: _Bool = ...,
+        mcs: _Bool = ...,
     ) -> Report: ...
     @overload
     def tukey_hsd(

@@ -6,8 +6,9 @@ and adjusted; Tukey HSD exact and
 Monte Carlo, on a grid and continuous, few and many systems, all pairs and against a
 baseline; rank-sum exact
 and asymptotic; signed-rank with zeros, ``by=`` and a baseline; Friedman with each post-hoc
-test by groups; an xarray sweep and ``by=`` groups). A change of any of these numbers is a
-decision: re-run ``python tests/golden/calls.py --write`` and say why in the changelog.
+test by groups; the model confidence set (T_max by groups, T_R with clusters and strata);
+an xarray sweep and ``by=`` groups). A change of any of these numbers is a decision: re-run
+``python tests/golden/calls.py --write`` and say why in the changelog.
 """
 
 from __future__ import annotations
@@ -163,6 +164,13 @@ def calls() -> dict:
         out[f"friedman-{posthoc}"] = lambda posthoc=posthoc: runs.paired.friedman(
             **tidy, score="p10", by="collection", posthoc=posthoc
         )
+    out["mcs-max-by"] = lambda: runs.paired.mcs(
+        **tidy, score="ndcg", by="collection", n_resamples=N, rng=18
+    )
+    out["mcs-range-cluster-strata-lower"] = lambda: syn.paired.mcs(
+        **s, cluster="cluster", strata="stratum", statistic="range", lower_is_better=True,
+        n_resamples=N, rng=19,
+    )  # fmt: skip
     return out
 
 

@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (registers)
     friedman,
     items_for,
     mcnemar,
+    mcs,
     rank,
     ranksum,
     report,

@@ -21,7 +21,14 @@ import numpy as np
 from ... import display
 from ...core.draws import canonical_bytes
 
-__all__ = ["ComparisonResult", "IntervalRule", "PValueRule", "RankTestResult", "labelled_flags"]
+__all__ = [
+    "ComparisonResult",
+    "IntervalRule",
+    "PValueRule",
+    "RankTestResult",
+    "SystemTable",
+    "labelled_flags",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -392,6 +399,74 @@ class RankTestResult(PValueRule, ComparisonResult):
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
     printed_metadata = ("alternative", "confidence_level", "method_requested", "correction")
+
+
+class SystemTable:
+    """The table of a result with one row per system (per group): the ranking's, the best
+    set's. The class lists its quantities in ``_system_columns``, each an array of shape
+    ``(n_groups, n_systems)`` (read-only once made); the fields ``group_names``,
+    ``group_keys``, ``systems`` and ``metadata`` label them."""
+
+    _system_columns: ClassVar[tuple] = ()
+
+    def _freeze(self) -> None:
+        for name in self._system_columns:
+            getattr(self, name).flags.writeable = False
+
+    @property
+    def columns(self) -> dict:
+        """The quantity columns: name -> 1-D array, one value per row of ``to_dataframe()``
+        (group-major, systems in order)."""
+        return {name: np.asarray(getattr(self, name)).reshape(-1) for name in self._system_columns}
+
+    def _system_frame(self):
+        """The group keys, ``system`` and the columns, one row per group and system, with
+        the metadata in ``attrs``."""
+        import pandas as pd
+
+        n_groups, p = len(self.group_keys), len(self.systems)
+        data = {}
+        for j, name in enumerate(self.group_names):
+            data[name] = np.repeat(_label_array([key[j] for key in self.group_keys]), p)
+        data["system"] = np.tile(_label_array(self.systems), n_groups)
+        data.update({k: v.copy() for k, v in self.columns.items()})
+        frame = pd.DataFrame(data)
+        for name in (*self.group_names, "system"):
+            frame[name] = frame[name].infer_objects()
+        frame.attrs.update(self.metadata)
+        return frame
+
+    def to_dataset(self):
+        """The table as an :class:`xarray.Dataset`.
+
+        Returns
+        -------
+        xarray.Dataset
+            The variables of :attr:`columns` over the group dimensions (sweep dimensions or
+            ``by=`` keys) and ``system``. ``by=`` keys that do not form a full grid leave
+            NaN in the missing cells.
+        """
+        import xarray as xr
+
+        names = list(self.group_names)
+        levels, positions = _group_grid(self.group_keys, len(names))
+        shape = tuple(len(v) for v in levels)
+        full = int(np.prod(shape, dtype=np.int64)) == len(self.group_keys)
+        data = {}
+        for name in self._system_columns:
+            values = np.asarray(getattr(self, name))
+            if not full:
+                values = values.astype(_with_missing(values.dtype))
+            out = np.empty((*shape, len(self.systems)), dtype=values.dtype)
+            if not full:
+                out[...] = np.nan
+            out[(*positions, slice(None))] = values
+            data[name] = ((*names, "system"), out)
+        coords = {n: (n, _coordinate_values(v)) for n, v in zip(names, levels)}
+        coords["system"] = ("system", _coordinate_values(self.systems))
+        ds = xr.Dataset(data, coords=coords)
+        ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
+        return ds
 
 
 def labelled_flags(result, flags: np.ndarray):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from ... import display
-from .._shared.results import _coordinate_values, _group_grid, _label_array, _with_missing
+from .._shared.results import SystemTable
 
 __all__ = ["RankResult"]
 
@@ -15,7 +16,7 @@ _COLUMNS = ("mean", "rank", "rank_low", "rank_high", "may_be_best")
 
 
 @dataclass(frozen=True, kw_only=True)
-class RankResult:
+class RankResult(SystemTable):
     """The systems' ranks with their rank sets: one row per system (per group). Made by
     ``df.paired.rank(..., as_result=True)``.
 
@@ -52,15 +53,10 @@ class RankResult:
     comparisons: tuple = field(default=(), repr=False)
     metadata: dict = field(default_factory=dict)
 
-    def __post_init__(self):
-        for name in _COLUMNS:
-            getattr(self, name).flags.writeable = False
+    _system_columns: ClassVar[tuple] = _COLUMNS
 
-    @property
-    def columns(self) -> dict:
-        """The quantity columns: name -> 1-D array, one value per row of :meth:`to_dataframe`
-        (group-major, systems in order)."""
-        return {name: np.asarray(getattr(self, name)).reshape(-1) for name in _COLUMNS}
+    def __post_init__(self):
+        self._freeze()
 
     def to_dataframe(self):
         """The ranking as a table.
@@ -71,51 +67,7 @@ class RankResult:
             One row per group and system: the group keys, then ``system, mean, rank,
             rank_low, rank_high, may_be_best``. ``attrs`` holds the metadata.
         """
-        import pandas as pd
-
-        n_groups, p = len(self.group_keys), len(self.systems)
-        data = {}
-        for j, name in enumerate(self.group_names):
-            data[name] = np.repeat(_label_array([key[j] for key in self.group_keys]), p)
-        data["system"] = np.tile(_label_array(self.systems), n_groups)
-        data.update({k: v.copy() for k, v in self.columns.items()})
-        frame = pd.DataFrame(data)
-        for name in (*self.group_names, "system"):
-            frame[name] = frame[name].infer_objects()
-        frame.attrs.update(self.metadata)
-        return frame
-
-    def to_dataset(self):
-        """The ranking as an :class:`xarray.Dataset`.
-
-        Returns
-        -------
-        xarray.Dataset
-            The variables of :attr:`columns` over the group dimensions (sweep dimensions or
-            ``by=`` keys) and ``system``. ``by=`` keys that do not form a full grid leave
-            NaN in the missing cells.
-        """
-        import xarray as xr
-
-        names = list(self.group_names)
-        levels, positions = _group_grid(self.group_keys, len(names))
-        shape = tuple(len(v) for v in levels)
-        full = int(np.prod(shape, dtype=np.int64)) == len(self.group_keys)
-        data = {}
-        for name in _COLUMNS:
-            values = np.asarray(getattr(self, name))
-            if not full:
-                values = values.astype(_with_missing(values.dtype))
-            out = np.empty((*shape, len(self.systems)), dtype=values.dtype)
-            if not full:
-                out[...] = np.nan
-            out[(*positions, slice(None))] = values
-            data[name] = ((*names, "system"), out)
-        coords = {n: (n, _coordinate_values(v)) for n, v in zip(names, levels)}
-        coords["system"] = ("system", _coordinate_values(self.systems))
-        ds = xr.Dataset(data, coords=coords)
-        ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
-        return ds
+        return self._system_frame()
 
     def __str__(self) -> str:
         m = self.metadata

@@ -86,6 +86,8 @@ def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -
         low, high = values["rank_low"], values["rank_high"]
         dash = "\\mbox{--}" if kind == "latex" else "-"
         span += f" ({low})" if low == high else f" ({low}{dash}{high})"
+    if values.get("in_set"):  # in the metric's best set (model confidence set)
+        span += "~\\diamond" if kind == "latex" else " \u22c4"
     if kind == "latex":
         if strong:
             number = f"\\mathbf{{{number}}}"

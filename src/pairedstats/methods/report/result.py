@@ -11,13 +11,14 @@ import numpy as np
 from ... import display
 from . import render as report_render
 
-__all__ = ["BETTER", "TESTS", "WORSE", "Report"]
+__all__ = ["BETTER", "IN_SET", "TESTS", "WORSE", "Report"]
 
 #: The tests a report can summarise: the accessor method and its name in the notes.
 TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD"}
 _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
              "fdr_bh": "Benjamini-Hochberg"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
+IN_SET = "\u22c4"  # diamond: in the metric's best set (model confidence set)
 _LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger"}
 
 
@@ -86,7 +87,19 @@ def _with_ranks(rows, quantities, ranking):
     return rows, [*quantities, "rank_low", "rank_high"]
 
 
-def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None) -> object:
+def _with_mcs(rows, quantities, best):
+    """Add ``in_set, mcs_pvalue`` of ``best`` (an McsResult) to each row."""
+    found = {}
+    for g, key in enumerate(best.group_keys):
+        for j, system in enumerate(best.systems):
+            found[tuple(key), system] = (bool(best.in_set[g, j]), float(best.mcs_pvalue[g, j]))
+    for key, system, values in rows:
+        values["in_set"], values["mcs_pvalue"] = found[tuple(key), system]
+    return rows, [*quantities, "in_set", "mcs_pvalue"]
+
+
+def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None,
+           mcs=None) -> object:  # fmt: skip
     """The report's numbers: rows (groups..., system), columns (metric, quantity)."""
     import pandas as pd
 
@@ -98,6 +111,8 @@ def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None) -
             rows, quantities = _against_baseline(result, alpha, metric in lower_is_better)
         if ranks is not None:
             rows, quantities = _with_ranks(rows, quantities, ranks[metric])
+        if mcs is not None:
+            rows, quantities = _with_mcs(rows, quantities, mcs[metric])
         data = {(metric, q): [v[q] for _, _, v in rows] for q in quantities}
         blocks.append(pd.DataFrame(data, index=_label_index(rows, result.group_names)))
     # the metrics' blocks are joined on their labels (group keys, system), never on positions
@@ -148,6 +163,9 @@ class Report:
     ranks : dict or None
         With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
         rank sets the report shows.
+    mcs : dict or None
+        With ``mcs=True``: metric -> its :class:`~pairedstats.McsResult`, whose best set
+        the report marks (``\u22c4``).
     """
 
     results: dict
@@ -161,11 +179,13 @@ class Report:
     bold_best: bool = False
     seed_entropy: int | None = None
     ranks: dict | None = None
+    mcs: dict | None = None
     _table: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         alpha = _alpha(self.confidence_level)
-        table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks)
+        table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks,
+                       self.mcs)  # fmt: skip
         object.__setattr__(self, "_table", table)
 
     @property
@@ -191,7 +211,8 @@ class Report:
             (the p-value that decided: adjusted with ``adjust``; Tukey's many-to-one), and
             ``mark`` (``†`` better, ``‡`` worse, ``""``); the baseline's row has NaN there.
             Without a baseline: ``letters``. With ``ranks=True`` also ``rank_low`` and
-            ``rank_high``, the system's rank set. ``attrs`` holds the settings.
+            ``rank_high``, the system's rank set; with ``mcs=True`` ``in_set`` and
+            ``mcs_pvalue``, the model confidence set. ``attrs`` holds the settings.
         """
         frame = self._table.copy()
         frame.attrs.update(self.metadata)
@@ -204,7 +225,7 @@ class Report:
                     confidence_level=self.confidence_level, n_resamples=self.n_resamples,
                     seed_entropy=self.seed_entropy, metrics=self.metrics,
                     lower_is_better=self.lower_is_better,
-                    ranks=self.ranks is not None)  # fmt: skip
+                    ranks=self.ranks is not None, mcs=self.mcs is not None)  # fmt: skip
 
     def notes(self, *, latex: bool = False, bold: bool = False) -> list[str]:
         """What the marks (or letters) mean, and with ``bold`` what the bold means: one
@@ -238,6 +259,11 @@ class Report:
             lines.append(f"{kind}: the ranks a system may hold on the metric, "
                          f"{self.confidence_level:g} simultaneous rank sets (max-t bootstrap "
                          "intervals of all pairs).")  # fmt: skip
+        if self.mcs is not None:
+            shown, stat = ("$\\diamond$", "$T_{\\max}$") if latex else (IN_SET, "T_max")
+            lines.append(f"{shown}: in the metric's {self.confidence_level:g} best set (model "
+                         f"confidence set, {stat}), which holds the truly best system(s) with "
+                         f"probability about {self.confidence_level:g}.")  # fmt: skip
         if bold:
             lines.append(f"Bold: {self._best_words(latex)} of each metric.")
         return lines

@@ -1,6 +1,7 @@
 """The report's run: one call of the test per metric, obtained through the registry on that
-metric's design with the same root entropy, and with ``ranks=True`` one ranking per metric,
-summarised in a :class:`~pairedstats.Report`."""
+metric's design with the same root entropy, with ``ranks=True`` one ranking per metric and
+with ``mcs=True`` one model confidence set per metric, summarised in a
+:class:`~pairedstats.Report`."""
 
 from __future__ import annotations
 
@@ -20,20 +21,23 @@ def run(s: Settings) -> Report:
         options.update(confidence_level=s.confidence_level, adjust=s.adjust)
     test = SPECS[s.test]
     results = {m: test.compute(design, keep=True, **options) for m, design in s.designs.items()}
-    ranks = _ranks(s) if s.ranks else None
+    ranks = _per_metric(s, "rank") if s.ranks else None
+    mcs = _per_metric(s, "mcs") if s.mcs else None
     return Report(
         results=results, baseline=s.baseline, test=s.test, adjust=s.adjust,
         confidence_level=s.confidence_level, n_resamples=s.n_resamples,
         lower_is_better=s.lower_is_better, digits=s.digits, bold_best=s.bold_best,
-        seed_entropy=s.entropy, ranks=ranks,
+        seed_entropy=s.entropy, ranks=ranks, mcs=mcs,
     )  # fmt: skip
 
 
-def _ranks(s: Settings) -> dict:
-    """Metric -> its :class:`~pairedstats.RankResult` (``ranks=True``)."""
+def _per_metric(s: Settings, name: str) -> dict:
+    """Metric -> the result of the table of systems ``name`` on it: its
+    :class:`~pairedstats.RankResult` (``ranks=True``) or :class:`~pairedstats.McsResult`
+    (``mcs=True``), at the report's level, ``rng`` and ``n_resamples``."""
     options = dict(rng=s.entropy, confidence_level=s.confidence_level)
     if s.n_resamples is not None:
         options["n_resamples"] = s.n_resamples
-    rank = SPECS["rank"]
-    return {m: rank.compute(design, lower_is_better=m in s.lower_is_better, **options)
+    spec = SPECS[name]
+    return {m: spec.compute(design, lower_is_better=m in s.lower_is_better, **options)
             for m, design in s.designs.items()}  # fmt: skip

@@ -35,7 +35,7 @@ class Settings:
     lower_is_better : tuple
         The metrics whose lower values are better.
     digits : int
-    bold_best, ranks, progress : bool
+    bold_best, ranks, mcs, progress : bool
     entropy : int
         The root entropy of every metric's call.
     """
@@ -50,6 +50,7 @@ class Settings:
     digits: int
     bold_best: bool
     ranks: bool
+    mcs: bool
     progress: bool
     entropy: int
 
@@ -74,19 +75,20 @@ def _adjust(adjust, test: str, baseline):
 
 
 def check(designs: dict, *, keep: bool, baseline, test, adjust, confidence_level, n_resamples,
-          rng, progress, lower_is_better, digits, bold_best, ranks) -> Settings:  # fmt: skip
+          rng, progress, lower_is_better, digits, bold_best, ranks, mcs) -> Settings:  # fmt: skip
     """The report's keywords checked (each metric's test checks its own when it runs);
     ``keep`` is not used: a report keeps its tests' results."""
     test = _validation.check_choice(test, "test", tuple(TESTS))
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
         raise ValueError(f"`digits` must be an integer from 0 to 15; got {digits!r}")
-    if not isinstance(ranks, bool | np.bool_):
-        raise TypeError(f"`ranks` must be True or False; got {ranks!r}.")
+    for name, flag in (("ranks", ranks), ("mcs", mcs)):
+        if not isinstance(flag, bool | np.bool_):
+            raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
     return Settings(
         designs=designs, baseline=baseline, test=test, adjust=_adjust(adjust, test, baseline),
         confidence_level=_validation.check_confidence_level(confidence_level),
         n_resamples=n_resamples,
         lower_is_better=_validation.check_lower_is_better(lower_is_better, list(designs)),
-        digits=digits, bold_best=bool(bold_best), ranks=bool(ranks),
+        digits=digits, bold_best=bool(bold_best), ranks=bool(ranks), mcs=bool(mcs),
         progress=_validation.check_progress(progress), entropy=root_entropy(rng),
     )  # fmt: skip

@@ -163,6 +163,15 @@ KEYWORDS = (
         "same ``rng`` and ``n_resamples``).",
         option=dict(action="store_true", help="add each system's rank set per metric"),
     ),
+    Keyword(
+        "mcs", False, "bool, default False",
+        "Mark the systems in each metric's best set, ``\u22c4`` at the end of the cell: the model "
+        "confidence set at ``confidence_level``, which holds the truly best system(s) with "
+        "about that probability (``df.paired.mcs``, T_max, same ``rng`` and "
+        "``n_resamples``).",
+        option=dict(action="store_true", help="mark each metric's best set (model "
+                    "confidence set)"),
+    ),
 )  # fmt: skip
 
 SPEC = register(

@@ -1,0 +1,59 @@
+"""The model confidence set's settings: its keywords checked once, and those it passes on
+to the bootstrap of all pairs whose joint replicates it reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import _validation
+from ...core.design import PairedDesign
+from ...core.draws import root_entropy
+from ...core.mcs import STATISTICS
+
+__all__ = ["Settings", "check"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """The model confidence set's validated settings.
+
+    Attributes
+    ----------
+    design : PairedDesign
+        The data (one score column).
+    confidence_level : float
+        The set holds the best system(s) with about this probability; systems are
+        eliminated while the test's p-value is below ``alpha = 1 - confidence_level``.
+    statistic : {"max", "range"}
+        ``T_max`` or ``T_R``, with its elimination rule.
+    lower_is_better : bool
+        The score is a loss (else its negative is).
+    bootstrap : dict
+        The keywords of the bootstrap of all pairs (``n_resamples``, ``rng`` as its root
+        entropy, ``progress``, ``workers``), which the bootstrap checks when it runs.
+    """
+
+    design: PairedDesign
+    confidence_level: float
+    statistic: str
+    lower_is_better: bool
+    bootstrap: dict
+
+
+def check(design: PairedDesign, *, keep: bool, confidence_level, statistic, lower_is_better,
+          rng, **bootstrap) -> Settings:  # fmt: skip
+    """The set's keywords checked; ``lower_is_better`` may name the score column, as the
+    report's metrics. ``keep`` is not used: the result keeps the bootstrap it came from,
+    with its replicates."""
+    if len(design.systems) < 2:
+        raise ValueError(
+            f"the model confidence set needs at least 2 systems; got {len(design.systems)}."
+        )
+    lower = _validation.check_lower_is_better(lower_is_better, list(design.columns))
+    return Settings(
+        design=design,
+        confidence_level=_validation.check_confidence_level(confidence_level),
+        statistic=_validation.check_choice(statistic, "statistic", STATISTICS),
+        lower_is_better=bool(lower),
+        bootstrap=dict(bootstrap, rng=root_entropy(rng)),
+    )
