@@ -433,3 +433,60 @@ def test_the_note_explains_only_the_marks_that_appear():
         r"$^{\ddagger}$ significantly worse than zeta "
         r"(paired bootstrap, Holm-adjusted $p < 0.05$)."
     ]
+
+
+def _pass_fail(n=120, seed=3):
+    """Right/wrong of three systems on the same questions, not named in sorted order."""
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    return pd.DataFrame({"zeta": (base < 0.6).astype(int), "alpha": (base < 0.75).astype(int),
+                         "mid": (rng.random(n) < 0.65).astype(int)})  # fmt: skip
+
+
+def test_a_mcnemar_report_marks_by_the_holm_adjusted_tests_and_shows_rate_intervals():
+    from scipy import stats
+
+    table = _pass_fail().assign(perfect=1)
+    rep = table.paired.report(test="mcnemar", baseline="zeta", confidence_level=0.9)
+    frame = rep.to_frame()["score"]
+    tests = table.paired.mcnemar(baseline="zeta", adjust="holm", confidence_level=0.9)
+    for row in tests.itertuples(index=False):
+        got = frame.loc[row.system_b]
+        assert got["mean"] == row.rate_b
+        assert got["pvalue"] == row.pvalue_adjusted
+        assert (got["ci_low"], got["ci_high"]) == (row.ci_low, row.ci_high)
+        marked = row.pvalue_adjusted < 0.1
+        assert got["mark"] == ((DAGGER if row.difference > 0 else DDAGGER) if marked else "")
+    assert frame.loc["alpha", "mark"] == DAGGER
+    # each system's pass rate with Wilson's interval, Clopper-Pearson's bound at 100% (scipy)
+    for system in table.columns:
+        passes, n = int(table[system].sum()), len(table)
+        test = stats.binomtest(passes, n)
+        method = "exact" if passes in (0, n) else "wilson"
+        want = test.proportion_ci(0.9, method=method)
+        np.testing.assert_allclose(frame.loc[system, ["rate_low", "rate_high"]].to_numpy(float),
+                                   [want.low, want.high], rtol=1e-9)  # fmt: skip
+    assert "| zeta | 0.600 [0.525, 0.671] |" in rep.to_markdown(intervals=True)
+    assert "(McNemar's test, Holm-adjusted p < 0.1)" in str(rep)
+
+
+def test_a_mcnemar_report_without_baseline_gives_letters_and_refuses_max_t():
+    table = _pass_fail()
+    rep = table.paired.report(test="mcnemar")
+    letters = rep.to_frame()["score"]["letters"].to_dict()
+    expected = pairedstats.display.letters(table.paired.mcnemar(adjust="holm", as_result=True))
+    assert letters == dict(zip(expected["system"], expected["letters"]))
+    assert letters["alpha"] == "a"
+    with pytest.raises(ValueError, match="max-t needs the bootstrap's joint replicates"):
+        table.paired.report(test="mcnemar", adjust="max-t")
+    with pytest.raises(ValueError, match="letters need decisions over the family"):
+        table.paired.report(test="mcnemar", adjust=None)
+
+
+def test_command_line_report_with_mcnemar(capsys, tmp_path):
+    path = tmp_path / "pass_fail.csv"
+    _pass_fail().rename_axis("question").reset_index().to_csv(path, index=False)
+    args = ["report", str(path), "--item", "question", "--test", "mcnemar", "--baseline", "zeta"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "† significantly better than zeta (McNemar's test, Holm-adjusted p < 0.05)." in out

@@ -274,7 +274,8 @@ def letters(result, alpha: float = 0.05, *, lower_is_better: bool = False):
         raise TypeError(f"`lower_is_better` must be True or False; got {plain(lower_is_better)!r}")
     columns = getattr(result, "columns", None)
     columns = columns if isinstance(columns, dict) else {}  # a result's, not a table's
-    for name in ("pvalue", "mean_a", "mean_b"):
+    side = getattr(result, "side_columns", ("mean_a", "mean_b"))  # a system's mean or rate
+    for name in ("pvalue", *side):
         if name not in columns:
             raise TypeError(
                 f"`result`: letters need a result with {name!r} per pair "
@@ -296,8 +297,8 @@ def letters(result, alpha: float = 0.05, *, lower_is_better: bool = False):
             f"got {len(label_a)} comparisons of {n} systems"
         )
     flags = result.significant(alpha).to_numpy()
-    mean_a = np.asarray(result.mean_a, dtype=float)
-    mean_b = np.asarray(result.mean_b, dtype=float)
+    mean_a, mean_b = (np.asarray(columns[name], dtype=float).reshape(len(result.group_keys), -1)
+                      for name in side)  # fmt: skip
     rows = []
     for g, key in enumerate(result.group_keys):
         means = {}

@@ -89,6 +89,8 @@ class ComparisonResult:
     _columns: ClassVar[tuple[str, ...]] = ()
     label_columns: ClassVar[tuple[str, str]] = ("system_a", "system_b")
     estimate: ClassVar[str] = "difference"
+    #: The columns of each side's own number (a system's mean; a pass rate for 0/1 scores).
+    side_columns: ClassVar[tuple[str, str]] = ("mean_a", "mean_b")
     interval: ClassVar[tuple[str, str] | None] = None
     trials_column: ClassVar[str | None] = None
     count_columns: ClassVar[tuple[str, ...]] = ()

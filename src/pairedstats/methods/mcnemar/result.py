@@ -75,6 +75,7 @@ class McNemarResult(PValueRule, ComparisonResult):
         "statistic", "pvalue", "pvalue_adjusted", "n_clusters", "design_effect", "n_dropped",
     )  # fmt: skip
     estimate: ClassVar[str] = "difference"
+    side_columns: ClassVar[tuple[str, str]] = ("rate_a", "rate_b")
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted")
     summary_columns: ClassVar[tuple[str, ...]] = ("rate_a", "rate_b", "difference", "ci_low",

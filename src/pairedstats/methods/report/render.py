@@ -79,7 +79,10 @@ def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -
     number = _number(values["mean"], digits)
     tag = values.get("mark") or values.get("letters") or ""
     span = ""
-    if intervals and "ci_low" in values and not math.isnan(values["ci_low"]):
+    if intervals and "rate_low" in values:  # 0/1 scores: the system's own rate interval
+        low, high = (_number(values[c], digits) for c in ("rate_low", "rate_high"))
+        span = f" [{low}, {high}]"
+    elif intervals and "ci_low" in values and not math.isnan(values["ci_low"]):
         low, high = (_number(values[c], digits, sign=True) for c in ("ci_low", "ci_high"))
         span = f" [{low}, {high}]"
     if "rank_low" in values:

@@ -9,12 +9,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import display
+from ...core.rates import rate_interval
+from .._shared.results import IntervalRule
 from . import render as report_render
 
 __all__ = ["BETTER", "IN_SET", "TESTS", "WORSE", "Report"]
 
 #: The tests a report can summarise: the accessor method and its name in the notes.
-TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD"}
+TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD",
+         "mcnemar": "McNemar's test"}  # fmt: skip
 _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
              "fdr_bh": "Benjamini-Hochberg"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
@@ -38,13 +41,15 @@ def _interval_columns(result):
 
 def _against_baseline(result, alpha: float, lower: bool):
     """Rows (group key, system, values) of one metric against the baseline."""
-    flags = result.significant(None if result.interval else alpha).to_numpy()
+    # an interval rule decides at its own level; a p-value rule at the report's
+    flags = result.significant(None if isinstance(result, IntervalRule) else alpha).to_numpy()
+    side_a, side_b = (np.asarray(getattr(result, name)) for name in result.side_columns)
     adjusted = getattr(result, "pvalue_adjusted", None)
     pvalue = np.asarray(result.pvalue if adjusted is None else adjusted, dtype=float)
     interval = _interval_columns(result)
     rows = []
     for g, key in enumerate(result.group_keys):
-        base = dict(mean=float(result.mean_a[g, 0]), difference=math.nan, pvalue=math.nan,
+        base = dict(mean=float(side_a[g, 0]), difference=math.nan, pvalue=math.nan,
                     mark="")  # fmt: skip
         if interval:
             base.update(ci_low=math.nan, ci_high=math.nan)
@@ -53,7 +58,7 @@ def _against_baseline(result, alpha: float, lower: bool):
             difference = float(result.difference[g, c])
             better = (difference < 0) if lower else (difference > 0)
             mark = (BETTER if better else WORSE) if flags[g, c] else ""
-            values = dict(mean=float(result.mean_b[g, c]), difference=difference,
+            values = dict(mean=float(side_b[g, c]), difference=difference,
                           pvalue=float(pvalue[g, c]), mark=mark)  # fmt: skip
             if interval:
                 values["ci_low"] = float(getattr(result, interval[0])[g, c])
@@ -73,6 +78,24 @@ def _letter_rows(result, alpha: float, lower: bool):
     systems = list(dict.fromkeys([*result.label_a, *result.label_b]))
     rows = [(key, s, found[tuple(key), s]) for key in result.group_keys for s in systems]
     return rows, ["mean", "letters"]
+
+
+def _with_rates(rows, quantities, result, confidence_level: float):
+    """Add each system's pass-rate interval ``rate_low, rate_high`` (Wilson; Clopper-Pearson
+    at 0% and 100%: :func:`pairedstats.core.rates.rate_interval`) to the rows of a result of
+    0/1 scores, found by label in its comparisons."""
+    n_items = np.asarray(result.n_items)
+    side = [np.asarray(getattr(result, name)) for name in result.side_columns]
+    found = {}
+    for g, key in enumerate(result.group_keys):
+        for c, pair in enumerate(zip(result.label_a, result.label_b)):
+            for system, rates in zip(pair, side):
+                found[tuple(key), system] = (float(rates[g, c]), int(n_items[g, c]))
+    for key, system, values in rows:
+        rate, n = found[tuple(key), system]
+        low, high = rate_interval(round(rate * n), n, confidence_level)
+        values["rate_low"], values["rate_high"] = float(low), float(high)
+    return rows, [*quantities, "rate_low", "rate_high"]
 
 
 def _with_ranks(rows, quantities, ranking):
@@ -109,6 +132,8 @@ def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None,
             rows, quantities = _letter_rows(result, alpha, metric in lower_is_better)
         else:
             rows, quantities = _against_baseline(result, alpha, metric in lower_is_better)
+        if result.side_columns == ("rate_a", "rate_b"):  # 0/1 scores: each system's rate
+            rows, quantities = _with_rates(rows, quantities, result, 1.0 - alpha)
         if ranks is not None:
             rows, quantities = _with_ranks(rows, quantities, ranks[metric])
         if mcs is not None:

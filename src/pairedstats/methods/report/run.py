@@ -14,12 +14,15 @@ __all__ = ["run"]
 
 def run(s: Settings) -> Report:
     """The report of ``s``: each metric's test, then :class:`~pairedstats.Report`."""
-    options = dict(baseline=s.baseline, rng=s.entropy, progress=s.progress)
-    if s.n_resamples is not None:
-        options["n_resamples"] = s.n_resamples
-    if s.test == "bootstrap":
-        options.update(confidence_level=s.confidence_level, adjust=s.adjust)
     test = SPECS[s.test]
+    wanted = dict(baseline=s.baseline, rng=s.entropy, progress=s.progress,
+                  confidence_level=s.confidence_level, adjust=s.adjust)  # fmt: skip
+    if s.n_resamples is not None:
+        wanted["n_resamples"] = s.n_resamples
+    # the report's settings that the test takes (Tukey HSD: no level, no adjust; McNemar's
+    # test: no resampling)
+    own = {k.name for k in test.keywords}
+    options = {k: v for k, v in wanted.items() if k in own}
     results = {m: test.compute(design, keep=True, **options) for m, design in s.designs.items()}
     ranks = _per_metric(s, "rank") if s.ranks else None
     mcs = _per_metric(s, "mcs") if s.mcs else None

@@ -8,6 +8,7 @@ import numpy as np
 
 from ... import _validation
 from ...core.draws import root_entropy
+from .._shared.registry import SPECS
 from .result import _ADJUSTED, TESTS
 
 __all__ = ["Settings", "check"]
@@ -56,20 +57,28 @@ class Settings:
 
 
 def _adjust(adjust, test: str, baseline):
+    """``adjust`` for ``test``: ``"auto"`` is Holm for a test that takes an adjustment (the
+    bootstrap, McNemar's test), None for the Tukey HSD (its statistic controls the family)."""
+    adjusts = "adjust" in {k.name for k in SPECS[test].keywords}
     if adjust is not None:
         adjust = _validation.check_choice(adjust, "adjust", ("auto", *_ADJUSTED))
-    if test == "tukey_hsd" and adjust not in ("auto", None):
+    if not adjusts and adjust not in ("auto", None):
         raise ValueError(
-            f"`adjust`: tukey_hsd controls its family by its own statistic (the range, or "
+            f"`adjust`: {test} controls its family by its own statistic (the range, or "
             f"many-to-one with a baseline); got adjust={adjust!r}. Leave adjust='auto'"
         )
     if adjust == "auto":
-        adjust = "holm" if test == "bootstrap" else None
-    if test == "bootstrap" and baseline is None and adjust is None:
+        adjust = "holm" if adjusts else None
+    if adjusts and baseline is None and adjust is None:
         raise ValueError(
             "`adjust`: letters need decisions over the family of all pairs; got "
             "adjust=None without a baseline. Give adjust='holm' (or another), a baseline, "
             "or test='tukey_hsd'"
+        )
+    if adjust == "max-t" and test != "bootstrap":
+        raise ValueError(
+            f"`adjust`: max-t needs the bootstrap's joint replicates; {test} takes 'holm', "
+            "'bonferroni' or 'fdr_bh'"
         )
     return adjust
 

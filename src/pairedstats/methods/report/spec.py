@@ -116,15 +116,18 @@ KEYWORDS = (
         "significantly worse); default: compact letters from the test of all pairs."
     ),
     Keyword(
-        "test", "bootstrap", '{"bootstrap", "tukey_hsd"}, default "bootstrap"',
-        "The method run on each metric: the paired bootstrap, or the randomized Tukey HSD.",
+        "test", "bootstrap", '{"bootstrap", "tukey_hsd", "mcnemar"}, default "bootstrap"',
+        "The method run on each metric: the paired bootstrap, the randomized Tukey HSD, or "
+        "McNemar's test for 0/1 (pass/fail) scores, whose report adds each system's pass-rate "
+        "interval (``rate_low``, ``rate_high``: Wilson's, exact at 0% and 100%; shown with "
+        "``intervals=True``).",
         option=dict(type=str.lower, choices=tuple(TESTS), help="default: bootstrap"),
     ),
     Keyword(
         "adjust", "auto", '{"auto", "holm", "bonferroni", "max-t", "fdr_bh"} or None',
-        'The bootstrap\'s adjustment over the comparisons of a metric; ``"auto"``: Holm. '
-        "None: unadjusted marks (not with letters). Tukey HSD is adjusted by its statistic "
-        'and takes only ``"auto"``.',
+        'The adjustment over the comparisons of a metric (bootstrap, McNemar\'s test; max-t '
+        'the bootstrap\'s only); ``"auto"``: Holm. None: unadjusted marks (not with '
+        'letters). Tukey HSD is adjusted by its statistic and takes only ``"auto"``.',
         option=dict(type=_adjust_option, help="bootstrap adjustment (default holm; none: "
                     "unadjusted)"),
     ),
