@@ -28,6 +28,7 @@ __all__ = [
     "RankTestResult",
     "SystemTable",
     "labelled_flags",
+    "labelled_frame",
 ]
 
 
@@ -152,7 +153,6 @@ class ComparisonResult:
             Group key columns first, then the two label columns, then :attr:`columns`
             (writable copies). ``attrs`` holds the metadata.
         """
-        import pandas as pd
 
         n_groups = len(self.group_keys)
         n_comp = len(self.label_a)
@@ -164,11 +164,7 @@ class ComparisonResult:
         data[self.label_columns[1]] = np.tile(_label_array(self.label_b), n_groups)
         for name, values in self.columns.items():
             data[name] = values.copy()
-        frame = pd.DataFrame(data)
-        for name in (*self.group_names, *self.label_columns):
-            frame[name] = frame[name].infer_objects()
-        frame.attrs.update(self.metadata)
-        return frame
+        return labelled_frame(data, (*self.group_names, *self.label_columns), self.metadata)
 
     def to_dataset(self):
         """The result as an :class:`xarray.Dataset`.
@@ -424,7 +420,6 @@ class SystemTable:
     def _system_frame(self):
         """The group keys, ``system`` and the columns, one row per group and system, with
         the metadata in ``attrs``."""
-        import pandas as pd
 
         n_groups, p = len(self.group_keys), len(self.systems)
         data = {}
@@ -432,11 +427,7 @@ class SystemTable:
             data[name] = np.repeat(_label_array([key[j] for key in self.group_keys]), p)
         data["system"] = np.tile(_label_array(self.systems), n_groups)
         data.update({k: v.copy() for k, v in self.columns.items()})
-        frame = pd.DataFrame(data)
-        for name in (*self.group_names, "system"):
-            frame[name] = frame[name].infer_objects()
-        frame.attrs.update(self.metadata)
-        return frame
+        return labelled_frame(data, (*self.group_names, "system"), self.metadata)
 
     def to_dataset(self):
         """The table as an :class:`xarray.Dataset`.
@@ -517,6 +508,19 @@ def comparison_coordinates(names: tuple[str, str], label_a, label_b):
     index = pd.MultiIndex(levels=levels, codes=codes, names=list(names))
     dtypes = {n: v.dtype for n, v in zip(names, values)}
     return xr.Coordinates.from_xindex(PandasMultiIndex(index, "comparison", dtypes))
+
+
+def labelled_frame(data: dict, labels, metadata: dict):
+    """A result's table from its columns ``data``: the label columns ``labels`` keep their
+    labels' own types (object arrays inferred back: integers stay integers), ``attrs`` the
+    metadata."""
+    import pandas as pd
+
+    frame = pd.DataFrame(data)
+    for name in labels:
+        frame[name] = frame[name].infer_objects()
+    frame.attrs.update(metadata)
+    return frame
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

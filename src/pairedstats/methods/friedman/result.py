@@ -17,6 +17,7 @@ from .._shared.results import (
     _group_grid,
     _label_array,
     labelled_flags,
+    labelled_frame,
 )
 
 __all__ = ["FriedmanResult"]
@@ -198,7 +199,6 @@ class FriedmanResult(ComparisonResult):
             clique (:meth:`cliques`) a letter, ``a`` to the one of the best mean rank; two
             systems share a letter exactly when no test tells them apart.
         """
-        import pandas as pd
 
         k = len(self.systems)
         data = self._group_frame(k)
@@ -210,11 +210,7 @@ class FriedmanResult(ComparisonResult):
             letters += ["".join(display._letter(c) for c, clique in enumerate(found)
                                 if s in clique) for s in self.systems]  # fmt: skip
         data["cliques"] = letters
-        frame = pd.DataFrame(data)
-        for name in (*self.group_names, "system"):
-            frame[name] = frame[name].infer_objects()
-        frame.attrs.update(self.metadata)
-        return frame
+        return labelled_frame(data, (*self.group_names, "system"), self.metadata)
 
     def to_dataset(self):
         """The post-hoc table as an :class:`xarray.Dataset`, with ``mean_rank`` over the
