@@ -391,3 +391,16 @@ def test_bool_and_numbers_give_the_same_table():
     a = np.array([True, False, True, True])
     b = np.array([False, False, True, True])
     assert paired_counts(a, b) == paired_counts(a.astype(float), b.astype(int))
+
+
+@pytest.mark.parametrize("table", [(43, 31, 74), (31, 43, 74), (0, 5, 5), (3, 3, 10)])
+def test_a_one_sided_interval_at_level_one_half_ends_at_the_estimate(table):
+    # z = 0: the score equation's root is the estimate itself, where T is 0 up to rounding
+    # (found by hypothesis: root finding had no sign change there)
+    only_a, only_b, n = table
+    estimate = (only_b - only_a) / n
+    less = tango_interval(only_a, only_b, n, confidence_level=0.5, alternative="less")
+    greater = tango_interval(only_a, only_b, n, confidence_level=0.5, alternative="greater")
+    assert less.high == pytest.approx(estimate, abs=1e-12)
+    assert greater.low == pytest.approx(estimate, abs=1e-12)
+    assert (less.low, greater.high) == (-1.0, 1.0)

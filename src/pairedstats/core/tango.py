@@ -188,11 +188,20 @@ def tango_interval(
     def gap(d: float) -> float:  # arctan keeps the infinite ends finite for brentq
         return math.atan(float(tango_score(d, y, x, n))) - sign * target
 
+    def root(a: float, b: float) -> float:
+        """The end between ``a`` and ``b``; where ``gap`` does not change sign there (a
+        one-sided level of 0.5: ``z = 0``, the end is the estimate, at which ``T`` is 0 up
+        to rounding), the end of the two nearer the target."""
+        fa, fb = gap(a), gap(b)
+        if fa * fb > 0:
+            return a if abs(fa) <= abs(fb) else b
+        return optimize.brentq(gap, a, b, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+
     low, high = -1.0, 1.0
     if alternative != "less" and estimate > -1.0:
         sign = 1.0
-        low = optimize.brentq(gap, -1.0, estimate, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+        low = root(-1.0, estimate)
     if alternative != "greater" and estimate < 1.0:
         sign = -1.0
-        high = optimize.brentq(gap, estimate, 1.0, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+        high = root(estimate, 1.0)
     return Interval(low=float(low), high=float(high))
