@@ -59,8 +59,10 @@ SUBJECTS = sorted(n for n in dir(PairedDataFrameAccessor) if not n.startswith("_
 _SETTINGS = {"n_resamples": 199, "rng": 7, "workers": 1, "difference": 0.5}
 #: Variants that reach the outputs each keyword of these values switches on.
 _VARIANTS = {
-    "report": ({"test": "bootstrap", "ranks": True, "bold_best": True, "mcs": True},
-               {"test": "tukey_hsd"}),
+    "report": (
+        {"test": "bootstrap", "ranks": True, "bold_best": True, "mcs": True},
+        {"test": "tukey_hsd"},
+    ),
     "rank": ({"simultaneous": True}, {"simultaneous": False}),
     "mcs": ({"statistic": "max"}, {"statistic": "range"}),
 }
@@ -405,8 +407,17 @@ def test_the_report_of_unsorted_systems_puts_each_mean_on_its_system():
 
 
 # --------------------------------------------------------------------------- direction
-_DECISIONS = ("mark", "letters", "rank", "rank_low", "rank_high", "may_be_best", "in_set",
-              "mcs_pvalue", "eliminated")
+_DECISIONS = (
+    "mark",
+    "letters",
+    "rank",
+    "rank_low",
+    "rank_high",
+    "may_be_best",
+    "in_set",
+    "mcs_pvalue",
+    "eliminated",
+)
 _NUMBER = re.compile(r"-?\d+\.\d+")
 
 
