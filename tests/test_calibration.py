@@ -8,6 +8,11 @@ against a baseline under the complete null, the joint under-coverage of unadjust
 intervals, the family-wise type-I error of the randomized Tukey HSD on gridded (heavily
 tied) scores, and the type-I error of the rank-sum test. The simulators are the study's,
 imported from the scripts. Every check names its own cell, so no two share random draws.
+
+The pass/fail checks (``validation/calibration_binary.py``) rerun a few cells of that study
+on fresh draws and assert each rate within 3 Monte Carlo standard errors of the committed
+study's (``validation/results/binary_*.csv``): Tango's, the bootstrap's and Wald's coverage,
+the clustered and naive intervals on clustered items, and the size of the tests.
 """
 
 import importlib.util
@@ -33,6 +38,7 @@ def _load(name):
 
 cal = _load("calibration")
 fam = _load("calibration_families")
+binary = _load("calibration_binary")
 
 N_SIMS = 400
 N_RESAMPLES = 999
@@ -162,3 +168,102 @@ def test_ranksum_type1(kind):
         alpha = row["alpha"]
         se = np.sqrt(alpha * (1 - alpha) / N_SIMS)
         assert row["type1"] <= alpha + 3 * se
+
+
+# --------------------------------------------------------------------------- pass/fail
+def _committed(table, **cell):
+    import pandas as pd
+
+    df = pd.read_csv(_DIR / "results" / f"binary_{table}.csv")
+    for column, value in cell.items():
+        df = df[np.isclose(df[column], value)] if column != "design" else df[df[column] == value]
+    return df
+
+
+def _assert_as_committed(rate, n_sims, ref, column, name):
+    # fresh draws against the committed study: the two rates differ by chance with the
+    # standard error of a difference of two binomial proportions at the committed rate
+    p, n0 = float(ref[column]), int(ref["n_sims"])
+    se = np.sqrt(max(p * (1 - p), 0.01 * 0.99) * (1 / n_sims + 1 / n0))
+    assert abs(rate - p) <= 3 * se, (name, rate, p, se)
+
+
+def test_binary_truth_matches_large_simulations():
+    # the quadrature truths (Gauss-Jacobi over the Beta difficulty, Gauss-Hermite over the
+    # cluster effects) against 400 data sets of 1,000 items of the same model
+    for design, rate in (("plain", 0.99), ("clustered", 0.7)):
+        sim = binary.simulate(design, rate, 1000, 0.5, 400, np.random.default_rng(12))
+        d = sim["scores"][:, 1] - sim["scores"][:, 0]
+        per_set = d.reshape(400, 1000).mean(axis=1)  # clusters stay within a data set
+        se = per_set.std() / np.sqrt(400)
+        assert abs(per_set.mean() - binary.true_difference(rate, 0.5, design)) < 4 * se
+    assert binary.true_difference(0.9, 0.0, "clustered") == pytest.approx(0, abs=1e-14)
+
+
+def test_binary_clusters_and_wald():
+    codes = binary.cluster_codes(200, 30, np.random.default_rng(13))
+    sizes = np.bincount(codes)
+    owner = np.repeat(np.arange(30), 200)
+    assert sizes.sum() == 6000
+    assert sizes.max() <= 10
+    for g in range(30):  # clusters of 5 to 10 items, the last of each data set cut
+        within = np.bincount(codes[owner == g])
+        within = within[within > 0]
+        assert (within[:-1] >= 5).all()
+        assert within.sum() == 200
+    assert len(np.unique(owner[np.isin(codes, codes[owner == 0])])) == 1  # codes unique
+    # Wald by hand on one table: b = 6 only-b, c = 2 only-a of 40 items
+    x = np.zeros((40, 2))
+    x[:6, 1], x[6:8, 0], x[8:30] = 1, 1, 1
+    sim = {"scores": x, "groups": np.zeros(40, dtype=np.int64), "cluster": np.arange(40)}
+    d, se = 4 / 40, np.sqrt((8 / 40 - (4 / 40) ** 2) / 40)
+    for cluster in (False, True):  # clusters of one item: the plain Wald interval
+        lo, hi = binary.wald(sim, 40, 1, cluster=cluster)
+        assert lo[0] == pytest.approx(d - 1.959963984540054 * se, rel=1e-12)
+        assert hi[0] == pytest.approx(d + 1.959963984540054 * se, rel=1e-12)
+
+
+def test_binary_coverage_as_committed_plain():
+    # 50 items at a 95% rate: Tango's interval near 0.95, the bootstrap and Wald short of it
+    n_sims = 500
+    rows, _ = binary.run_cell("plain", 0.95, 50, 0.5, n_sims, key=("test", 1))
+    committed = _committed("coverage", design="plain", rate=0.95, n_items=50, shift=0.5)
+    for row in rows:
+        ref = committed[committed["interval"] == row["interval"]].iloc[0]
+        _assert_as_committed(row["coverage"], n_sims, ref, "coverage", row["interval"])
+    assert {r["interval"] for r in rows} == {"tango", "bootstrap", "wald"}
+
+
+def test_binary_coverage_as_committed_clustered():
+    # clusters of 5-10 items (about 27 per data set): the clustered intervals against the
+    # committed study, and the naive intervals far below 0.95 (too narrow by the design effect)
+    n_sims = 400
+    rows, _ = binary.run_cell("clustered", 0.7, 200, 0.5, n_sims, key=("test", 2),
+                              bootstrap=False)  # fmt: skip
+    committed = _committed("coverage", design="clustered", rate=0.7, n_items=200, shift=0.5)
+    se = np.sqrt(0.95 * 0.05 / n_sims)
+    for row in rows:
+        ref = committed[committed["interval"] == row["interval"]].iloc[0]
+        _assert_as_committed(row["coverage"], n_sims, ref, "coverage", row["interval"])
+        if "naive" in row["interval"]:
+            assert row["coverage"] < 0.95 - 3 * se
+    assert {r["interval"] for r in rows} == {"tango", "wald", "tango (naive)", "wald (naive)"}
+
+
+def test_binary_size_as_committed():
+    # equal rates: the exact test at most 0.05 + 3 s.e., every test as in the committed study;
+    # on clustered items the naive test rejects far more often than 0.05
+    n_sims = 1000
+    _, plain = binary.run_cell("plain", 0.9, 200, 0.0, n_sims, key=("test", 3), bootstrap=False)
+    _, clustered = binary.run_cell("clustered", 0.7, 200, 0.0, n_sims, key=("test", 4),
+                                   bootstrap=False)  # fmt: skip
+    se = np.sqrt(0.05 * 0.95 / n_sims)
+    for rows, design, rate in ((plain, "plain", 0.9), (clustered, "clustered", 0.7)):
+        committed = _committed("size", design=design, rate=rate, n_items=200)
+        for row in rows:
+            ref = committed[committed["test"] == row["test"]].iloc[0]
+            _assert_as_committed(row["size"], n_sims, ref, "size", row["test"])
+    by = {r["test"]: r["size"] for r in plain + clustered}
+    assert by["exact"] <= 0.05 + 3 * se
+    assert by["clustered asymptotic"] <= 0.05 + 3 * se
+    assert by["asymptotic (naive)"] > 0.05 + 3 * se
