@@ -144,6 +144,12 @@ def test_adjusted_pvalues_over_each_family(four):
     np.testing.assert_array_equal(bh.pvalue, plain.pvalue)
     expected = stats.false_discovery_control(plain.pvalue[0])
     np.testing.assert_allclose(bh.pvalue_adjusted[0], expected, rtol=1e-12)
+    by = bootstrap(four, adjust="fdr_by", **kw)
+    expected = stats.false_discovery_control(plain.pvalue[0], method="by")
+    np.testing.assert_allclose(by.pvalue_adjusted[0], expected, rtol=1e-12)
+    np.testing.assert_array_equal(by.significant(), by.pvalue_adjusted < 0.05)
+    # a 0 stands for < m c(m) / B: BY multiplies by at most m (1 + 1/2 + ... + 1/m)
+    np.testing.assert_allclose(by.pvalue_bounds()["pvalue_adjusted"], 3 * (11 / 6) / 2000)
     holm = bootstrap(four, adjust="Holm", **kw)
     p = plain.pvalue[0]
     order = np.argsort(p)

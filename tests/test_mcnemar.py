@@ -176,7 +176,7 @@ def test_every_method_and_alternative(method, alternative):
     assert res.metadata["alternative"] == alternative
 
 
-@pytest.mark.parametrize("adjust", ["holm", "bonferroni", "fdr_bh"])
+@pytest.mark.parametrize("adjust", ["holm", "bonferroni", "fdr_bh", "fdr_by"])
 def test_adjust_over_the_comparisons_of_each_group(adjust):
     tidy = pd.concat([_tidy().assign(fold=f) for f in ("f2", "f1")], ignore_index=True)
     tidy.loc[tidy.fold == "f1", "correct"] = 1.0 - tidy.loc[tidy.fold == "f1", "correct"]

@@ -127,7 +127,7 @@ def bootstrap(
     confidence_level: _Float = ...,
     method: Literal["percentile", "basic", "bca", "studentized"] = ...,
     alternative: Literal["two-sided", "less", "greater"] = ...,
-    adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+    adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
     resampling: Literal["auto", "index", "counts"] = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     progress: _Bool = ...,
@@ -143,7 +143,7 @@ def bootstrap_design(
     confidence_level: _Float = ...,
     method: Literal["percentile", "basic", "bca", "studentized"] = ...,
     alternative: Literal["two-sided", "less", "greater"] = ...,
-    adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+    adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
     resampling: Literal["auto", "index", "counts"] = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     progress: _Bool = ...,
@@ -175,7 +175,7 @@ def mcnemar(
     method: Literal["exact", "mid-p", "asymptotic"] = ...,
     alternative: Literal["two-sided", "less", "greater"] = ...,
     confidence_level: _Float = ...,
-    adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
 ) -> McNemarResult: ...
 def mcnemar_design(
     design: PairedDesign,
@@ -184,7 +184,7 @@ def mcnemar_design(
     method: Literal["exact", "mid-p", "asymptotic"] = ...,
     alternative: Literal["two-sided", "less", "greater"] = ...,
     confidence_level: _Float = ...,
-    adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
 ) -> McNemarResult: ...
 def ranksum(
     a: ArrayLike,

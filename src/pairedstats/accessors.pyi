@@ -53,7 +53,7 @@ class PairedDataArrayAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -79,7 +79,7 @@ class PairedDataArrayAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -105,7 +105,7 @@ class PairedDataArrayAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -267,7 +267,7 @@ class PairedDataArrayAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: Literal[False] = ...,
     ) -> xr.Dataset: ...
     @overload
@@ -284,7 +284,7 @@ class PairedDataArrayAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: Literal[True],
     ) -> McNemarResult: ...
     @overload
@@ -301,7 +301,7 @@ class PairedDataArrayAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | McNemarResult: ...
     @overload
@@ -488,7 +488,7 @@ class PairedDataArrayAccessor:
         missing: Literal["raise", "complete"] = ...,
         baseline: Hashable | None = ...,
         test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         confidence_level: _Float = ...,
         n_resamples: _Int | None = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
@@ -582,7 +582,7 @@ class PairedDataFrameAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -609,7 +609,7 @@ class PairedDataFrameAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -636,7 +636,7 @@ class PairedDataFrameAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -808,7 +808,7 @@ class PairedDataFrameAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: Literal[False] = ...,
     ) -> pd.DataFrame: ...
     @overload
@@ -826,7 +826,7 @@ class PairedDataFrameAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: Literal[True],
     ) -> McNemarResult: ...
     @overload
@@ -844,7 +844,7 @@ class PairedDataFrameAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | McNemarResult: ...
     @overload
@@ -1038,7 +1038,7 @@ class PairedDataFrameAccessor:
         missing: Literal["raise", "complete"] = ...,
         baseline: Hashable | None = ...,
         test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         confidence_level: _Float = ...,
         n_resamples: _Int | None = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
@@ -1134,7 +1134,7 @@ class PairedDatasetAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -1160,7 +1160,7 @@ class PairedDatasetAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -1186,7 +1186,7 @@ class PairedDatasetAccessor:
         confidence_level: _Float = ...,
         method: Literal["percentile", "basic", "bca", "studentized"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
-        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         resampling: Literal["auto", "index", "counts"] = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         progress: _Bool = ...,
@@ -1348,7 +1348,7 @@ class PairedDatasetAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: Literal[False] = ...,
     ) -> xr.Dataset: ...
     @overload
@@ -1365,7 +1365,7 @@ class PairedDatasetAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: Literal[True],
     ) -> McNemarResult: ...
     @overload
@@ -1382,7 +1382,7 @@ class PairedDatasetAccessor:
         method: Literal["exact", "mid-p", "asymptotic"] = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
         confidence_level: _Float = ...,
-        adjust: Literal["holm", "bonferroni", "fdr_bh"] | None = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | McNemarResult: ...
     @overload
@@ -1569,7 +1569,7 @@ class PairedDatasetAccessor:
         missing: Literal["raise", "complete"] = ...,
         baseline: Hashable | None = ...,
         test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh"] | None = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
         confidence_level: _Float = ...,
         n_resamples: _Int | None = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,

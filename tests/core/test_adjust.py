@@ -2,7 +2,9 @@
 and simulation.
 
 Reference values: tests/reference/adjust/reference.csv, written by make_reference.R in the
-same folder (R's stats::p.adjust with "holm", "bonferroni" and "BH").
+same folder (R's stats::p.adjust with "holm", "bonferroni" and "BH"), and
+tests/reference/adjust/fdr_by.csv, written by make_fdr_by.py (statsmodels' multipletests with
+"fdr_by", on the same cases).
 """
 
 import csv
@@ -18,7 +20,7 @@ from pairedstats.core import adjust
 from pairedstats.core.intervals import percentile_interval
 
 REF = Path(__file__).parent.parent / "reference" / "adjust"
-R_METHOD = {"holm": "holm", "bonferroni": "bonferroni", "BH": "fdr_bh"}
+R_METHOD = {"holm": "holm", "bonferroni": "bonferroni", "BH": "fdr_bh", "fdr_by": "fdr_by"}
 
 
 def _numbers(text):
@@ -26,11 +28,19 @@ def _numbers(text):
 
 
 def _reference():
-    with open(REF / "reference.csv", newline="") as fh:
-        return [
-            (row["case"], R_METHOD[row["method"]], _numbers(row["p"]), _numbers(row["adjusted"]))
-            for row in csv.DictReader(fh)
-        ]
+    rows = []
+    for name in ("reference.csv", "fdr_by.csv"):
+        with open(REF / name, newline="") as fh:
+            rows += [
+                (
+                    row["case"],
+                    R_METHOD[row["method"]],
+                    _numbers(row["p"]),
+                    _numbers(row["adjusted"]),
+                )
+                for row in csv.DictReader(fh)
+            ]
+    return rows
 
 
 REFERENCE = _reference()
@@ -73,6 +83,34 @@ def test_agrees_with_r_on_all_cases_at_once_padded_with_nan(method):
     for i, (p, expected) in enumerate(rows):
         np.testing.assert_allclose(got[i, i % 3 : i % 3 + p.size], expected, rtol=1e-12, atol=0)
         assert np.isnan(np.delete(got[i], np.s_[i % 3 : i % 3 + p.size])).all()
+
+
+def test_every_method_has_reference_values():
+    assert {method for _, method, _, _ in REFERENCE} == set(adjust.PVALUE_METHODS)
+    by_cases = {case for case, method, _, _ in REFERENCE if method == "fdr_by"}
+    assert by_cases == set(CASES)
+
+
+def test_fdr_by_is_its_definition():
+    """Benjamini & Yekutieli (2001), theorem 1.3: reject H_(i) for i <= max{i: p_(i) <= i q /
+    (m c(m))}, c(m) = sum_{j<=m} 1/j. Its adjusted p-value is the smallest q rejecting H_(i):
+    min over j >= i of m c(m) p_(j) / j, capped at 1, computed here by a loop."""
+    gen = np.random.default_rng(35)
+    for m in (1, 2, 3, 7, 20):
+        p = gen.uniform(size=m) ** 3
+        p[gen.integers(m)] = p[0]  # a tie
+        c = sum(1.0 / j for j in range(1, m + 1))
+        s = np.sort(p)
+        expected_sorted = [
+            min(1.0, min(m * c * s[j] / (j + 1) for j in range(i, m))) for i in range(m)
+        ]
+        expected = np.empty(m)
+        expected[np.argsort(p, kind="stable")] = expected_sorted
+        np.testing.assert_allclose(adjust.adjust_pvalues(p, "fdr_by"), expected, rtol=1e-13)
+        # and the decision rule itself at q = 0.05: the step-up rejections
+        passed = [i for i in range(m) if s[i] <= (i + 1) * 0.05 / (m * c)]
+        rejected = np.sort(p)[: (max(passed) + 1) if passed else 0]
+        assert set(p[adjust.adjust_pvalues(p, "fdr_by") <= 0.05]) == set(rejected)
 
 
 # --- (b) scipy -------------------------------------------------------------------------------
@@ -312,8 +350,9 @@ def test_adjusted_pvalues_are_ordered(p):
     holm = adjust.adjust_pvalues(p, "holm")
     bonf = adjust.adjust_pvalues(p, "bonferroni")
     bh = adjust.adjust_pvalues(p, "fdr_bh")
+    by = adjust.adjust_pvalues(p, "fdr_by")
     finite = ~np.isnan(p)
-    for adjusted in (holm, bonf, bh):
+    for adjusted in (holm, bonf, bh, by):
         np.testing.assert_array_equal(np.isnan(adjusted), ~finite)
         assert (adjusted[finite] >= p[finite]).all()
         assert (adjusted[finite] <= 1).all()
@@ -322,6 +361,7 @@ def test_adjusted_pvalues_are_ordered(p):
         assert (np.diff(adjusted[finite][order]) >= 0).all()
     assert (holm[finite] <= bonf[finite]).all()
     assert (bh[finite] <= holm[finite]).all()
+    assert (bh[finite] <= by[finite]).all()
 
 
 @given(families, st.integers(0, 12), st.integers(1, 4))

@@ -387,7 +387,7 @@ def groups(
 _INTERVALS = ("percentile", "basic", "bca", "studentized")
 _ALTERNATIVES = ("two-sided", "less", "greater")
 #: Every family-wise adjustment, and none.
-ADJUSTMENTS = (None, "holm", "bonferroni", "max-t", "fdr_bh")
+ADJUSTMENTS = (None, "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by")
 
 
 def bootstrap_settings(methods=_INTERVALS, resampling=("auto",), adjust=(None,)):

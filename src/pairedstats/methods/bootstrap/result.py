@@ -135,7 +135,8 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         """Which comparisons are significant at ``alpha = 1 - confidence_level``: the
         interval excludes 0 (``pvalue < alpha``), or with ``adjust`` the adjusted p-value
         is below ``alpha`` (the family-wise decision; Benjamini-Hochberg's, with
-        ``"fdr_bh"``, at that false discovery rate).
+        ``"fdr_bh"`` or Benjamini-Yekutieli's with ``"fdr_by"``, at that false discovery
+        rate).
 
         Parameters
         ----------
@@ -177,7 +178,8 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         0 is below ``1 / n_resamples``; ``pvalue_adjusted`` is max-t's share of the joint
         replicates (``1 / n_resamples`` too), or Holm's, Bonferroni's or
         Benjamini-Hochberg's of ``pvalue``, which multiply it by at most the family size
-        ``m`` (the group's comparisons with a p-value): ``m / n_resamples``."""
+        ``m`` (the group's comparisons with a p-value): ``m / n_resamples``;
+        Benjamini-Yekutieli's by at most ``m c(m)``, ``c(m) = sum_{i<=m} 1/i``."""
         n = self.metadata.get("n_resamples")
         if not n:
             return {}
@@ -186,7 +188,11 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         if self.pvalue_adjusted is not None:
             family = np.ones_like(pvalue)
             if self.metadata.get("adjust") != "max-t":
-                family *= (~np.isnan(pvalue)).sum(axis=-1, keepdims=True)
+                m = (~np.isnan(pvalue)).sum(axis=-1, keepdims=True)
+                family *= m
+                if self.metadata.get("adjust") == "fdr_by":
+                    harmonic = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, m.max() + 1))])
+                    family *= harmonic[m]
             out["pvalue_adjusted"] = (family / n).reshape(-1)
         return out
 

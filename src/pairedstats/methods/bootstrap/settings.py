@@ -23,7 +23,7 @@ __all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "check"]
 
 METHODS = ("percentile", "basic", "bca", "studentized")
 RESAMPLING = ("auto", "index", "counts")
-ADJUSTMENTS = ("holm", "bonferroni", "max-t", "fdr_bh")
+ADJUSTMENTS = ("holm", "bonferroni", "max-t", "fdr_bh", "fdr_by")
 
 
 def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
@@ -135,7 +135,7 @@ class Settings:
     confidence_level : float
     method : {"percentile", "basic", "bca", "studentized"}
     alternative : {"two-sided", "less", "greater"}
-    adjust : {"holm", "bonferroni", "max-t", "fdr_bh"} or None
+    adjust : {"holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"} or None
     resampling : {"auto", "index", "counts"}
     root : int
         The root entropy of the random streams, from ``rng``.

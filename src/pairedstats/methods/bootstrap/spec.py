@@ -136,11 +136,12 @@ SPEC = register(
             Keyword(
                 "adjust",
                 None,
-                '{None, "holm", "bonferroni", "max-t", "fdr_bh"}, default None',
+                '{None, "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"}, default None',
                 "Control over the comparisons of a group (the family), adding "
                 "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error "
                 "control of ``pvalue``, Benjamini-Hochberg's false discovery rate "
-                '(``"fdr_bh"``), or ``"max-t"``: the joint bootstrap distribution of the '
+                '(``"fdr_bh"``; ``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence), '
+                'or ``"max-t"``: the joint bootstrap distribution of the '
                 "comparisons' studentized deviations, whose maximum gives simultaneous "
                 "intervals (single step) and step-down p-values (Westfall and Young 1993; "
                 'Romano and Wolf 2005). ``"max-t"`` and ``"bonferroni"`` also add the '

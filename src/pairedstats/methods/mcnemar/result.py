@@ -45,7 +45,8 @@ class McNemarResult(PValueRule, ComparisonResult):
         The p-value of ``alternative`` (about b - a) by the test of ``method``.
     pvalue_adjusted : ndarray or None
         With ``adjust``, ``pvalue`` adjusted over the comparisons of the group (Holm,
-        Bonferroni or Benjamini-Hochberg: :func:`pairedstats.core.adjust.adjust_pvalues`).
+        Bonferroni, Benjamini-Hochberg or Benjamini-Yekutieli:
+        :func:`pairedstats.core.adjust.adjust_pvalues`).
     n_clusters : ndarray of int or None
         With ``cluster``, the clusters of the group.
     design_effect : ndarray or None
@@ -88,8 +89,9 @@ class McNemarResult(PValueRule, ComparisonResult):
     def significant(self, alpha: float | None = None):
         """:meth:`PValueRule.significant <pairedstats.PValueRule.significant>` (``pvalue <
         alpha``, default 0.05), deciding by ``pvalue_adjusted`` with ``adjust`` (the
-        family-wise decision; Benjamini-Hochberg's, with ``"fdr_bh"``, at that false
-        discovery rate): a table of booleans, one row per group, one column per comparison."""
+        family-wise decision; Benjamini-Hochberg's with ``"fdr_bh"`` or
+        Benjamini-Yekutieli's with ``"fdr_by"``, at that false discovery rate): a table of
+        booleans, one row per group, one column per comparison."""
         flags = PValueRule.significant(self, alpha)  # checks alpha
         if self.pvalue_adjusted is None:
             return flags

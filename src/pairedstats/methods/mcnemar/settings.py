@@ -36,7 +36,7 @@ class Settings:
         About b - a.
     confidence_level : float
         Level of Tango's interval.
-    adjust : {"holm", "bonferroni", "fdr_bh"} or None
+    adjust : {"holm", "bonferroni", "fdr_bh", "fdr_by"} or None
         The adjustment of the p-values over the comparisons of a group.
     """
 

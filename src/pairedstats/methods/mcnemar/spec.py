@@ -106,11 +106,12 @@ SPEC = register(
             Keyword(
                 "adjust",
                 None,
-                '{None, "holm", "bonferroni", "fdr_bh"}, default None',
+                '{None, "holm", "bonferroni", "fdr_bh", "fdr_by"}, default None',
                 "Control over the comparisons of a group (the family), adding "
                 "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error "
                 "control of ``pvalue``, or Benjamini-Hochberg's false discovery rate "
-                '(``"fdr_bh"``). With ``adjust``, :meth:`McNemarResult.significant` decides '
+                '(``"fdr_bh"``; ``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence). '
+                "With ``adjust``, :meth:`McNemarResult.significant` decides "
                 "by ``pvalue_adjusted``; the intervals stay unadjusted.",
                 option=dict(type=str.lower, choices=PVALUE_METHODS, help="adjust the p-values"),
             ),

@@ -19,7 +19,7 @@ __all__ = ["BETTER", "IN_SET", "TESTS", "WORSE", "Report"]
 TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD",
          "mcnemar": "McNemar's test"}  # fmt: skip
 _ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
-             "fdr_bh": "Benjamini-Hochberg"}  # fmt: skip
+             "fdr_bh": "Benjamini-Hochberg", "fdr_by": "Benjamini-Yekutieli"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
 IN_SET = "\u22c4"  # diamond: in the metric's best set (model confidence set)
 _LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger"}

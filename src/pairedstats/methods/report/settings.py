@@ -78,7 +78,7 @@ def _adjust(adjust, test: str, baseline):
     if adjust == "max-t" and test != "bootstrap":
         raise ValueError(
             f"`adjust`: max-t needs the bootstrap's joint replicates; {test} takes 'holm', "
-            "'bonferroni' or 'fdr_bh'"
+            "'bonferroni', 'fdr_bh' or 'fdr_by'"
         )
     return adjust
 

@@ -124,7 +124,7 @@ KEYWORDS = (
         option=dict(type=str.lower, choices=tuple(TESTS), help="default: bootstrap"),
     ),
     Keyword(
-        "adjust", "auto", '{"auto", "holm", "bonferroni", "max-t", "fdr_bh"} or None',
+        "adjust", "auto", '{"auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"} or None',
         'The adjustment over the comparisons of a metric (bootstrap, McNemar\'s test; max-t '
         'the bootstrap\'s only); ``"auto"``: Holm. None: unadjusted marks (not with '
         'letters). Tukey HSD is adjusted by its statistic and takes only ``"auto"``.',
