@@ -19,6 +19,7 @@ from pairedstats.core.power import (
     mcnemar_items_for,
     mcnemar_power,
     paired_power,
+    standard_deviation_limit,
 )
 
 REF = pd.read_csv(Path(__file__).parents[1] / "reference" / "power" / "reference.csv")
@@ -245,3 +246,53 @@ def test_mcnemar_refusals_and_limits():
     assert np.isnan(mcnemar_detectable_difference(3, discordant_rate=0.5))
     # every item discordant, one way: the statistic is sqrt(n), beyond 1.96 from 4 items on
     assert [mcnemar_power(n, -1.0, discordant_rate=1.0) for n in (3, 4)] == [0.0, 1.0]
+
+
+# --- planning with an upper confidence limit of the pilot's standard deviation ----------------
+
+
+@pytest.mark.parametrize(("pilot_items", "level"), [(2, 0.5), (10, 0.8), (30, 0.8), (48, 0.95)])
+def test_standard_deviation_limit_is_the_chi_square_bound(pilot_items, level):
+    """The limit U of s = 1 solves P(chi2_{n-1} <= (n - 1) s^2 / U^2) = 1 - level: the cdf
+    at the bound, found here by root finding on the cdf (not the quantile function)."""
+    df = pilot_items - 1
+    got = standard_deviation_limit(1.0, pilot_items, level)
+    np.testing.assert_allclose(stats.chi2.cdf(df / got**2, df), 1 - level, rtol=1e-10)
+    from scipy import optimize
+
+    bound = optimize.brentq(lambda u: stats.chi2.cdf(df / u**2, df) - (1 - level), 1e-3, 1e3,
+                            xtol=1e-14)  # fmt: skip
+    np.testing.assert_allclose(standard_deviation_limit(0.3, pilot_items, level), 0.3 * bound,
+                               rtol=1e-9)  # fmt: skip
+
+
+def test_standard_deviation_limit_covers_at_its_level_over_simulated_pilots():
+    gen = np.random.default_rng(35)
+    pilots = gen.normal(0.0, 2.0, size=(20_000, 24))
+    s = pilots.std(axis=1, ddof=1)
+    upper = np.array([standard_deviation_limit(v, 24, 0.8) for v in s[:2000]])
+    factor = standard_deviation_limit(1.0, 24, 0.8)
+    np.testing.assert_allclose(upper, factor * s[:2000], rtol=1e-12)  # scales with s
+    covered = np.mean(factor * s >= 2.0)
+    assert abs(covered - 0.8) < 4 * np.sqrt(0.8 * 0.2 / s.size)
+
+
+def test_items_for_with_the_upper_limit_plans_with_it():
+    u = 0.1 * np.sqrt(29 / stats.chi2.ppf(0.2, 29))
+    assert pairedstats.items_for(
+        0.03, standard_deviation=0.1, standard_deviation_level=0.8, pilot_items=30
+    ) == pairedstats.items_for(0.03, standard_deviation=u)
+    assert pairedstats.items_for(0.5, standard_deviation=1.0, standard_deviation_level=0.8,
+                                 pilot_items=30) == 43  # fmt: skip
+    assert pairedstats.items_for(0.5, standard_deviation=1.0) == 34
+    with pytest.raises(ValueError, match="go together"):
+        pairedstats.items_for(0.5, standard_deviation=1.0, standard_deviation_level=0.8)
+    with pytest.raises(ValueError, match="go together"):
+        pairedstats.items_for(0.5, standard_deviation=1.0, pilot_items=30)
+    with pytest.raises(ValueError, match="`pilot_items` must be at least 2"):
+        pairedstats.items_for(0.5, standard_deviation=1.0, standard_deviation_level=0.8,
+                              pilot_items=1)  # fmt: skip
+    with pytest.raises(TypeError, match="`pilot_items` must be an integer"):
+        standard_deviation_limit(1.0, 2.5, 0.8)
+    with pytest.raises(ValueError, match="standard_deviation_level"):
+        standard_deviation_limit(1.0, 30, 1.0)

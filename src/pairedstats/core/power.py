@@ -44,6 +44,7 @@ __all__ = [
     "mcnemar_items_for",
     "mcnemar_power",
     "paired_power",
+    "standard_deviation_limit",
 ]
 
 #: The largest number of items :func:`items_for` searches.
@@ -136,9 +137,34 @@ def _tail(function, x, df, ncp) -> float:
     return 0.0 if np.isnan(value) else value
 
 
+def standard_deviation_limit(standard_deviation: float, pilot_items: int, level: float) -> float:
+    """The one-sided upper confidence limit of a standard deviation estimated on a pilot.
+
+    With ``s`` the pilot's standard deviation (``ddof=1``) of ``n = pilot_items`` normal
+    differences, ``(n - 1) s^2 / sigma^2`` follows the chi-square distribution with ``n - 1``
+    degrees of freedom, so ``s sqrt((n - 1) / chi2_{1 - level}(n - 1))`` lies above the true
+    ``sigma`` with probability ``level`` (Browne 1995, planning with an upper confidence
+    limit of the pilot's standard deviation).
+
+    Examples
+    --------
+    >>> round(standard_deviation_limit(1.0, 30, 0.8), 4)
+    1.1359
+    """
+    sigma = _number(standard_deviation, "standard_deviation", 0.0, np.inf)
+    level = _number(level, "standard_deviation_level", 0.0, 1.0)
+    if isinstance(pilot_items, bool) or not isinstance(pilot_items, numbers.Integral):
+        raise TypeError(f"`pilot_items` must be an integer of at least 2; got {pilot_items!r}.")
+    if pilot_items < 2:
+        raise ValueError(f"`pilot_items` must be at least 2; got {pilot_items}.")
+    df = int(pilot_items) - 1
+    return sigma * float(np.sqrt(df / stats.chi2.ppf(1.0 - level, df)))
+
+
 def items_for(
     difference: float, *, standard_deviation: float, power: float = 0.8, alpha: float = 0.05,
-    alternative: str = "two-sided",
+    alternative: str = "two-sided", standard_deviation_level: float | None = None,
+    pilot_items: int | None = None,
 ) -> int:  # fmt: skip
     """The number of items needed to detect a mean difference with a given power.
 
@@ -160,6 +186,15 @@ def items_for(
         In ``(alpha, 1)``.
     alpha : float, default 0.05
     alternative : {"two-sided", "less", "greater"}
+    standard_deviation_level : float, optional
+        Plan with the one-sided upper confidence limit, at this level, of the standard
+        deviation that a pilot of ``pilot_items`` items estimated
+        (:func:`standard_deviation_limit`; 0.8 is Browne's 1995 choice): the plan then
+        reaches ``power`` with probability about ``standard_deviation_level`` over pilots,
+        where the plain one does so about half the time. Needs ``pilot_items``.
+    pilot_items : int, optional
+        The number of items the ``standard_deviation`` was estimated on (with
+        ``standard_deviation_level`` only).
 
     Returns
     -------
@@ -174,8 +209,21 @@ def items_for(
     34
     >>> items_for(0.02, standard_deviation=0.1, power=0.9, alternative="greater")
     216
+
+    The standard deviation 1.0 measured on a pilot of 30 items, planned with its 80% upper
+    confidence limit (1.136):
+
+    >>> items_for(0.5, standard_deviation=1.0, standard_deviation_level=0.8, pilot_items=30)
+    43
     """
     sigma, power, alpha = _check(standard_deviation, power, alpha, alternative)
+    if (standard_deviation_level is None) != (pilot_items is None):
+        raise ValueError(
+            "`standard_deviation_level` and `pilot_items` go together: the upper confidence "
+            "limit of the standard deviation needs the size of the pilot that estimated it."
+        )
+    if standard_deviation_level is not None:
+        sigma = standard_deviation_limit(sigma, pilot_items, standard_deviation_level)
     difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
                                           alternative=alternative)  # fmt: skip
     signed = abs(difference) if alternative == "two-sided" else difference
