@@ -53,14 +53,25 @@ nb_merge_streams = True
 # "myst.header": the guides are Markdown files that also read well on GitHub.
 suppress_warnings = ["myst.header"]
 
-html_theme = "alabaster"
+html_theme = "pydata_sphinx_theme"
 html_title = f"pairedstats {release}"
 html_static_path = ["_static"] if (HERE / "_static").is_dir() else []
+html_css_files = ["pairedstats.css"]  # code blocks scroll or wrap, never clipped
 html_theme_options = {
-    "description": "Honest comparisons of systems measured on the same items",
-    "fixed_sidebar": True,
-    "page_width": "1100px",
+    # the navbar: the guides, the API, the changelog (_templates/navbar-pairedstats.html)
+    "navbar_center": ["navbar-pairedstats"],
+    "navbar_end": ["theme-switcher", "navbar-icon-links"],  # light, dark, or the system's
+    "secondary_sidebar_items": ["page-toc"],  # the right-hand table of contents
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version"],
 }
+# the left sidebar holds the whole toctree, its captions in the index's order
+# (_templates/sidebar-pairedstats.html); the pydata default would show only the
+# current top-level page's children, which is nothing for a flat site like this one
+html_sidebars = {"**": ["sidebar-pairedstats"]}
+html_context = {"default_mode": "auto"}
 
 
 def _drop_empty_globs(app, docname, source):

@@ -16,6 +16,7 @@ pytest.importorskip("sphinx")
 pytest.importorskip("myst_nb")
 pytest.importorskip("numpydoc")
 pytest.importorskip("sphinx_autosummary_accessors")
+pytest.importorskip("pydata_sphinx_theme")
 
 from sphinx.cmd.build import build_main
 
