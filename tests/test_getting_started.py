@@ -1,0 +1,42 @@
+"""The getting-started page runs as shown: its ``>>>`` lines are executed as one doctest (a
+fresh namespace, the page's order) and every printed output is compared with the page
+(``NORMALIZE_WHITESPACE``, ``ELLIPSIS``). Its code lines fit in 88 characters, so that the
+docs theme shows them without clipping. It trains scikit-learn classifiers and draws
+bootstrap resamples (a few seconds): marked slow.
+"""
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sklearn")
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "getting_started.md"
+FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+
+
+@pytest.mark.slow  # trains 3 classifiers, 4 bootstraps: `pytest -m "not slow"` leaves it out
+def test_getting_started_page_runs_as_shown():
+    text = PAGE.read_text()
+    test = doctest.DocTestParser().get_doctest(text, {}, "getting_started.md", str(PAGE), 0)
+    assert len(test.examples) > 30
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, clear_globs=True)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples differ"
+
+
+def test_getting_started_code_fits_88_characters():
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```", PAGE.read_text(), re.M | re.S)
+    assert blocks
+    wide = [line for block in blocks for line in block.splitlines() if len(line) > 88]
+    assert not wide, wide
+
+
+def test_getting_started_says_how_to_install_from_a_checkout():
+    text = PAGE.read_text()
+    assert "python -m pip install pairedstats" in text
+    assert "python -m pip install ." in text
+    assert "python -m pip install -e ." in text
