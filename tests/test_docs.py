@@ -40,7 +40,7 @@ PAGES = [
     "mcs", "generated/pairedstats.McsResult", "generated/pandas.DataFrame.paired.mcs",
     "generated/xarray.Dataset.paired.mcs",
     "mcnemar", "generated/pairedstats.McNemarResult", "generated/pandas.DataFrame.paired.mcnemar",
-    "passfail",
+    "passfail", "gallery",
     "generated/pairedstats.core.tango.tango_interval",
     "friedman", "generated/pairedstats.FriedmanResult",
     "generated/pandas.DataFrame.paired.friedman",
