@@ -197,9 +197,9 @@ def test_text_markdown_latex_and_output_file(capsys, runs_csv, tmp_path):
     assert lines[0].startswith("| system_a | system_b | mean_a |")
     assert len(lines) == 2 + len(expected.label_a)
     out = tmp_path / "table.tex"
-    assert cli.main([*base, "--format", "latex", "--alpha", "0.1", "-o", str(out)]) == 0
+    assert cli.main([*base, "--format", "latex", "-o", str(out)]) == 0
     assert capsys.readouterr().out == ""
-    assert out.read_text() == expected.to_latex(alpha=0.1) + "\n"
+    assert out.read_text() == expected.to_latex() + "\n"
 
 
 def test_usage_and_data_errors(capsys, runs_csv):
@@ -347,7 +347,7 @@ def test_library_keywords_become_options():
         options,
     )
     assert (
-        text == "-a, -b: got -a None, -b x. Use --confidence-level 0.9 or --by; --alpha 0.1, p=0.5"
+        text == "-a, -b: got -a None, -b x. Use --confidence-level 0.9 or --by; alpha=0.1, p=0.5"
     )
 
 
@@ -673,3 +673,92 @@ def test_a_csv_parse_error_names_the_file(capsys, tmp_path):
     quote.write_text('query,run,ndcg\nq1,a,0.1\n"q1,b,0.2\n')
     line = _error(capsys, ["bootstrap", str(quote), *TIDY])
     assert f"FILE: {str(quote)!r} is not a readable CSV file" in line
+
+
+# ---------------------------------------------------------------------------- every command
+def _command_inputs(tmp_path):
+    """One small real run of each command: its argv after the command's name."""
+    rng = np.random.default_rng(7)
+    runs = pd.DataFrame(
+        [dict(query=q, run=r, ndcg=float(rng.random()), hit=int(rng.random() < 0.5 + 0.1 * i))
+         for q in range(16) for i, r in enumerate(["bm25", "dense", "hybrid"])]
+    )  # fmt: skip
+    paired = tmp_path / "runs.csv"
+    runs.to_csv(paired, index=False)
+    groups = tmp_path / "groups.csv"
+    pd.DataFrame({"score": rng.random(20), "group": ["x"] * 10 + ["y"] * 10}).to_csv(groups)
+    tidy = [str(paired), "--item", "query", "--system", "run", "--score"]
+    fast = ["--n-resamples", "200", "--rng", "1"]
+    return {
+        "bootstrap": [*tidy, "ndcg", "--baseline", "bm25", *fast],
+        "signrank": [*tidy, "ndcg", "--baseline", "bm25"],
+        "friedman": [*tidy, "ndcg"],
+        "items-for": [*tidy, "ndcg", "--difference", "0.05", "--baseline", "bm25"],
+        "mcnemar": [*tidy, "hit", "--baseline", "bm25"],
+        "mcs": [*tidy, "ndcg", *fast],
+        "rank": [*tidy, "ndcg", *fast],
+        "ranksum": [str(groups), "--score", "score", "--group", "group", "-a", "x", "-b", "y"],
+        "report": [*tidy, "ndcg", "--baseline", "bm25", *fast],
+        "tukey-hsd": [*tidy, "ndcg", *fast],
+    }
+
+
+@pytest.mark.parametrize("command", cli.COMMANDS)
+def test_every_command_has_plain_help_and_runs(command, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main([command, "--help"])
+    assert exit_.value.code == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    for markup in ("``", ":func:", ":class:", ":meth:"):
+        assert markup not in help_text
+    if "--rng" in help_text:
+        assert "drawn from the operating system" in help_text
+    if "--alpha" in help_text:  # only a method's own planned level
+        assert cli._owns_alpha(cli.registry.SPECS[command.replace("-", "_")])
+    inputs = _command_inputs(tmp_path)
+    assert command in inputs, f"add a small run of {command!r} to _command_inputs"
+    assert cli.main([command, *inputs[command]]) == 0
+    assert capsys.readouterr().out.strip()
+
+
+def test_the_top_level_help_lists_every_command_in_plain_words(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    text = capsys.readouterr().out
+    assert "``" not in text
+    for command in cli.COMMANDS:
+        assert f"    {command}" in text
+
+
+def test_option_helps_state_the_defaults(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["bootstrap", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for stated in ["(default: 10,000)", "(default: 0.95)", "(default: percentile)",
+                   "(default: two-sided)", "(default: none, unadjusted)", "(default: raise)",
+                   "(default: text)"]:  # fmt: skip
+        assert stated in text
+
+
+def test_plain_renders_the_markup():
+    assert (
+        cli._plain("``baseline`` and :func:`~pairedstats.bootstrap`") == "baseline and bootstrap"
+    )
+    assert cli._plain(":class:`pairedstats.Result` `x`") == "pairedstats.Result x"
+    assert cli._plain("`the guide <https://x.org>`_ says") == "the guide says"
+
+
+def test_latex_markers_follow_the_confidence_level(capsys, tmp_path):
+    inputs = _command_inputs(tmp_path)
+    argv = ["mcnemar", *inputs["mcnemar"], "--format", "latex", "--confidence-level", "0.9"]
+    assert cli.main(argv) == 0
+    latex = capsys.readouterr().out
+    frame = pd.read_csv(tmp_path / "runs.csv")
+    expected = frame.paired.mcnemar(
+        item="query", system="run", score="hit", baseline="bm25", confidence_level=0.9,
+        as_result=True,
+    )  # fmt: skip
+    assert latex == expected.to_latex(alpha=0.1) + "\n"
+    with pytest.raises(SystemExit):  # one way to give the level: no --alpha besides it
+        cli.main([*argv, "--alpha", "0.1"])
+    assert "unrecognized arguments: --alpha" in capsys.readouterr().err

@@ -85,17 +85,69 @@ def format_result(result, fmt: str, *, alpha=None) -> str:
 def _output_options(p: argparse.ArgumentParser, spec) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--format", type=str.lower, choices=spec.formats, default="text",
-                     help="default: text")  # fmt: skip
-    out.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
-    if spec.table and "latex" in spec.formats and not _owns_alpha(spec):
-        out.add_argument("--alpha", type=float, default=None,
-                         help="LaTeX significance markers: p < ALPHA (default 0.05)")  # fmt: skip
+                     help="how the result is written (default: text)")  # fmt: skip
+    out.add_argument("-o", "--output", metavar="OUT",
+                     help="write the result to this file (default: standard output)")  # fmt: skip
 
 
 def _owns_alpha(spec) -> bool:
-    """The method has a keyword ``alpha`` of its own (a planned level), which is then what
-    ``--alpha`` sets; other methods' ``--alpha`` sets the LaTeX markers' level."""
+    """The method has a keyword ``alpha`` of its own (a planned level), which is what
+    ``--alpha`` sets; no other command has ``--alpha``."""
     return any(k.name == "alpha" for k in spec.keywords)
+
+
+def _markers_level(args) -> float | None:
+    """The level of the LaTeX significance markers: ``1 - --confidence-level`` when the
+    command has a confidence level and it was given; otherwise None (the result's own
+    default: 0.05, or ``1 - confidence_level`` for the intervals)."""
+    level = getattr(args, "confidence_level", None)
+    if _owns_alpha(args.spec) or level is None:
+        return None
+    return round(1 - level, 12)
+
+
+_ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|ref|doc):`~?(?P<target>[^`]+)`")
+_LINK = re.compile(r"`(?P<text>[^`<]+?)\s*<[^>]+>`_+")
+
+
+def _plain(text: str) -> str:
+    """Documentation text (numpydoc, reStructuredText) as plain words on one line:
+    ``literal`` -> literal, :func:`~pkg.f` -> f, a link -> its text.
+
+    Examples
+    --------
+    >>> _plain("marked against ``baseline`` (see :func:`~pairedstats.bootstrap`)")
+    'marked against baseline (see bootstrap)'
+    """
+
+    def role(match):
+        target = match["target"]
+        if "<" in target:  # :ref:`text <target>`
+            return target.split("<")[0].strip()
+        return target.rsplit(".", 1)[-1] if match[0].find("~") >= 0 else target
+
+    text = _ROLE.sub(role, text)
+    text = _LINK.sub(lambda m: m["text"], text)
+    text = text.replace("``", "").replace("`", "")
+    return " ".join(text.split())
+
+
+def _first_sentence(doc: str) -> str:
+    match = re.match(r"(.+?\.)(?:\s|$)", " ".join(doc.split()))
+    return match[1] if match else doc
+
+
+def _option_help(keyword, help: str | None) -> str:
+    """The help of a keyword's option: its short help (or the first sentence of its doc)
+    in plain words, with the library's default when the help does not say it."""
+    text = _plain(help if help else _first_sentence(keyword.doc))
+    default = keyword.default
+    stated = "default" in text.lower()
+    if stated or keyword.positional or isinstance(default, bool) or default in (None, "", ()):
+        return text
+    shown = f"{default:,}" if isinstance(default, int) else default
+    return f"{text.rstrip('.')} (default: {shown})"
+    return text
 
 
 def _add_option(p, keyword) -> None:
@@ -105,6 +157,8 @@ def _add_option(p, keyword) -> None:
     if keyword.positional:  # a method's required argument
         option.setdefault("required", True)
     flags = option.pop("flags", (f"--{keyword.name.replace('_', '-')}",))
+    if option.get("help") is not argparse.SUPPRESS:
+        option["help"] = _option_help(keyword, option.get("help"))
     p.add_argument(*flags, dest=keyword.name, default=argparse.SUPPRESS, **option)
 
 
@@ -128,7 +182,8 @@ def _trec_eval_options(p: argparse.ArgumentParser, metrics: bool) -> None:
 
 def _subcommand(sub, spec) -> None:
     """The subcommand of ``spec``: its input options, then its keywords' options."""
-    p = sub.add_parser(spec.command, help=spec.summary, description=spec.summary)
+    summary = _plain(spec.summary)
+    p = sub.add_parser(spec.command, help=summary, description=summary)
     p.add_argument("file", nargs="?", metavar="FILE",
                    help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
     inputs = registry.input_keywords(spec, "frame")
@@ -138,14 +193,13 @@ def _subcommand(sub, spec) -> None:
     if spec.road == "paired":
         _trec_eval_options(p, spec.metrics)
     _output_options(p, spec)
-    markers = {} if _owns_alpha(spec) else {"alpha": None}  # the LaTeX markers' level
-    p.set_defaults(spec=spec, options=_options(p), **markers)
+    p.set_defaults(spec=spec, options=_options(p))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``pairedstats``: one subcommand per registered method."""
     parser = argparse.ArgumentParser(
-        prog="pairedstats", description=__doc__.split("\n\n")[0],
+        prog="pairedstats", description=_plain(__doc__.split("\n\n")[0]),
         epilog="Run 'pairedstats METHOD -h' for a method's options; with no METHOD, "
                "'python -m pairedstats' runs the demo on the bundled data.",
     )  # fmt: skip
@@ -365,8 +419,7 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = show_warning  # one line, not the package's source lines
         try:
             _check_output(args.output)
-            markers = None if _owns_alpha(args.spec) else args.alpha
-            text = format_result(run(args, parser), args.format, alpha=markers)
+            text = format_result(run(args, parser), args.format, alpha=_markers_level(args))
             if args.output:
                 Path(args.output).write_text(text + "\n")
         except (ValueError, TypeError, OSError, ImportError) as err:

@@ -293,7 +293,13 @@ RNG = Keyword(
     "None, int, SeedSequence, BitGenerator or Generator",
     "Seed material (SPEC 7), the root of the random streams; recorded as "
     '``metadata["seed_entropy"]``, which passed back as ``rng`` re-runs the call.',
-    option=dict(type=int, metavar="SEED", help="random seed"),
+    option=dict(
+        type=int,
+        metavar="SEED",
+        help="random seed (an integer); without it, a seed is "
+        "drawn from the operating system and printed with the result (seed_entropy), "
+        "and --rng with that number repeats the run",
+    ),
 )
 PROGRESS = Keyword(
     "progress",
@@ -332,7 +338,12 @@ def rank_test_method_keyword(doc: str) -> Keyword:
         "auto",
         '{"auto", "exact", "asymptotic"}, default "auto"',
         doc,
-        option=dict(type=str.lower, choices=RANK_TEST_METHODS),
+        option=dict(
+            type=str.lower,
+            choices=RANK_TEST_METHODS,
+            help="the p-value: auto (exact when it can be computed), exact, or "
+            "asymptotic (the normal approximation) (default: auto)",
+        ),
     )
 
 
@@ -355,7 +366,7 @@ def alternative_keyword(doc: str) -> Keyword:
         "two-sided",
         '{"two-sided", "less", "greater"}, default "two-sided"',
         doc,
-        option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default two-sided)"),
+        option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default: two-sided)"),
     )
 
 
@@ -363,7 +374,7 @@ def n_resamples_keyword(doc: str, default=10_000, type_: str = "int, default 10_
     """The ``n_resamples`` keyword (resamples, or trials), with the method's description."""
     return Keyword(
         "n_resamples", default, type_, doc,
-        option=dict(type=int, metavar="N", help=f"default {default or 10_000}"),
+        option=dict(type=int, metavar="N", help=f"resamples (default: {default or 10_000:,})"),
     )  # fmt: skip
 
 
@@ -371,7 +382,7 @@ def confidence_level_keyword(doc: str) -> Keyword:
     """The ``confidence_level`` keyword (default 0.95), with the method's description."""
     return Keyword(
         "confidence_level", 0.95, "float, default 0.95", doc,
-        option=dict(type=float, metavar="LEVEL", help="default 0.95"),
+        option=dict(type=float, metavar="LEVEL", help="level of the intervals (default: 0.95)"),
     )  # fmt: skip
 
 

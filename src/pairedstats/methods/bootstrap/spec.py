@@ -125,7 +125,9 @@ SPEC = register(
                 "error``, each resample's standard error analytic for the mean, the ratio of "
                 "clusters and strata, a jackknife of the resample with ``statistic``, which "
                 "costs about ``0.63 * n_units`` evaluations of it per resample).",
-                option=dict(type=str.lower, choices=METHODS),
+                option=dict(
+                    type=str.lower, choices=METHODS, help="the interval (default: percentile)"
+                ),
             ),
             alternative_keyword(
                 'About b - a, with scipy\'s semantics: ``"greater"`` gives the interval '
@@ -150,7 +152,11 @@ SPEC = register(
                 "With ``adjust``, :meth:`BootstrapResult.significant` decides by "
                 "``pvalue_adjusted``. max-t's step-down p-values can reject where its "
                 "single-step interval still holds 0.",
-                option=dict(type=str.lower, choices=ADJUSTMENTS, help="family-wise adjustment"),
+                option=dict(
+                    type=str.lower,
+                    choices=ADJUSTMENTS,
+                    help="adjust for the comparisons of a group (default: none, unadjusted)",
+                ),
             ),
             Keyword(
                 "resampling",

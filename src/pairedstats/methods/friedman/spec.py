@@ -34,7 +34,11 @@ KEYWORDS = (
         'tests of mean ranks); ``"nemenyi"``: the mean ranks\' differences against the '
         'studentized range (Demšar 2006; its critical difference is the diagram\'s); '
         '``"conover"``: Conover\'s t-test of the rank sums, Holm\'s step-down.',
-        option=dict(type=str.lower, choices=POSTHOCS, help="default wilcoxon-holm"),
+        option=dict(
+            type=str.lower,
+            choices=POSTHOCS,
+            help="post-hoc tests of the pairs (default: wilcoxon-holm)",
+        ),
     ),
     lower_is_better_keyword(
         "Rank the lowest score first (losses, error rates): rank 1 in each data set is the "

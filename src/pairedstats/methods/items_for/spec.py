@@ -48,11 +48,11 @@ KEYWORDS = (
     Keyword(
         "power", 0.8, "float, default 0.8",
         "The probability of detecting ``difference``, in (``alpha``, 1).",
-        option=dict(type=float, metavar="POWER", help="default 0.8"),
+        option=dict(type=float, metavar="POWER", help="power to reach (default: 0.8)"),
     ),
     Keyword(
         "alpha", 0.05, "float, default 0.05", "The level of the planned test, in (0, 1).",
-        option=dict(type=float, metavar="ALPHA", help="level of the test (default 0.05)"),
+        option=dict(type=float, metavar="ALPHA", help="level of the test (default: 0.05)"),
     ),
     alternative_keyword(
         'Of the planned test, about b - a: ``"greater"`` plans to detect b above a (a '

@@ -96,7 +96,12 @@ SPEC = register(
                 "McNemar's chi-square ``(only_b - only_a)^2 / (only_a + only_b)`` without "
                 "continuity correction (one-sided: its signed square root). With ``cluster`` "
                 'only ``"asymptotic"``, the clustered test.',
-                option=dict(type=str.lower, choices=METHODS),
+                option=dict(
+                    type=str.lower,
+                    choices=METHODS,
+                    help="the p-value: the exact binomial test, its mid-p version, or "
+                    "the chi-square (default: exact)",
+                ),
             ),
             alternative_keyword(
                 'About b - a: ``"greater"`` means b\'s rate is the higher. One-sided '
@@ -113,7 +118,11 @@ SPEC = register(
                 '(``"fdr_bh"``; ``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence). '
                 "With ``adjust``, :meth:`McNemarResult.significant` decides "
                 "by ``pvalue_adjusted``; the intervals stay unadjusted.",
-                option=dict(type=str.lower, choices=PVALUE_METHODS, help="adjust the p-values"),
+                option=dict(
+                    type=str.lower,
+                    choices=PVALUE_METHODS,
+                    help="adjust the p-values (default: none, unadjusted)",
+                ),
             ),
         ),
         check=check,

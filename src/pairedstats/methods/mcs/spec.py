@@ -87,7 +87,7 @@ KEYWORDS = (
         "confidence_level", 0.9, "float, default 0.9",
         "The set holds the truly best system(s) with about this probability: systems are "
         "eliminated while the test's p-value is below ``1 - confidence_level``.",
-        option=dict(type=float, metavar="LEVEL", help="default 0.9"),
+        option=dict(type=float, metavar="LEVEL", help="level of the set (default: 0.9)"),
     ),
     Keyword(
         "statistic", "max", '{"max", "range"}, default "max"',
@@ -95,7 +95,7 @@ KEYWORDS = (
         "the average of the systems left, which eliminates the system of the largest; "
         '``"range"``: T_R, the largest studentized difference of two systems, which '
         "eliminates the worse of that pair.",
-        option=dict(type=str.lower, choices=STATISTICS, help="T_max or T_R (default max)"),
+        option=dict(type=str.lower, choices=STATISTICS, help="T_max or T_R (default: max)"),
     ),
     n_resamples_keyword("Bootstrap resamples (one joint resampling of the units for all pairs)."),
     RNG,

@@ -121,7 +121,11 @@ KEYWORDS = (
         "McNemar's test for 0/1 (pass/fail) scores, whose report adds each system's pass-rate "
         "interval (``rate_low``, ``rate_high``: Wilson's, exact at 0% and 100%; shown with "
         "``intervals=True``).",
-        option=dict(type=str.lower, choices=tuple(TESTS), help="default: bootstrap"),
+        option=dict(
+            type=str.lower,
+            choices=tuple(TESTS),
+            help="the test of each metric (default: bootstrap)",
+        ),
     ),
     Keyword(
         "adjust", "auto", '{"auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"} or None',
@@ -151,7 +155,7 @@ KEYWORDS = (
     Keyword(
         "digits", 3, "int, default 3",
         "Decimals shown by the displays (the numbers of ``to_frame`` are not rounded).",
-        option=dict(type=int, metavar="D", help="decimals shown (default 3)"),
+        option=dict(type=int, metavar="D", help="decimals shown (default: 3)"),
     ),
     Keyword(
         "bold_best", False, "bool, default False",

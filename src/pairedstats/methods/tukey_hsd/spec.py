@@ -121,7 +121,7 @@ SPEC = register(
                 10_000,
                 "int, default 10_000",
                 'Trials (the "B" of the literature); at most ``10**9``.',
-                option=dict(type=int, metavar="N", help="trials (default 10000)"),
+                option=dict(type=int, metavar="N", help="trials (default: 10,000)"),
             ),
             RNG,
             Keyword(
