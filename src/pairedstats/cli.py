@@ -1,5 +1,5 @@
-"""The ``pairedstats`` command line: every registered method, one subcommand each, on a CSV,
-Parquet or trec_eval file.
+"""The ``pairedstats`` command line: one command per method (and the report and the
+ranking), on a CSV, Parquet or trec_eval file.
 
 ::
 
@@ -200,13 +200,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``pairedstats``: one subcommand per registered method."""
     parser = argparse.ArgumentParser(
         prog="pairedstats", description=_plain(__doc__.split("\n\n")[0]),
-        epilog="Run 'pairedstats METHOD -h' for a method's options; with no METHOD, "
-               "'python -m pairedstats' runs the demo on the bundled data.",
+        epilog="Run 'pairedstats COMMAND -h' for a command's options, each with its default; "
+               "with no COMMAND, 'python -m pairedstats' runs the demo on the bundled data.",
     )  # fmt: skip
     from ._version import __version__
 
     parser.add_argument("--version", action="version", version=f"pairedstats {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="METHOD")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
     for spec in registry.SPECS.values():
         _subcommand(sub, spec)
     return parser
