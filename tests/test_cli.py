@@ -767,6 +767,22 @@ def test_latex_markers_follow_the_confidence_level(capsys, tmp_path):
     assert "unrecognized arguments: --alpha" in capsys.readouterr().err
 
 
+def test_the_caveat_under_the_settings_names_the_option(capsys, tmp_path):
+    inputs = _command_inputs(tmp_path)
+    argv = ["bootstrap", *inputs["bootstrap"]]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "--adjust controls them together" in text
+    assert "adjust=" not in text
+    assert "n_resamples=200" in text  # the settings line: the library's keywords
+    frame = pd.read_csv(tmp_path / "runs.csv")
+    expected = frame.paired.bootstrap(
+        item="query", system="run", score="ndcg", baseline="bm25", n_resamples=200, rng=1,
+        as_result=True,
+    )  # fmt: skip
+    assert text.strip() == str(expected).replace("adjust= controls", "--adjust controls")
+
+
 # ---------------------------------------------------------------------------- docs/cli.md
 HELP_BEGIN = "<!-- the help of every command: written by `python -m tests.test_cli` -->"
 HELP_END = "<!-- end of the help -->"

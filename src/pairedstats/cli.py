@@ -259,6 +259,17 @@ def _command_line_text(message: str, options: dict[str, str]) -> str:
     return " ".join(text.splitlines())
 
 
+def _caveat_in_options(text: str, result, options: dict[str, str]) -> str:
+    """The text output with the result's caveat (the line under the settings) in the
+    command line's words: ``adjust= controls them together`` -> ``--adjust controls them
+    together``. The settings line keeps the library's keywords (its metadata)."""
+    caveat = getattr(result, "caveat", None)
+    if not caveat:
+        return text
+    shown = "\n".join(_command_line_text(line, options) for line in caveat.splitlines())
+    return text.replace(caveat, shown, 1)
+
+
 #: The options that name columns of labels, whose cells a CSV file gives as written.
 _LABEL_OPTIONS = ("item", "system", "group", "by", "cluster", "strata", "replicate")
 
@@ -419,7 +430,10 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = show_warning  # one line, not the package's source lines
         try:
             _check_output(args.output)
-            text = format_result(run(args, parser), args.format, alpha=_markers_level(args))
+            result = run(args, parser)
+            text = format_result(result, args.format, alpha=_markers_level(args))
+            if args.format == "text":
+                text = _caveat_in_options(text, result, args.options)
             if args.output:
                 Path(args.output).write_text(text + "\n")
         except (ValueError, TypeError, OSError, ImportError) as err:
