@@ -1,4 +1,5 @@
-"""Data shared by the tests, with the systems never in sorted order.
+"""Data shared by the tests, with the systems never in sorted order, and the runner of the
+docs pages' examples (:func:`run_page`).
 
 A table whose systems appear in sorted order hides every defect that sorts labels where it
 should keep them (a frame indexed by sorted levels, a dictionary rebuilt in sorted order):
@@ -24,3 +25,19 @@ def unsorted_runs():
 
 RUNS = unsorted_runs()
 assert tuple(RUNS["run"].unique()) == SYSTEM_ORDER != tuple(sorted(SYSTEM_ORDER))
+
+
+def run_page(path, min_examples: int):
+    """Run a docs page's ``>>>`` lines as one doctest (a fresh namespace, the page's order),
+    every printed output compared with the page (``NORMALIZE_WHITESPACE``, ``ELLIPSIS``);
+    fail naming how many examples differ."""
+    import doctest
+    from pathlib import Path
+
+    path = Path(path)
+    test = doctest.DocTestParser().get_doctest(path.read_text(), {}, path.name, str(path), 0)
+    assert len(test.examples) > min_examples
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    runner.run(test, clear_globs=True)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples differ"

@@ -5,27 +5,20 @@ docs theme shows them without clipping. It trains scikit-learn classifiers and d
 bootstrap resamples (a few seconds): marked slow.
 """
 
-import doctest
 import re
 from pathlib import Path
 
 import pytest
+from tests.data import run_page
 
 pytest.importorskip("sklearn")
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "getting_started.md"
-FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
 @pytest.mark.slow  # trains 3 classifiers, 4 bootstraps: `pytest -m "not slow"` leaves it out
 def test_getting_started_page_runs_as_shown():
-    text = PAGE.read_text()
-    test = doctest.DocTestParser().get_doctest(text, {}, "getting_started.md", str(PAGE), 0)
-    assert len(test.examples) > 30
-    runner = doctest.DocTestRunner(optionflags=FLAGS)
-    runner.run(test, clear_globs=True)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples differ"
+    run_page(PAGE, min_examples=30)
 
 
 def test_getting_started_code_fits_88_characters():

@@ -4,27 +4,20 @@ with the page (``NORMALIZE_WHITESPACE``, ``ELLIPSIS``). It trains scikit-learn c
 (a few seconds): marked slow.
 """
 
-import doctest
 from pathlib import Path
 
 import pytest
+from tests.data import run_page
 
 pytest.importorskip("sklearn")
 
 pytestmark = pytest.mark.slow  # trains 20 classifiers: `pytest -m "not slow"` leaves it out
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "passfail.md"
-FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
 def test_passfail_page_runs_as_shown():
-    text = PAGE.read_text()
-    test = doctest.DocTestParser().get_doctest(text, {}, "passfail.md", str(PAGE), 0)
-    assert len(test.examples) > 20
-    runner = doctest.DocTestRunner(optionflags=FLAGS)
-    runner.run(test, clear_globs=True)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples differ"
+    run_page(PAGE, min_examples=20)
 
 
 def test_passfail_page_is_in_the_index():
