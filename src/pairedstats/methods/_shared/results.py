@@ -407,8 +407,8 @@ class SystemTable:
 
     _system_columns: ClassVar[tuple] = ()
 
-    def _freeze(self) -> None:
-        for name in self._system_columns:
+    def __post_init__(self):
+        for name in self._system_columns:  # read-only once made
             getattr(self, name).flags.writeable = False
 
     @property

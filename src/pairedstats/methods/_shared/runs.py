@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["Outputs", "ProgressBar", "comparison_labels"]
+__all__ = ["Outputs", "ProgressBar", "comparison_labels", "labelled_pairs", "side_of"]
 
 
 def comparison_labels(design, pairs: Sequence[tuple[int, int]]) -> dict:
@@ -29,6 +29,23 @@ def comparison_labels(design, pairs: Sequence[tuple[int, int]]) -> dict:
         "label_a": tuple(labels[a] for a, _ in pairs),
         "label_b": tuple(labels[b] for _, b in pairs),
     }
+
+
+def labelled_pairs(result) -> tuple[tuple, dict]:
+    """The systems of a comparison result in system order (first appearance in its pairs),
+    and its columns by label: ``(system_a, system_b) -> column``."""
+    columns = {(a, b): c for c, (a, b) in enumerate(zip(result.label_a, result.label_b))}
+    return tuple(dict.fromkeys(x for pair in columns for x in pair)), columns
+
+
+def side_of(result, columns: dict, system) -> np.ndarray:
+    """``system``'s own number per group (its mean, or its rate: the result's
+    ``side_columns``), found by its label in ``columns`` (:func:`labelled_pairs`)."""
+    for (a, b), c in columns.items():
+        if system in (a, b):
+            name = result.side_columns[0 if system == a else 1]
+            return np.asarray(getattr(result, name))[:, c]
+    raise KeyError(system)
 
 
 class Outputs:

@@ -63,9 +63,6 @@ class McsResult(SystemTable):
 
     _system_columns: ClassVar[tuple] = _COLUMNS
 
-    def __post_init__(self):
-        self._freeze()
-
     def to_dataframe(self):
         """The set as a table.
 

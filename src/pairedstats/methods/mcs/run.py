@@ -9,6 +9,7 @@ import numpy as np
 from ... import _validation
 from ...core.mcs import model_confidence_set
 from .._shared.registry import SPECS
+from .._shared.runs import labelled_pairs, side_of
 from .result import McsResult
 from .settings import Settings
 
@@ -20,9 +21,9 @@ def run(s: Settings) -> McsResult:
     with its replicates kept (one resampling of the units for all pairs), then
     :class:`McsResult`."""
     pairs = SPECS["bootstrap"].compute(s.design, keep=True, resampling="index", **s.bootstrap)
-    systems = tuple(dict.fromkeys(x for pair in zip(pairs.label_a, pairs.label_b) for x in pair))
+    systems, columns = labelled_pairs(pairs)
     n_groups, p = len(pairs.group_keys), len(systems)
-    mean = np.stack([_mean_of(pairs, x) for x in systems], axis=-1)
+    mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
     pvalue = np.ones((n_groups, p))
     eliminated = np.full((n_groups, p), np.nan)
     alpha = round(1.0 - s.confidence_level, 12)  # 0.1, not 0.09999999999999998
@@ -43,14 +44,6 @@ def run(s: Settings) -> McsResult:
         mean=mean, in_set=pvalue >= alpha, mcs_pvalue=pvalue, eliminated=eliminated,
         comparisons=(pairs,), metadata=meta,
     )  # fmt: skip
-
-
-def _mean_of(pairs, system) -> np.ndarray:
-    """The mean score of ``system`` per group, found by its label in ``pairs``."""
-    for c, (a, b) in enumerate(zip(pairs.label_a, pairs.label_b)):
-        if system in (a, b):
-            return np.asarray(pairs.mean_a if system == a else pairs.mean_b)[:, c]
-    raise KeyError(system)
 
 
 def losses(pairs, g: int, systems, lower_is_better: bool) -> tuple[np.ndarray, np.ndarray]:

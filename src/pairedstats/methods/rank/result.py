@@ -55,9 +55,6 @@ class RankResult(SystemTable):
 
     _system_columns: ClassVar[tuple] = _COLUMNS
 
-    def __post_init__(self):
-        self._freeze()
-
     def to_dataframe(self):
         """The ranking as a table.
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from ... import _validation
 from .._shared.registry import SPECS
+from .._shared.runs import labelled_pairs, side_of
 from .result import RankResult
 from .settings import Settings
 
@@ -20,15 +21,15 @@ def run(s: Settings) -> RankResult:
     bootstrap = SPECS["bootstrap"]
     options = dict(s.bootstrap, adjust="max-t")
     pairs = bootstrap.compute(s.design, keep=False, **options)
-    systems, columns = _systems(pairs)
+    systems, columns = labelled_pairs(pairs)
     if s.simultaneous:
         runs = (pairs,)
         against = [_against(pairs, columns, x, systems) for x in systems]
     else:
         runs = tuple(bootstrap.compute(s.design, keep=False, baseline=x, **options)
                      for x in systems)  # fmt: skip
-        against = [_against(r, _systems(r)[1], x, systems) for x, r in zip(systems, runs)]
-    mean = np.stack([_mean_of(pairs, columns, x) for x in systems], axis=-1)
+        against = [_against(r, labelled_pairs(r)[1], x, systems) for x, r in zip(systems, runs)]
+    mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
     sets = ranks(mean, against, s.lower_is_better)
     meta = _validation.metadata(
         "rank", confidence_level=pairs.metadata["confidence_level"],
@@ -40,21 +41,6 @@ def run(s: Settings) -> RankResult:
     return RankResult(group_names=pairs.group_names, group_keys=pairs.group_keys,
                       systems=systems, mean=mean, **sets, comparisons=runs,
                       metadata=meta)  # fmt: skip
-
-
-def _systems(pairs) -> tuple[tuple, dict]:
-    """The systems of a comparison result in system order (first appearance in its pairs),
-    and its columns by label: ``(system_a, system_b) -> column``."""
-    columns = {(a, b): c for c, (a, b) in enumerate(zip(pairs.label_a, pairs.label_b))}
-    return tuple(dict.fromkeys(x for pair in columns for x in pair)), columns
-
-
-def _mean_of(pairs, columns: dict, system) -> np.ndarray:
-    """The mean of ``system`` per group, found by its label in ``pairs``."""
-    for (a, b), c in columns.items():
-        if system in (a, b):
-            return np.asarray(pairs.mean_a if system == a else pairs.mean_b)[:, c]
-    raise KeyError(system)
 
 
 def _against(pairs, columns: dict, system, systems) -> tuple[np.ndarray, np.ndarray]:
