@@ -1,8 +1,13 @@
 """The McNemar method: the core's numbers through every entry point (arrays, tidy and wide
 tables, Datasets, the command line), 0/1 scores only, missing values, every alternative,
-adjust, by= and cluster=, the intervals at the edges, and swap and relabelling properties."""
+adjust, by= and cluster=, the intervals at the edges, swap and relabelling properties, and
+published worked examples (Tango's interval and the p-values, reference/mcnemar/published.csv)
+to their printed digits."""
 
+import csv
 import json
+import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -347,6 +352,75 @@ def test_relabelling_and_reordering_items_changes_nothing(rows, order):
     moved = pd.DataFrame(scores[order], columns=["u", "v"], index=[f"i{i}" for i in order])
     second = moved.paired.mcnemar().replace({"u": "p", "v": "q"})
     pd.testing.assert_frame_equal(second, first, check_dtype=False)
+
+
+#: Published examples (tests/reference/mcnemar/published.csv): each table as its source
+#: prints it, (both, only_first, only_second, neither), whose difference is first - second =
+#: (only_first - only_second) / n; the quantity and its value as printed, with the source and
+#: the file (repository@commit:path) the number was read from.
+PUBLISHED = Path(__file__).parent / "reference" / "mcnemar" / "published.csv"
+_PUBLISHED_METHOD = {
+    "p_exact": "exact",
+    "p_mid_p": "mid-p",
+    "p_asymptotic": "asymptotic",
+    "z_asymptotic": "asymptotic",
+}
+#: Edwards' continuity correction is the core's only (the method does not offer it)
+_PUBLISHED_CORRECTED = {"p_asymptotic_corrected", "z_asymptotic_corrected"}
+
+
+def _published_rows():
+    with open(PUBLISHED, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _published_id(row):
+    table = "-".join(row[k] for k in ("both", "only_first", "only_second", "neither"))
+    return f"{table}-{row['quantity']}"
+
+
+@pytest.mark.parametrize("row", _published_rows(), ids=_published_id)
+def test_matches_published_examples_to_the_printed_digits(row):
+    both, first, second, neither = (
+        int(row[k]) for k in ("both", "only_first", "only_second", "neither")
+    )
+    quantity, printed = row["quantity"], row["published"]
+    if quantity in _PUBLISHED_CORRECTED:
+        t = core.mcnemar_test(second, first, method="asymptotic", correction=True)
+        # the source prints the corrected statistic's root unsigned
+        got = t.pvalue if quantity.startswith("p_") else math.sqrt(t.statistic)
+    else:
+        # system a = the source's second condition, system b = its first: our rate_b -
+        # rate_a is the source's first - second
+        pairs = [(1, 1)] * both + [(0, 1)] * first + [(1, 0)] * second + [(0, 0)] * neither
+        res = mcnemar(
+            np.array(pairs, dtype=float),
+            systems=["second", "first"],
+            method=_PUBLISHED_METHOD.get(quantity, "exact"),
+            confidence_level=float(row["confidence_level"]),
+        )
+        assert (res.only_a[0, 0], res.only_b[0, 0]) == (second, first)
+        got = {
+            "tango_low": res.ci_low[0, 0],
+            "tango_high": res.ci_high[0, 0],
+            "difference": res.difference[0, 0],
+            # our statistic is the chi-square; the source prints its root signed by first -
+            # second
+            "z_asymptotic": math.copysign(math.sqrt(res.statistic[0, 0]), first - second),
+        }.get(quantity, res.pvalue[0, 0])
+    digits = len(printed.split(".")[1])
+    assert f"{got:.{digits}f}" == printed, (row["source"], row["where_printed"], got)
+
+
+def test_published_examples_cover_every_source():
+    rows = _published_rows()
+    assert len({(r["both"], r["only_first"], r["only_second"], r["neither"]) for r in rows}) == 7
+    assert {r["quantity"] for r in rows} == (
+        {"tango_low", "tango_high", "difference"} | set(_PUBLISHED_METHOD) | _PUBLISHED_CORRECTED
+    )
+    for r in rows:
+        assert r["source"]
+        assert "@" in r["where_printed"]
 
 
 def test_exports():
