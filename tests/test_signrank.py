@@ -16,6 +16,7 @@ from scipy import stats
 
 from pairedstats import (
     SignrankConfidenceWarning,
+    SignrankPassFailWarning,
     SignrankResult,
     cli,
     signrank,
@@ -278,6 +279,56 @@ def test_unreachable_level_warns_once_per_call():
     )
 
 
+def _pass_fail_frame():
+    # 0/1 scores of three systems in two groups (the discordant items differ by group)
+    rng = np.random.default_rng(11)
+    rates = {"new": 0.8, "old": 0.7, "mid": 0.75}
+    frame = pd.DataFrame({s: (rng.random(120) < r).astype(float) for s, r in rates.items()})
+    return frame.assign(site=np.repeat(["s1", "s0"], 60))
+
+
+def test_pass_fail_scores_warn_once_and_point_to_mcnemar():
+    # on 0/1 scores the zeros (concordant items) are dropped and every other difference has
+    # size 1: the sign test of the discordant items, McNemar's test without its interval
+    frame = _pass_fail_frame()
+    with pytest.warns(SignrankPassFailWarning) as caught:
+        res = frame.paired.signrank(baseline="old", by="site")
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert message.startswith(
+        "Scores all 0 or 1 (pass/fail) in 2 of 2 groups, e.g. group site='s1': for "
+        "'new' - 'old', 'mid' - 'old'. The items both systems pass or both fail are zero "
+        "differences, dropped"
+    )
+    assert "df.paired.mcnemar(...)" in message
+    assert set(res["shift"]) <= {-1.0, -0.5, 0.0, 0.5, 1.0}
+    # the same p-value as McNemar's asymptotic test (no continuity correction)
+    mc = frame.paired.mcnemar(baseline="old", by="site", method="asymptotic")
+    with pytest.warns(SignrankPassFailWarning):
+        sr = frame.paired.signrank(baseline="old", by="site", correction=False)
+    np.testing.assert_allclose(sr["pvalue"], mc["pvalue"], rtol=1e-12)
+    # only the 0/1 comparisons are named, on arrays too
+    scores = frame[["old", "new"]].to_numpy()
+    scores = np.column_stack([scores, scores[:, 0] + np.linspace(0.1, 0.9, 120)])
+    with pytest.warns(SignrankPassFailWarning, match=r"for 1 - 0\. The items") as caught:
+        signrank(scores)
+    assert len(caught) == 1
+
+
+@pytest.mark.parametrize("transform", [
+    lambda x: x * 0.5 + 0.25 * np.roll(x, 1),             # graded: 0, 0.25, 0.5, 0.75
+    lambda x: np.where(x == 1, 1.0, 0.5 * np.roll(x, 3)),  # 0, 0.5, 1
+    lambda x: x + np.random.default_rng(2).normal(0, 0.1, x.shape),  # continuous
+])  # fmt: skip
+def test_graded_and_continuous_scores_do_not_warn_pass_fail(transform):
+    frame = _pass_fail_frame()
+    scores = transform(frame[["old", "new", "mid"]].to_numpy())
+    assert not np.isin(scores, (0.0, 1.0)).all(axis=0).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        signrank(scores, systems=["old", "new", "mid"], baseline="old")
+
+
 def test_cli_subcommand(tmp_path, capsys):
     path = tmp_path / "runs.csv"
     _tidy().to_csv(path, index=False)
@@ -299,6 +350,7 @@ def test_swapping_a_and_b_mirrors(diffs, method, correction):
     kw = dict(method=method, correction=correction)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SignrankConfidenceWarning)
+        warnings.simplefilter("ignore", SignrankPassFailWarning)  # scores 0, 1 when n = 2
         res = {alt: (signrank(np.column_stack([a, b]), alternative=alt, **kw),
                      signrank(np.column_stack([b, a]), alternative=alt, **kw))
                for alt in ("two-sided", "less", "greater")}  # fmt: skip

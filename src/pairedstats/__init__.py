@@ -45,6 +45,7 @@ from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, r
 from .methods.report import Report
 from .methods.signrank import (
     SignrankConfidenceWarning,
+    SignrankPassFailWarning,
     SignrankResult,
     signrank,
     signrank_design,
@@ -82,6 +83,7 @@ __all__ = [
     "RanksumResult",
     "Report",
     "SignrankConfidenceWarning",
+    "SignrankPassFailWarning",
     "SignrankResult",
     "SingleUnitWarning",
     "StandardError",

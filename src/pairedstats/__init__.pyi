@@ -47,6 +47,9 @@ from pairedstats.methods.report.result import Report as Report
 from pairedstats.methods.signrank.findings import (
     SignrankConfidenceWarning as SignrankConfidenceWarning,
 )
+from pairedstats.methods.signrank.findings import (
+    SignrankPassFailWarning as SignrankPassFailWarning,
+)
 from pairedstats.methods.signrank.result import SignrankResult as SignrankResult
 from pairedstats.methods.tukey_hsd.result import Checkpoint as Checkpoint
 from pairedstats.methods.tukey_hsd.result import TukeyHSDResult as TukeyHSDResult
@@ -77,6 +80,7 @@ __all__ = [
     "RanksumResult",
     "Report",
     "SignrankConfidenceWarning",
+    "SignrankPassFailWarning",
     "SignrankResult",
     "SingleUnitWarning",
     "StandardError",

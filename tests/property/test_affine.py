@@ -249,6 +249,7 @@ def test_multiplying_by_a_positive_constant_scales_and_keeps_pvalues(name):
 
 
 @pytest.mark.filterwarnings("ignore::pairedstats.SignrankConfidenceWarning")
+@pytest.mark.filterwarnings("ignore::pairedstats.SignrankPassFailWarning")
 @settings(deadline=None)
 @given(
     x=hnp.arrays(np.int64, st.tuples(st.integers(2, 30), st.just(2)), elements=st.integers(-7, 7)),

@@ -18,7 +18,7 @@ from ...core.design import comparison_pairs
 from ...core.ties import tie_error
 from .._shared.registry import SPECS
 from .._shared.runs import Outputs, comparison_labels
-from ..signrank.findings import SignrankConfidenceWarning
+from ..signrank.findings import SignrankConfidenceWarning, SignrankPassFailWarning
 from .result import FriedmanResult
 from .settings import Settings
 
@@ -41,8 +41,9 @@ def _wilcoxon(s: Settings, pairs) -> np.ndarray:
     non-zero differences without ties or zeros, else normal with the continuity correction)
     on the scores oriented higher-is-better, its rows found by their labels."""
     design = dataclasses.replace(s.design, scores=_goodness(s.design, s.lower_is_better))
-    with warnings.catch_warnings():  # the level of its interval, which is not used here
+    with warnings.catch_warnings():  # its interval and shift, which are not used here
         warnings.simplefilter("ignore", SignrankConfidenceWarning)
+        warnings.simplefilter("ignore", SignrankPassFailWarning)
         res = SPECS["signrank"].compute(design, keep=False, alternative="two-sided", method="auto",
                                correction=True)  # fmt: skip
     column = {(a, b): c for c, (a, b) in enumerate(zip(res.label_a, res.label_b))}

@@ -1,5 +1,6 @@
-"""The signed-rank test's warning: a confidence level that so few non-zero differences cannot
-reach, found in the comparisons of a call and warned once (:class:`Findings`)."""
+"""The signed-rank test's warnings: a confidence level that so few non-zero differences cannot
+reach, and pass/fail (0/1) scores, on which the test is McNemar's without its interval; found
+in the comparisons of a call and warned once per kind (:class:`Findings`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import ClassVar
 
 from .._shared.findings import Findings as _Findings
 from .._shared.findings import listing
+from ..bootstrap.findings import binary_comparisons
 
-__all__ = ["Findings", "SignrankConfidenceWarning"]
+__all__ = ["Findings", "SignrankConfidenceWarning", "SignrankPassFailWarning"]
 
 
 class SignrankConfidenceWarning(UserWarning):
@@ -18,6 +20,16 @@ class SignrankConfidenceWarning(UserWarning):
     choice), its guaranteed coverage in ``ci_coverage``; on the asymptotic path an end whose
     normal score never reaches its quantile is the extreme Walsh average (``ci_coverage`` is
     NaN).
+    """
+
+
+class SignrankPassFailWarning(UserWarning):
+    """The scores of a comparison are all 0 or 1 (pass/fail).
+
+    Every difference is -1, 0 or +1: the zeros (the items both systems pass or both fail) are
+    dropped and the others share one rank, so the test is the sign test of the discordant
+    items (McNemar's test) and the shift is -1, 0 or +1 (or half-way). ``mcnemar`` gives that
+    test with an interval of the difference of the pass rates.
     """
 
 
@@ -31,7 +43,22 @@ class Findings(_Findings):
             "Confidence level out of reach",
             "The widest interval of the Walsh averages is reported there (see `ci_coverage`).",
         ),
+        "pass_fail": (
+            SignrankPassFailWarning,
+            "Scores all 0 or 1 (pass/fail)",
+            "The items both systems pass or both fail are zero differences, dropped (their "
+            "number is `n_zeros`), and the others all have size 1: the test is the sign test "
+            "of the discordant items, McNemar's test, and the shift is -1, 0 or +1 (or "
+            "half-way), which says nothing about how much the pass rates differ. "
+            "df.paired.mcnemar(...) tests such a comparison, exactly or asymptotically, with "
+            "Tango's interval of the difference of the pass rates.",
+        ),
     }
+
+    def pass_fail(self, pairs) -> None:
+        """The comparisons whose two systems' scores are all 0 or 1, in every group (the
+        bootstrap's rule, :func:`~pairedstats.methods.bootstrap.findings.binary_comparisons`)."""
+        self.comparisons("pass_fail", binary_comparisons(self.design, pairs, None))
 
     def level(self, g: int, nonzero: dict[int, int], confidence_level: float) -> None:
         """Group ``g``'s comparisons whose interval does not reach ``confidence_level``:

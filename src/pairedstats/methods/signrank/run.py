@@ -18,8 +18,8 @@ _DTYPES = {"method": object, "n_items": np.int64, "n_zeros": np.int64, "n_droppe
 
 
 def run(s: Settings) -> SignrankResult:
-    """Test every comparison (b - a) of every group of ``s.design``; a level out of reach is
-    warned once."""
+    """Test every comparison (b - a) of every group of ``s.design``; a level out of reach and
+    pass/fail scores are warned once each."""
     design = s.design
     out = Outputs(design.n_groups, len(s.pairs))
     for name in SignrankResult._columns:
@@ -41,6 +41,7 @@ def run(s: Settings) -> SignrankResult:
                 out.set((g, c), **{k: getattr(test, k) for k in out.arrays if k != "n_dropped"})
             findings.level(g, unreached, s.confidence_level)
             bar.update(1)
+    findings.pass_fail(s.pairs)
     findings.warn()
     meta = s.metadata("signrank", baseline=s.baseline)
     return SignrankResult(**comparison_labels(design, s.pairs), metadata=meta, **out.arrays)

@@ -78,7 +78,11 @@ SPEC = register(
         warns="""
         SignrankConfidenceWarning
             When ``confidence_level`` cannot be reached with so few non-zero differences:
-            once per call, naming how many groups and the first.""",
+            once per call, naming how many groups and the first.
+        SignrankPassFailWarning
+            When the scores of a comparison are all 0 or 1 (pass/fail): the test is then
+            McNemar's without its interval; ``mcnemar`` is the test to use. Once per call,
+            naming the comparisons and how many groups.""",
         notes="""
         The interval is made of order statistics of the ``n (n + 1) / 2`` Walsh averages
         (never formed: they are selected with a few ``O(n)`` passes over the sorted
