@@ -450,6 +450,35 @@ def test_missing_complete_drops_and_reports(scores):
     assert (res.n_items == 38).all()
 
 
+def test_metadata_reports_the_missing_rule_the_design_was_read_with(scores):
+    # every road: the accessors (table and Dataset), the function on arrays, the stepped run;
+    # the rule is the design's, so the metadata says what was done
+    x = scores.copy()
+    x[3, 1] = np.nan
+    names = [f"s{j}" for j in range(x.shape[1])]
+    frame = pd.DataFrame(x, columns=names)
+    dataset = xr.Dataset({"score": (("item", "system"), x)}, coords={"system": names})
+    keywords = {"n_resamples": 200, "rng": 2}
+    table = {"missing": "complete", "as_result": True, **keywords}
+    roads = {
+        "frame": lambda: frame.paired.tukey_hsd(**table),
+        "dataset": lambda: dataset.paired.tukey_hsd(**table),
+        "array": lambda: tukey_hsd(x, missing="complete", **keywords),
+        "run": lambda: tukey_hsd_run(x, missing="complete", **keywords).result(),
+        "design": lambda: tukey_hsd_design(design_from_array(x, missing="complete"), **keywords),
+    }
+    for road, call in roads.items():
+        with pytest.warns(DroppedDataWarning):
+            res = call()
+        assert res.metadata["missing"] == "complete", road
+        assert (res.n_dropped == 1).all(), road
+    assert tukey_hsd(scores, **keywords).metadata["missing"] == "raise"
+    n = len(scores)
+    hand = PairedDesign(scores=scores[:, :, None], systems=tuple(names),
+                        offsets=np.array([0, n]), items=np.arange(n))  # fmt: skip
+    assert tukey_hsd_design(hand, **keywords).metadata["missing"] == "raise"
+
+
 def test_exact_true_and_false(sakai):
     assert (tukey_hsd(sakai[:, :2], method="exact").pvalue == 135 / 2048).all()
     big = np.random.default_rng(0).random((60, 5))

@@ -72,6 +72,9 @@ class PairedDesign:
     dropped : tuple of int
         Per group, the number of items removed by ``missing="complete"`` (empty: none);
         :meth:`n_dropped` reads it as an array.
+    missing : {"raise", "complete"}
+        The ``missing`` rule the scores were read with (``"raise"`` for a design built by
+        hand): what a result's metadata reports.
     precision : float
         Unit roundoff of the scores as they were given, before they became float64:
         ``2**-53`` for float64 and integers, ``2**-24`` for float32, ``2**-11`` for float16.
@@ -103,6 +106,7 @@ class PairedDesign:
     strata: np.ndarray | None = None
     strata_labels: tuple = ()
     dropped: tuple = ()
+    missing: str = "raise"
     precision: float = 2.0**-53
     stream_prefix: tuple = ()
     replicates: tuple | None = None

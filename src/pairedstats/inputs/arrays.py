@@ -97,7 +97,7 @@ def design_from_array(
     cluster, strata = (None if x is None else _object_array(x) for x in (cluster, strata))
     return _finish(
         arr, items, systems, columns, group_code, group_names, group_keys, cluster, strata,
-        complete, "scores", precision,
+        complete, "scores", precision, missing=missing,
     )  # fmt: skip
 
 
@@ -128,7 +128,7 @@ def _with_replicates(arr, replicate, systems, items, groups, cluster, strata, mi
     cluster, strata = (None if x is None else _object_array(x) for x in (cluster, strata))
     return _finish(
         means, items, systems, ["score"], group_code, group_names, group_keys, cluster,
-        strata, complete, "scores", precision, cells, labels,
+        strata, complete, "scores", precision, cells, labels, missing=missing,
     )  # fmt: skip
 
 

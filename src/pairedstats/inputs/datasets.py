@@ -190,6 +190,7 @@ def design_from_dataset(
         unit_roundoff(*(ds[n].dtype for n in names)),
         cells,
         rep_labels,
+        missing=missing,
     )
     return design
 

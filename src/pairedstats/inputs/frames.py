@@ -261,6 +261,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
         complete,
         "score",
         unit_roundoff(*(frame[c].dtype for c in score_cols)),
+        missing=missing,
     )
 
 
@@ -332,6 +333,7 @@ def _tidy_replicates(
     return _finish(
         means, item_labels, chosen, score_cols, group_code, by, group_keys, cl, st, complete,
         "score", unit_roundoff(*(frame[c].dtype for c in score_cols)), cells, labels,
+        missing=missing,
     )  # fmt: skip
 
 
@@ -370,7 +372,7 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     st = None if strata is None else frame[strata].to_numpy(dtype=object)
     return _finish(
         values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
-        unit_roundoff(*(frame[c].dtype for c in chosen)),
+        unit_roundoff(*(frame[c].dtype for c in chosen)), missing=missing,
     )  # fmt: skip
 
 

@@ -36,9 +36,12 @@ def _finish(
     precision: float = 2.0**-53,
     replicates=None,
     replicate_labels: tuple = (),
+    *,
+    missing: str,
 ) -> PairedDesign:
-    """Check the labels, drop incomplete rows (if asked), put the rows in their canonical
-    order (by group, then item label), check sizes and magnitudes, build the design."""
+    """Check the labels, drop incomplete rows (if asked: ``missing``, the rule that made
+    ``complete``, which the design keeps), put the rows in their canonical order (by group,
+    then item label), check sizes and magnitudes, build the design."""
     _check_labels(items, "item", "item")
     _check_labels(systems, "systems", "system")
     for arg, values, what in (("cluster", cluster, "cluster"), ("strata", strata, "stratum")):
@@ -77,6 +80,7 @@ def _finish(
         strata=strata_codes,
         strata_labels=strata_labels,
         dropped=tuple(int(x) for x in dropped),
+        missing=missing,
         precision=precision,
         replicates=replicates,
         replicate_labels=tuple(replicate_labels),

@@ -36,9 +36,8 @@ class Settings:
         The ``method`` asked for, in the user's words (lower case); which one each group
         used is its ``pvalue_method``.
     missing : {"raise", "complete"}
-        The ``missing`` of :func:`pairedstats.tukey_hsd_run`, which reads the array itself;
-        ``"raise"`` for a design given already read (the functions and accessors read it
-        before the method is called).
+        The ``missing`` rule the design was read with (``design.missing``), whichever road
+        read it: the accessors, the functions on arrays or :func:`pairedstats.tukey_hsd_run`.
     monitor : callable or None
         Shown a :class:`~pairedstats.Checkpoint` every ``every`` trials and at the end.
     every : int or None
@@ -65,7 +64,7 @@ class Settings:
 
 def check(
     design: PairedDesign, *, keep: bool, baseline, n_resamples, rng, method, monitor, every,
-    progress, workers, missing: str = "raise",
+    progress, workers,
 ) -> Settings:  # fmt: skip
     """Validate every keyword of a call on ``design`` into its :class:`Settings`.
 
@@ -75,7 +74,6 @@ def check(
     """
     n_resamples = _validation.check_n_resamples(n_resamples)
     method = _validation.check_choice(method, "method", METHODS)
-    missing = _validation.check_choice(missing, "missing", ("raise", "complete"))
     if monitor is not None and not callable(monitor):
         raise TypeError(f"`monitor` must be a callable taking a Checkpoint; got {monitor!r}.")
     if every is not None:
@@ -86,7 +84,7 @@ def check(
     _validation.check_baseline(baseline, design.systems)
     return Settings(
         design=design, baseline=baseline, n_resamples=n_resamples, method=method,
-        missing=missing, monitor=monitor, every=every, progress=progress, workers=workers,
+        missing=design.missing, monitor=monitor, every=every, progress=progress, workers=workers,
         root=_validation.normalise_rng(rng),
     )  # fmt: skip
 

@@ -52,7 +52,6 @@ def tukey_hsd_run(
     settings = check(
         scores, keep=False, baseline=baseline, n_resamples=n_resamples, rng=rng,
         method=method, monitor=None, every=None, progress=False, workers=workers,
-        missing=missing,
     )  # fmt: skip
     return TukeyHSDRun(settings)
 
