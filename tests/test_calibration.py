@@ -13,6 +13,10 @@ The pass/fail checks (``validation/calibration_binary.py``) rerun a few cells of
 on fresh draws and assert each rate within 3 Monte Carlo standard errors of the committed
 study's (``validation/results/binary_*.csv``): Tango's, the bootstrap's and Wald's coverage,
 the clustered and naive intervals on clustered items, and the size of the tests.
+
+The false discovery rate checks (``validation/calibration_fdr.py``) rerun two cells of that
+study (five systems, all pairs, ``adjust="fdr_bh"`` and ``"fdr_by"``) on fresh draws against
+the committed ``validation/results/fdr.csv``.
 """
 
 import importlib.util
@@ -39,6 +43,7 @@ def _load(name):
 cal = _load("calibration")
 fam = _load("calibration_families")
 binary = _load("calibration_binary")
+fdr = _load("calibration_fdr")
 
 N_SIMS = 400
 N_RESAMPLES = 999
@@ -267,3 +272,42 @@ def test_binary_size_as_committed():
     assert by["exact"] <= 0.05 + 3 * se
     assert by["clustered asymptotic"] <= 0.05 + 3 * se
     assert by["asymptotic (naive)"] > 0.05 + 3 * se
+
+
+# --------------------------------------------------------------------------- false discoveries
+@pytest.mark.parametrize(
+    ("kind", "scenario", "n"), [("normal", "complete null", 20), ("skewed", "partial null", 20)]
+)
+def test_fdr_as_committed(kind, scenario, n):
+    # 1,000 fresh data sets of a committed cell (4,000): each procedure's FDR within 3
+    # standard errors of a difference of the committed rate; under the complete null at 20
+    # items fdr_bh is well above 0.05 (the percentile p-values' liberalness carries over)
+    import pandas as pd
+
+    n_sims = 1000
+    rows = fdr.run_cell(kind, scenario, n, n_sims, n_resamples=fdr.N_RESAMPLES, key=("test", 1))
+    committed = pd.read_csv(_DIR / "results" / "fdr.csv")
+    committed = committed[(committed["scores"] == kind) & (committed["scenario"] == scenario)
+                          & (committed["n_items"] == n)].set_index("procedure")  # fmt: skip
+    assert [r["procedure"] for r in rows] == list(fdr.PROCEDURES)
+    for row in rows:
+        ref = committed.loc[row["procedure"]]
+        se = np.hypot(max(row["fdr_se"], 0.002), ref["fdr_se"])
+        assert abs(row["fdr"] - ref["fdr"]) <= 3 * se, (row["procedure"], row["fdr"], ref["fdr"])
+    by = {r["procedure"]: r for r in rows}
+    assert by["fdr_by"]["fdr"] <= by["fdr_bh"]["fdr"] <= by["unadjusted"]["fdr"]
+    if scenario == "complete null":
+        assert by["fdr_bh"]["fdr"] > 0.05 + 3 * np.sqrt(0.05 * 0.95 / n_sims)
+        for row in rows:  # every rejection is false: FDR, FWER and any rejection agree
+            assert row["fdr"] == row["fwer"] == row["any_rejection"]
+
+
+def test_fdr_skewed_model_is_skewed():
+    # the docs' skewness of b - a: 0.38 for loadings 0.5 apart (A-B), 1.68 for A-E
+    from scipy import stats
+
+    x = fdr.simulate("skewed", (0,) * 5, 400_000, 1, np.random.default_rng(14))
+    for b, gap in ((1, 0.5), (4, 2.0)):
+        assert stats.skew(x[:, b] - x[:, 0]) == pytest.approx(fdr.skewness(gap), abs=0.05)
+    assert fdr.skewness(0.5) == pytest.approx(0.385, abs=1e-3)
+    assert fdr.skewness(2.0) == pytest.approx(1.676, abs=1e-3)
