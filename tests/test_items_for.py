@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from scipy import optimize, stats
 
 import pairedstats
 from pairedstats import ItemsForResult, PlanningWarning, cli
@@ -21,6 +22,8 @@ from pairedstats.core.power import (
     items_for,
     mcnemar_detectable_difference,
     mcnemar_items_for,
+    mcnemar_power,
+    paired_power,
 )
 
 REF = Path(__file__).parent / "reference" / "power"
@@ -94,6 +97,140 @@ def test_a_mixed_table_plans_each_comparison_by_its_own_scores():
     with pytest.warns(PlanningWarning, match="No difference is detectable"):  # 6 items
         res = table.paired.items_for(0.3)
     assert res["method"].tolist() == ["mcnemar", "t", "t"]  # y - x, z - x, z - y
+
+
+# ------------------------------------------------------------------ an upper confidence limit
+def test_standard_deviation_level_plans_as_the_function_with_the_table_as_pilot():
+    # the function given the standard deviation of the differences (np.std, computed here)
+    # and the table's own size as the pilot's
+    table = SCORES[SCORES["group"] == SCORES["group"].iloc[0]]
+    wide = table.pivot(index="item", columns="system", values="score")
+    for level in (0.6, 0.8, 0.95):
+        res = table.paired.items_for(0.1, item="item", system="system", score="score",
+                                     baseline="base", standard_deviation_level=level)  # fmt: skip
+        plain = table.paired.items_for(0.1, item="item", system="system", score="score",
+                                       baseline="base")  # fmt: skip
+        for row, before in zip(res.itertuples(), plain.itertuples()):
+            d = (wide[row.system_b] - wide["base"]).to_numpy()
+            sd, n = float(np.std(d, ddof=1)), d.size
+            assert row.n_items == n
+            assert row.standard_deviation == pytest.approx(sd, rel=1e-12)
+            assert before.standard_deviation_planned == before.standard_deviation
+            expected = pairedstats.items_for(
+                0.1, standard_deviation=sd, standard_deviation_level=level, pilot_items=n
+            )
+            assert row.n_items_needed == expected
+            assert row.n_items_needed >= before.n_items_needed
+            # the chi-square limit (n - 1) s^2 / chi2_{1 - level}(n - 1), from scipy directly
+            limit = sd * np.sqrt((n - 1) / stats.chi2.ppf(1 - level, n - 1))
+            assert row.standard_deviation_planned == pytest.approx(limit, rel=1e-12)
+            assert row.detectable_difference == pytest.approx(
+                detectable_difference(n, standard_deviation=limit), rel=1e-12
+            )
+            assert math.isnan(row.discordant_rate_planned)
+
+
+def test_standard_deviation_level_pilot_is_the_items_after_missing():
+    table = _pass_fail().assign(passed=lambda t: t["passed"] * 0.5 + np.arange(len(t)) % 7 * 0.1)
+    table = table.drop(index=[3, 10, 11])  # items q003, q010, q011 of "old" missing
+    with pytest.warns(UserWarning, match="dropped 3 of 120"):
+        res = table.paired.items_for(
+            0.05,
+            item="item",
+            system="system",
+            score="passed",
+            missing="complete",
+            standard_deviation_level=0.8,
+        )
+    wide = table.pivot(index="item", columns="system", values="passed").dropna()
+    d = (wide["new"] - wide["old"]).to_numpy()
+    (row,) = res.to_dict("records")
+    assert (row["n_items"], row["n_dropped"]) == (117, 3)
+    assert row["n_items_needed"] == pairedstats.items_for(
+        0.05, standard_deviation=float(np.std(d, ddof=1)), standard_deviation_level=0.8,
+        pilot_items=117,
+    )  # fmt: skip
+
+
+def test_0_1_scores_plan_with_the_clopper_pearson_limit_of_the_discordant_rate():
+    table = _pass_fail()
+    wide = table.pivot(index="item", columns="system", values="passed")
+    x, n = int(np.sum(wide["old"] != wide["new"])), len(wide)
+    for level in (0.8, 0.95):
+        (row,) = table.paired.items_for(
+            0.1, item="item", system="system", score="passed", standard_deviation_level=level
+        ).to_dict("records")
+        # the exact upper limit: the rate at which P(X <= x) = 1 - level, X ~ Binomial(n, p)
+        limit = optimize.brentq(lambda p, level=level: stats.binom.cdf(x, n, p) - (1 - level),
+                                x / n, 1, xtol=1e-14)  # fmt: skip
+        assert row["discordant_rate"] == x / n
+        assert row["discordant_rate_planned"] == pytest.approx(limit, rel=1e-9)
+        assert row["discordant_rate_planned"] == pytest.approx(
+            stats.beta.ppf(level, x + 1, n - x), rel=1e-12
+        )
+        assert math.isnan(row["standard_deviation_planned"])
+        planned = row["discordant_rate_planned"]
+        assert row["n_items_needed"] == mcnemar_items_for(0.1, discordant_rate=planned)
+        assert row["detectable_difference"] == mcnemar_detectable_difference(
+            n, discordant_rate=planned
+        )
+        assert row["n_items_needed"] > mcnemar_items_for(0.1, discordant_rate=x / n)
+
+
+def test_standard_deviation_level_is_checked_and_recorded():
+    table = _pass_fail()
+    for bad, error in ((1.0, ValueError), (0.0, ValueError), ("0.8", TypeError)):
+        with pytest.raises(error, match="`standard_deviation_level` must"):
+            table.paired.items_for(0.1, item="item", system="system", score="passed",
+                                   standard_deviation_level=bad)  # fmt: skip
+    res = table.paired.items_for(0.1, item="item", system="system", score="passed",
+                                 standard_deviation_level=0.8, as_result=True)  # fmt: skip
+    assert res.metadata["standard_deviation_level"] == 0.8
+    assert "standard_deviation_level=0.8" in str(res)
+
+
+def _pilots(n_pilots, seed, level, n=30, difference=0.5):
+    """The share of simulated pilots (normal differences of standard deviation 1, ``n``
+    items each) whose plan reaches 80% power at the true standard deviation: whose items
+    needed are at least the fewest that reach it (power grows with the items)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=n * n_pilots)
+    b = a + rng.normal(size=n * n_pilots)
+    table = pd.DataFrame({"pilot": np.repeat(np.arange(n_pilots), n), "a": a, "b": b})
+    plan = table.paired.items_for(difference, by="pilot", standard_deviation_level=level)
+    enough = items_for(difference, standard_deviation=1.0)  # 34 for 0.5
+    assert paired_power(enough - 1, difference, standard_deviation=1.0) < 0.8
+    assert paired_power(enough, difference, standard_deviation=1.0) >= 0.8
+    return float(np.mean(plan["n_items_needed"] >= enough))
+
+
+#: docs/planning.md: the share of 2,000 pilots whose plan at level 0.8 reaches the power
+PILOTS_REACHED = 0.8165
+
+
+@pytest.mark.slow
+def test_a_plan_at_level_0_8_reaches_its_power_in_about_80_percent_of_pilots():
+    # 2,000 pilots of 30 items (the docs' line); the plain plan, on the estimate, reaches
+    # the power about half the time (1,000 pilots)
+    reached = _pilots(2000, 2024, 0.8)
+    assert reached == PILOTS_REACHED
+    assert abs(reached - 0.8) <= 3 * np.sqrt(0.8 * 0.2 / 2000)
+    assert abs(_pilots(1000, 2025, None) - 0.5) <= 3 * np.sqrt(0.25 / 1000)
+
+
+def test_0_1_plan_at_level_0_8_reaches_its_power_in_at_least_80_percent_of_pilots():
+    # discordant cells p10 = 0.05, p01 = 0.15 (psi 0.2, difference 0.1), pilots of 80 items;
+    # the power at the plan from Connor's formula at the true discordant rate
+    n_pilots, n = 300, 80
+    u = np.random.default_rng(2026).random((n_pilots, n))
+    a = ((u < 0.05) | ((u >= 0.2) & (u < 0.6))).astype(float)
+    b = (((u >= 0.05) & (u < 0.2)) | ((u >= 0.2) & (u < 0.6))).astype(float)
+    table = pd.DataFrame({"pilot": np.repeat(np.arange(n_pilots), n), "a": a.ravel(),
+                          "b": b.ravel()})  # fmt: skip
+    plan = table.paired.items_for(0.1, by="pilot", standard_deviation_level=0.8)
+    reached = [mcnemar_power(int(m), 0.1, discordant_rate=0.2) >= 0.8
+               for m in plan["n_items_needed"]]  # fmt: skip
+    assert np.mean(reached) >= 0.8 - 3 * np.sqrt(0.8 * 0.2 / n_pilots)
 
 
 # ------------------------------------------------------------------ accessors and inputs

@@ -219,6 +219,7 @@ class PairedDataArrayAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: Literal[False] = ...,
     ) -> xr.Dataset: ...
     @overload
@@ -235,6 +236,7 @@ class PairedDataArrayAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: Literal[True],
     ) -> ItemsForResult: ...
     @overload
@@ -251,6 +253,7 @@ class PairedDataArrayAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | ItemsForResult: ...
     @overload
@@ -757,6 +760,7 @@ class PairedDataFrameAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: Literal[False] = ...,
     ) -> pd.DataFrame: ...
     @overload
@@ -774,6 +778,7 @@ class PairedDataFrameAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: Literal[True],
     ) -> ItemsForResult: ...
     @overload
@@ -791,6 +796,7 @@ class PairedDataFrameAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | ItemsForResult: ...
     @overload
@@ -1300,6 +1306,7 @@ class PairedDatasetAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: Literal[False] = ...,
     ) -> xr.Dataset: ...
     @overload
@@ -1316,6 +1323,7 @@ class PairedDatasetAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: Literal[True],
     ) -> ItemsForResult: ...
     @overload
@@ -1332,6 +1340,7 @@ class PairedDatasetAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        standard_deviation_level: _Float | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | ItemsForResult: ...
     @overload

@@ -32,13 +32,15 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from .inference import ALTERNATIVES
 
 __all__ = [
+    "check_level",
     "check_plan",
     "detectable_difference",
+    "discordant_rate_limit",
     "items_for",
     "mcnemar_detectable_difference",
     "mcnemar_items_for",
@@ -159,6 +161,50 @@ def standard_deviation_limit(standard_deviation: float, pilot_items: int, level:
         raise ValueError(f"`pilot_items` must be at least 2; got {pilot_items}.")
     df = int(pilot_items) - 1
     return sigma * float(np.sqrt(df / stats.chi2.ppf(1.0 - level, df)))
+
+
+def check_level(level, name: str = "standard_deviation_level") -> float | None:
+    """A level of an upper confidence limit of the spread: None, or a number in (0, 1).
+
+    Examples
+    --------
+    >>> check_level(0.8), check_level(None)
+    (0.8, None)
+    """
+    return None if level is None else _number(level, name, 0.0, 1.0)
+
+
+def discordant_rate_limit(discordant_items: int, pilot_items: int, level: float) -> float:
+    """The one-sided upper confidence limit of a discordant rate estimated on a pilot.
+
+    Of ``x = discordant_items`` items on which two systems differ among ``n = pilot_items``,
+    Clopper and Pearson's (1934) exact upper limit at ``level``: the rate ``p`` at which
+    ``P(X <= x) = 1 - level`` for ``X ~ Binomial(n, p)``, the ``level`` quantile of
+    ``Beta(x + 1, n - x)`` (1 when ``x = n``). It lies above the true rate with probability
+    at least ``level``; McNemar's plan (:func:`mcnemar_items_for`) needs more items the larger
+    the discordant rate, so planning with it is the counterpart for 0/1 scores of
+    :func:`standard_deviation_limit`.
+
+    Examples
+    --------
+    >>> round(discordant_rate_limit(9, 80, 0.8), 4)  # 9 / 80 = 0.1125 estimated
+    0.153
+    >>> round(discordant_rate_limit(0, 40, 0.8), 4)  # 1 - 0.2 ** (1 / 40)
+    0.0394
+    """
+    level = _number(level, "standard_deviation_level", 0.0, 1.0)
+    for value, name in ((discordant_items, "discordant_items"), (pilot_items, "pilot_items")):
+        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"`{name}` must be a whole number; got {value!r}.")
+    x, n = int(discordant_items), int(pilot_items)
+    if not 0 <= x <= n or n < 1:
+        raise ValueError(
+            f"`discordant_items` must be in [0, pilot_items] and `pilot_items` at least 1; "
+            f"got {x} of {n}."
+        )
+    if x == n:
+        return 1.0
+    return float(special.betaincinv(x + 1, n - x, level))
 
 
 def items_for(

@@ -32,6 +32,16 @@ class ItemsForResult(ComparisonResult):
     discordant_rate : ndarray
         For 0/1 scores, the share of items on which the two systems differ (one passes, the
         other fails); NaN for other scores.
+    standard_deviation_planned : ndarray
+        The standard deviation the plan used (rows of ``method="t"``; NaN otherwise):
+        ``standard_deviation`` itself, or with ``standard_deviation_level`` its one-sided
+        upper confidence limit at that level, the table being a pilot of ``n_items`` items
+        (:func:`pairedstats.core.power.standard_deviation_limit`).
+    discordant_rate_planned : ndarray
+        The discordant rate the plan used (rows of ``method="mcnemar"``; NaN otherwise):
+        ``discordant_rate`` itself, or with ``standard_deviation_level`` its exact
+        (Clopper-Pearson) one-sided upper confidence limit at that level
+        (:func:`pairedstats.core.power.discordant_rate_limit`).
     method : ndarray of str
         ``"t"``: the paired t-test's noncentral t with ``standard_deviation``
         (:func:`pairedstats.items_for`); ``"mcnemar"``: McNemar's test for 0/1 scores with
@@ -55,6 +65,8 @@ class ItemsForResult(ComparisonResult):
     difference: np.ndarray
     standard_deviation: np.ndarray
     discordant_rate: np.ndarray
+    standard_deviation_planned: np.ndarray
+    discordant_rate_planned: np.ndarray
     method: np.ndarray
     n_items_needed: np.ndarray
     detectable_difference: np.ndarray
@@ -64,16 +76,19 @@ class ItemsForResult(ComparisonResult):
     n_dropped: np.ndarray
 
     _columns: ClassVar[tuple[str, ...]] = (
-        "n_items", "difference", "standard_deviation", "discordant_rate", "method",
-        "n_items_needed", "detectable_difference", "power", "alpha", "alternative", "n_dropped",
+        "n_items", "difference", "standard_deviation", "discordant_rate",
+        "standard_deviation_planned", "discordant_rate_planned", "method", "n_items_needed",
+        "detectable_difference", "power", "alpha", "alternative", "n_dropped",
     )  # fmt: skip
     count_columns: ClassVar[tuple[str, ...]] = ("n_items_needed",)
     summary_columns: ClassVar[tuple[str, ...]] = (
-        "n_items", "standard_deviation", "discordant_rate", "n_items_needed",
-        "detectable_difference",
+        "n_items", "standard_deviation", "discordant_rate", "standard_deviation_planned",
+        "discordant_rate_planned", "n_items_needed", "detectable_difference",
     )  # fmt: skip
     title: ClassVar[str] = "Items needed to detect a difference b - a (planned from the table)"
-    printed_metadata: ClassVar[tuple[str, ...]] = ("difference", "power", "alpha", "alternative")
+    printed_metadata: ClassVar[tuple[str, ...]] = (
+        "difference", "power", "alpha", "alternative", "standard_deviation_level",
+    )  # fmt: skip
 
     def significant(self, alpha: float | None = None):
         """No comparison: a plan tests nothing (all False, so tables mark no row).

@@ -45,38 +45,50 @@ def run(s: Settings) -> ItemsForResult:
     findings.warn()
     meta = _validation.metadata("items_for", difference=s.difference, power=s.power,
                                 alpha=s.alpha, alternative=s.alternative,
+                                standard_deviation_level=s.standard_deviation_level,
                                 baseline=s.baseline)  # fmt: skip
     return ItemsForResult(**comparison_labels(design, s.pairs), metadata=meta, **out.arrays)
 
 
 def _plan(pair: np.ndarray, tie: float, s: Settings) -> tuple[dict, list[str]]:
-    """One comparison's row (``pair``: its items x (a, b) scores) and what it found."""
+    """One comparison's row (``pair``: its items x (a, b) scores) and what it found. With
+    ``s.standard_deviation_level``, the spread planned with is the upper confidence limit
+    of the table's (the table is the pilot: its ``n`` items)."""
     d = pair[:, 1] - pair[:, 0]
     n = d.size
+    level = s.standard_deviation_level
     plan = dict(power=s.power, alpha=s.alpha, alternative=s.alternative)
     row = dict(n_items=n, difference=s.difference, standard_deviation=np.std(d, ddof=1),
                **plan)  # fmt: skip
     if np.isin(pair, (0.0, 1.0)).all():  # pass/fail: McNemar's test (Connor 1987)
-        psi = float(np.count_nonzero(d) / n)
-        row.update(method="mcnemar", discordant_rate=psi)
+        discordant = int(np.count_nonzero(d))
+        psi = discordant / n
+        if level is not None:
+            planned = _power.discordant_rate_limit(discordant, n, level)
+        else:
+            planned = psi
+        row.update(method="mcnemar", discordant_rate=psi, discordant_rate_planned=planned)
         if psi == 0.0:
             return row, ["no_spread"]
         found = []
-        if abs(s.difference) > psi:
+        if abs(s.difference) > planned:
             found.append("beyond")
         else:
             row["n_items_needed"] = _needed(_power.mcnemar_items_for, s, found,
-                                            discordant_rate=psi)  # fmt: skip
+                                            discordant_rate=planned)  # fmt: skip
         row["detectable_difference"] = _power.mcnemar_detectable_difference(
-            n, discordant_rate=psi, **plan
+            n, discordant_rate=planned, **plan
         )
         if np.isnan(row["detectable_difference"]):
             found.append("undetectable")
         return row, found
     row["method"] = "t"
+    sd = row["standard_deviation"]
+    if level is not None and n >= 2:
+        sd = _power.standard_deviation_limit(sd, n, level) if sd > 0 else 0.0
+    row["standard_deviation_planned"] = sd
     if np.ptp(d) <= tie:  # every difference the same, within the tie rule
         return row, ["no_spread"]
-    sd = row["standard_deviation"]
     found = []
     row["n_items_needed"] = _needed(_power.items_for, s, found, standard_deviation=sd)
     row["detectable_difference"] = _power.detectable_difference(n, standard_deviation=sd, **plan)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ... import _validation
 from ...core.design import PairedDesign, comparison_pairs
 from ...core.inference import ALTERNATIVES
-from ...core.power import check_plan
+from ...core.power import check_level, check_plan
 from ...inputs import check_design
 
 __all__ = ["Settings", "check"]
@@ -31,6 +31,9 @@ class Settings:
     power, alpha : float
         ``alpha`` in (0, 1), ``power`` in (``alpha``, 1).
     alternative : {"two-sided", "less", "greater"}
+    standard_deviation_level : float or None
+        In (0, 1): plan with the upper confidence limit of the spread at this level; None:
+        with the table's estimate.
     """
 
     design: PairedDesign
@@ -40,13 +43,16 @@ class Settings:
     power: float
     alpha: float
     alternative: str
+    standard_deviation_level: float | None
 
 
-def check(design, *, keep: bool, difference, baseline, power, alpha, alternative) -> Settings:
+def check(design, *, keep: bool, difference, baseline, power, alpha, alternative,
+          standard_deviation_level) -> Settings:  # fmt: skip
     """Validate the keywords of ``items_for`` (``difference``, ``baseline``, ``power``,
-    ``alpha``, ``alternative``) and the design, which must hold one score column; every
-    message names the keyword, the rule and the value received. ``keep`` is accepted as
-    every method's check accepts it: the result holds nothing it would keep."""
+    ``alpha``, ``alternative``, ``standard_deviation_level``) and the design, which must
+    hold one score column; every message names the keyword, the rule and the value
+    received. ``keep`` is accepted as every method's check accepts it: the result holds
+    nothing it would keep."""
     design = check_design(design)
     if design.scores.shape[2] != 1:
         raise ValueError(
@@ -57,7 +63,9 @@ def check(design, *, keep: bool, difference, baseline, power, alpha, alternative
     alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
     difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
                                           alternative=alternative)  # fmt: skip
+    level = check_level(standard_deviation_level)
     return Settings(
         design=design, baseline=baseline, pairs=tuple(comparison_pairs(design.systems, baseline)),
         difference=difference, power=power, alpha=alpha, alternative=alternative,
+        standard_deviation_level=level,
     )  # fmt: skip

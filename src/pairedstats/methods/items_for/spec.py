@@ -58,6 +58,23 @@ KEYWORDS = (
         'Of the planned test, about b - a: ``"greater"`` plans to detect b above a (a '
         "positive ``difference``), ``\"less\"`` below (a negative one)."
     ),
+    Keyword(
+        "standard_deviation_level", None, "float, optional",
+        "Plan with a one-sided upper confidence limit, at this level in (0, 1), of the "
+        "spread the table estimates, instead of the estimate itself: the chi-square limit of "
+        "the standard deviation (:func:`pairedstats.core.power.standard_deviation_limit`, "
+        "Browne 1995) or, for 0/1 scores, the exact (Clopper-Pearson) limit of the "
+        "discordant rate (:func:`pairedstats.core.power.discordant_rate_limit`). The plan "
+        "then reaches ``power`` with probability about this level over pilots, where the "
+        "plain one does so about half the time; 0.8 is Browne's choice. The pilot is the "
+        "comparison's own items, ``n_items`` (after ``missing`` handling), so no "
+        "``pilot_items`` is needed, as :func:`pairedstats.items_for` needs. "
+        "``standard_deviation_planned`` and ``discordant_rate_planned`` show the value "
+        "planned with; ``detectable_difference`` uses it too.",
+        option=dict(type=float, metavar="LEVEL",
+                    help="plan with the upper confidence limit of the spread at this level "
+                         "(default: the estimate)"),
+    ),
 )  # fmt: skip
 
 SPEC = register(
@@ -90,8 +107,9 @@ SPEC = register(
         returns="""
         ItemsForResult
             One row per comparison and group: ``system_a, system_b, n_items, difference,
-            standard_deviation, discordant_rate, method, n_items_needed,
-            detectable_difference, power, alpha, alternative, n_dropped``.""",
+            standard_deviation, discordant_rate, standard_deviation_planned,
+            discordant_rate_planned, method, n_items_needed, detectable_difference, power,
+            alpha, alternative, n_dropped``.""",
         warns="""
         PlanningWarning
             When the table cannot give the items needed or the detectable difference of a
