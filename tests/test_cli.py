@@ -803,13 +803,15 @@ def help_section() -> str:
     os.environ["COLUMNS"] = "90"
     try:
         parts = [HELP_BEGIN, "", "```text", _help_of([]), "```"]
-        for command in cli.COMMANDS:
+        # compare METHOD has METHOD's options (tests/test_cli_compare.py checks it): the
+        # bootstrap's stands for them all
+        for command in [*cli.COMMANDS, cli.COMPARE, f"{cli.COMPARE} bootstrap"]:
             parts += [
                 "",
                 f"### `pairedstats {command}`",
                 "",
                 "```text",
-                _help_of([command]),
+                _help_of(command.split()),
                 "```",
             ]
     finally:

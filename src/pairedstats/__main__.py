@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     from . import cli
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in (*cli.COMMANDS, "--version"):
+    if argv and argv[0] in (*cli.COMMANDS, cli.COMPARE, "--version"):
         return cli.main(argv)
     parser = argparse.ArgumentParser(
         prog="python -m pairedstats",

@@ -9,6 +9,11 @@ ranking), on a CSV, Parquet or trec_eval file.
     pairedstats tukey-hsd --trec-eval bm25.txt dense.txt --measure ndcg_cut_10
     pairedstats report --trec-eval bm25.txt dense.txt --measure ndcg_cut_10 P_10 --baseline bm25
     pairedstats rank runs.csv --item query --system run --score ndcg --by collection
+    pairedstats compare bootstrap bm25.run dense.run --qrels qrels.txt --measure nDCG@10 AP
+
+``pairedstats compare METHOD RUN ...`` computes the per-query measures of TREC run files from
+their qrels with ir_measures (an optional extra: ``pip install 'pairedstats[ir]'``), then runs
+the method on them as on any table.
 
 A table is tidy when ``--system`` and ``--score`` are given (one row per item and system),
 and wide otherwise (one row per item, one column per system; ``--item`` names the item
@@ -32,13 +37,16 @@ import warnings
 from pathlib import Path
 
 from . import display
-from .cli_files import read_table, read_trec_eval, read_trec_eval_measures
+from .cli_files import evaluate_runs, read_table, read_trec_eval, read_trec_eval_measures
 from .methods._shared import registry as registry
 
 __all__ = ["main", "read_table", "read_trec_eval"]
 
 #: The subcommands, one per registered method, the report and the ranking.
 COMMANDS = tuple(spec.command for spec in registry.SPECS.values())
+
+#: The command that compares TREC runs with any paired method: ``compare METHOD RUN ...``.
+COMPARE = "compare"
 
 
 # ---------------------------------------------------------------------------- writing
@@ -180,20 +188,66 @@ def _trec_eval_options(p: argparse.ArgumentParser, metrics: bool) -> None:
     trec.add_argument("--names", nargs="+", help="run names (default: the file stems)")
 
 
-def _subcommand(sub, spec) -> None:
-    """The subcommand of ``spec``: its input options, then its keywords' options."""
+def _runs_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("runs", nargs="+", metavar="RUN",
+                   help="TREC run files ('query Q0 document rank score tag'), one per run, "
+                        "named by the file names without suffix")  # fmt: skip
+    measures = p.add_argument_group("measures (computed by ir_measures)")
+    measures.add_argument("--qrels", required=True, metavar="FILE",
+                          help="the relevance judgements ('query iteration document "
+                               "relevance'); each of their queries is an item")  # fmt: skip
+    measures.add_argument(
+        "--measure", required=True, nargs="+", action="extend", metavar="MEASURE",
+        help="ir_measures' names (nDCG@10, P@10, AP, RR) or trec_eval's (ndcg_cut_10, P_10, "
+             "map); several (or --measure repeated): one comparison per measure",
+    )  # fmt: skip
+    measures.add_argument("--names", nargs="+", help="run names (default: the file stems)")
+
+
+#: Input options that name columns of a table: a table computed from run files has its
+#: own (query, run, measure, score), so ``compare`` has none of them.
+_COLUMN_OPTIONS = ("item", "system", "score", "group", "by", "cluster", "strata", "replicate",
+                   "missing")  # fmt: skip
+
+
+def _subcommand(sub, spec, *, runs: bool = False) -> None:
+    """The subcommand of ``spec``: its input options, then its keywords' options. With
+    ``runs``, ``compare``'s subcommand: TREC run files and their qrels instead of a table."""
     summary = _plain(spec.summary)
     p = sub.add_parser(spec.command, help=summary, description=summary)
-    p.add_argument("file", nargs="?", metavar="FILE",
-                   help="CSV (or '-' for standard input) or Parquet (.parquet, .pq)")  # fmt: skip
     inputs = registry.input_keywords(spec, "frame")
+    if runs:
+        _runs_options(p)
+        inputs = [k for k in inputs if k.name not in _COLUMN_OPTIONS]
+    else:
+        table = "CSV (or '-' for standard input) or Parquet (.parquet, .pq)"
+        p.add_argument("file", nargs="?", metavar="FILE", help=table)
     for keyword in [*inputs, *spec.keywords]:
         if keyword.option is not None:
             _add_option(p, keyword)
-    if spec.road == "paired":
+    if spec.road == "paired" and not runs:
         _trec_eval_options(p, spec.metrics)
     _output_options(p, spec)
     p.set_defaults(spec=spec, options=_options(p))
+
+
+def _compare_command(sub) -> None:
+    """``compare METHOD RUN ... --qrels FILE --measure MEASURE``: one subcommand per paired
+    method, with that method's options."""
+    summary = ("Compare TREC runs on measures computed from their qrels by ir_measures, with "
+               "any paired method.")  # fmt: skip
+    p = sub.add_parser(
+        COMPARE, help=summary, description=summary + " ir_measures is an optional extra: "
+        "pip install 'pairedstats[ir]'.",
+        epilog="Run 'pairedstats compare METHOD -h' for a method's options: those of "
+               "'pairedstats METHOD', with the run files and --qrels, --measure in place of a "
+               "table.",
+    )  # fmt: skip
+    methods = p.add_subparsers(dest="method_command", required=True, metavar="METHOD",
+                               title="methods")  # fmt: skip
+    for spec in registry.SPECS.values():
+        if spec.road == "paired":
+            _subcommand(methods, spec, runs=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -209,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
     for spec in registry.SPECS.values():
         _subcommand(sub, spec)
+    _compare_command(sub)
     return parser
 
 
@@ -282,6 +337,13 @@ def _label_columns(args) -> list:
 
 def _frame_and_columns(args, parser):
     """The input table and the item/system/score names of a paired method."""
+    if getattr(args, "runs", None) is not None:  # compare: measures of TREC runs
+        frame, args.note = evaluate_runs(
+            args.runs, args.qrels, args.measure, args.names, wide=args.spec.metrics
+        )
+        if args.spec.metrics:  # the report: one column per measure
+            return frame, dict(item="query", system="run", score=list(frame.columns[2:]))
+        return frame, dict(item="query", system="run", score="score", by="measure")
     if args.trec_eval:
         if args.file is not None:
             parser.error("give FILE or --trec-eval, not both")
@@ -420,7 +482,9 @@ def main(argv: list[str] | None = None) -> int:
     options (one line on standard error); 141 when standard output was closed early."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    prefix = f"pairedstats {args.command}"
+    prefix = " ".join(
+        ["pairedstats", args.command, *([args.method_command] if args.command == COMPARE else [])]
+    )
 
     def show_warning(message, *_, **__):
         text = _command_line_text(str(message), args.options)
@@ -431,6 +495,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             _check_output(args.output)
             result = run(args, parser)
+            if getattr(args, "note", None):  # what compare evaluated
+                print(f"{prefix}: {args.note}", file=sys.stderr)
             text = format_result(result, args.format, alpha=_markers_level(args))
             if args.format == "text":
                 text = _caveat_in_options(text, result, args.options)

@@ -1,4 +1,5 @@
-"""The command line's input files as tables: CSV, Parquet and ``trec_eval -q`` output.
+"""The command line's input files as tables: CSV, Parquet, ``trec_eval -q`` output, and TREC
+run files with their qrels (the measures computed by ir_measures, an optional extra).
 
 A CSV file is read by pandas with two rules of its own, so that a table is not changed on its
 way in: a header that names a column twice is refused (pandas would rename the second
@@ -15,7 +16,7 @@ import io
 import sys
 from pathlib import Path
 
-__all__ = ["read_table", "read_trec_eval", "read_trec_eval_measures"]
+__all__ = ["evaluate_runs", "read_table", "read_trec_eval", "read_trec_eval_measures"]
 
 #: pandas' markers of a missing value in a CSV cell (the documented defaults of
 #: :func:`pandas.read_csv`), which hold in every column that does not hold labels.
@@ -202,3 +203,193 @@ def read_trec_eval(paths, measure: str, names=None):
                 f"with trec_eval -q?); its measures: {known}"
             )
     return pd.DataFrame(rows, columns=["query", "run", measure])
+
+
+# ---------------------------------------------------------------------------- TREC runs
+def _ir_measures():
+    try:
+        import ir_measures
+    except ImportError:
+        raise ImportError(
+            "computing measures from run files needs ir-measures: pip install 'pairedstats[ir]'"
+        ) from None
+    return ir_measures
+
+
+def _parse_measure(ir_measures, text: str):
+    """A measure as ir_measures writes it (``nDCG@10``) or, failing that, one measure as
+    trec_eval names it (``ndcg_cut_10``)."""
+    try:
+        return ir_measures.parse_measure(text)
+    except (NameError, ValueError, TypeError, SyntaxError):
+        pass
+    try:
+        found = ir_measures.parse_trec_measure(text)
+    except (NameError, ValueError, TypeError, SyntaxError):
+        found = []
+    if not found:
+        raise ValueError(
+            f"--measure: ir_measures knows no measure {text!r}; write it as ir_measures does "
+            "(nDCG@10, P@10, AP, RR, R@100, Success@1) or as trec_eval does (ndcg_cut_10, "
+            "P_10, map, recip_rank)"
+        )
+    if len(found) > 1:
+        listed = ", ".join(map(str, found))
+        raise ValueError(
+            f"--measure: {text!r} names {len(found)} measures in trec_eval ({listed}); "
+            "give one of them"
+        )
+    return found[0]
+
+
+def _read_trec(read, path: Path, option: str, what: str) -> list:
+    try:
+        rows = list(read(str(path)))
+    except UnicodeDecodeError:
+        raise _not_utf8(option, repr(str(path))) from None
+    except (ValueError, TypeError, IndexError) as err:
+        raise ValueError(
+            f"{option}: {str(path)!r} is not a {what} file ({err}); each line of it is "
+            + (
+                "'query iteration document relevance'"
+                if what == "qrels"
+                else "'query Q0 document rank score tag'"
+            )
+        ) from None
+    if not rows:
+        raise ValueError(f"{option}: {str(path)!r} is empty; it holds no {what} line")
+    return rows
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
+    """Per-query measures of TREC run files against their qrels, computed by ir_measures.
+
+    Every query of the qrels is an item, and a query that a run retrieved nothing for
+    scores what ir_measures gives an empty ranking (0 for every measure of trec_eval), as
+    ``trec_eval -c`` does: a run is not rewarded for the queries it leaves out. A query of
+    the qrels with no relevant document is an item too (0 in every run). Queries a run
+    retrieved that the qrels do not judge are not evaluated. A run that retrieved none of
+    the qrels' queries is refused (it is probably a run of other topics).
+
+    Parameters
+    ----------
+    paths : sequence of path
+        TREC run files (``query Q0 document rank score tag``), one per run; ranked by score,
+        as trec_eval ranks them.
+    qrels : path
+        The relevance judgements (``query iteration document relevance``).
+    measures : sequence of str
+        ir_measures' names (``nDCG@10``, ``P@10``, ``AP``, ``RR``) or trec_eval's names of
+        one measure (``ndcg_cut_10``, ``P_10``, ``map``, ``recip_rank``). The measures are
+        labelled as written.
+    names : sequence of str, optional
+        Run names; default: the file names without their suffix (the tag column is not
+        read).
+    wide : bool, default False
+        One column per measure (``query``, ``run``, then the measures) instead of the long
+        table (``query``, ``run``, ``measure``, ``score``).
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        The runs in the order given, the queries in the order of the qrels.
+    note : str
+        How many queries were evaluated, and which were not retrieved or not judged.
+
+    Raises
+    ------
+    ImportError
+        Without ir-measures (``pip install 'pairedstats[ir]'``).
+    """
+    import pandas as pd
+
+    ir_measures = _ir_measures()
+    paths = [Path(p) for p in paths]
+    if names is None:
+        names = [p.stem for p in paths]
+    elif len(names) != len(paths):
+        raise ValueError(f"--names: {len(names)} name(s) for {len(paths)} run file(s)")
+    if len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(
+            f"RUN: two run files have the name {repeated[0]!r} (names are the file names "
+            f"without suffix: {names}); rename a file or give --names"
+        )
+    typed = list(dict.fromkeys(measures))
+    parsed = {}
+    for text in typed:
+        measure = _parse_measure(ir_measures, text)
+        if measure in parsed:
+            raise ValueError(
+                f"--measure: {parsed[measure]!r} and {text!r} are the same measure "
+                f"({measure}); give it once"
+            )
+        parsed[measure] = text
+    judged = _read_trec(ir_measures.read_trec_qrels, _input_path(qrels, "--qrels"),
+                        "--qrels", "qrels")  # fmt: skip
+    queries = list(dict.fromkeys(q.query_id for q in judged))
+    known = set(queries)
+    try:
+        evaluator = ir_measures.evaluator(list(parsed), judged)
+    except Exception as err:  # the providers' own errors (no provider, a bad parameter)
+        text = ", ".join(map(repr, parsed.values()))
+        raise ValueError(f"--measure: ir_measures cannot compute {text}: {err}") from None
+    values = {}
+    unretrieved, unjudged = {}, set()
+    for path, name in zip(paths, names):
+        ranked = _read_trec(ir_measures.read_trec_run, _input_path(path, "RUN"), "RUN", "run")
+        retrieved = {d.query_id for d in ranked}
+        unjudged |= retrieved - known
+        if not retrieved & known:
+            raise ValueError(
+                f"RUN: {str(path)!r} retrieved none of the {len(queries)} queries of the "
+                f"qrels (its queries: {_few(sorted(retrieved))}; the qrels': "
+                f"{_few(queries)}); are they of the same topics?"
+            )
+        unretrieved[name] = [q for q in queries if q not in retrieved]
+        try:
+            for metric in evaluator.iter_calc(ranked):
+                values[(name, metric.query_id, metric.measure)] = float(metric.value)
+        except Exception as err:
+            text = ", ".join(map(repr, parsed.values()))
+            raise ValueError(f"--measure: ir_measures cannot compute {text}: {err}") from None
+    for name, missed in unretrieved.items():  # the rule, whatever the ir_measures version
+        for query in missed:
+            for measure in parsed:
+                values.setdefault((name, query, measure), float(measure.DEFAULT))
+    missing = [(n, q, parsed[m]) for n in names for q in queries for m in parsed
+               if (n, q, m) not in values]  # fmt: skip
+    if missing:
+        raise ValueError(f"--measure: ir_measures gave no value of {missing[0]}")
+    if wide:
+        rows = [(q, n, *(values[(n, q, m)] for m in parsed)) for n in names for q in queries]
+        frame = pd.DataFrame(rows, columns=["query", "run", *parsed.values()])
+    else:
+        rows = [(q, n, text, values[(n, q, m)])
+                for n in names for q in queries for m, text in parsed.items()]  # fmt: skip
+        frame = pd.DataFrame(rows, columns=["query", "run", "measure", "score"])
+    return frame, _note(queries, qrels, unretrieved, unjudged)
+
+
+def _few(labels, limit: int = 5) -> str:
+    shown = ", ".join(map(str, list(labels)[:limit]))
+    return shown + (", ..." if len(labels) > limit else "")
+
+
+def _note(queries, qrels, unretrieved, unjudged) -> str:
+    """What was evaluated: the queries, those a run did not retrieve (scored as an empty
+    ranking), and how many retrieved queries the qrels do not judge."""
+    text = (f"{_count(len(queries), 'query', 'queries')} of {str(qrels)!r} evaluated in "
+            f"{_count(len(unretrieved), 'run', 'runs')}")  # fmt: skip
+    missed = [f"{name!r} retrieved nothing for {_count(len(q), 'query', 'queries')} "
+              f"({_few(q)})" for name, q in unretrieved.items() if q]  # fmt: skip
+    if missed:
+        text += "; " + "; ".join(missed) + ", scored as an empty ranking (0), as trec_eval -c does"
+    if unjudged:
+        counted = _count(len(unjudged), "retrieved query", "retrieved queries")
+        text += f"; {counted} not in the qrels not evaluated"
+    return text

@@ -1,13 +1,15 @@
 """Small example data sets bundled with pairedstats.
 
-Both are simulated with explicit seeds by ``examples/make_datasets.py`` in the repository.
+The tables are simulated with explicit seeds by ``examples/make_datasets.py`` in the
+repository; the TREC files (:func:`trec_example_files`) are written by hand, small enough to
+check their measures by hand.
 """
 
 from __future__ import annotations
 
 from importlib import resources
 
-__all__ = ["load_ratings", "load_runs"]
+__all__ = ["load_ratings", "load_runs", "trec_example_files"]
 
 
 def _read(name: str):
@@ -56,3 +58,29 @@ def load_ratings():
     {'unchanged': 160, 'changed': 80}
     """
     return _read("ratings.csv")
+
+
+def trec_example_files():
+    """A tiny TREC example: qrels of 4 queries and 3 run files, for ``pairedstats compare``.
+
+    The runs are ``tfidf``, ``bm25`` and ``splade`` (in that order, which is not sorted);
+    ``bm25`` retrieved nothing for query 104, and ``tfidf`` retrieved a query the qrels do
+    not judge (999).
+
+    Returns
+    -------
+    qrels : pathlib.Path
+        ``qrels.txt`` (``query iteration document relevance``).
+    runs : list of pathlib.Path
+        The run files (``query Q0 document rank score tag``).
+
+    Examples
+    --------
+    >>> qrels, runs = trec_example_files()
+    >>> qrels.name, [run.stem for run in runs]
+    ('qrels.txt', ['tfidf', 'bm25', 'splade'])
+    """
+    from pathlib import Path
+
+    folder = Path(str(resources.files("pairedstats").joinpath("data", "trec")))
+    return folder / "qrels.txt", [folder / f"{name}.run" for name in ("tfidf", "bm25", "splade")]
