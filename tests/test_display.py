@@ -168,6 +168,35 @@ def test_one_rule_shows_each_kind_of_number():
     assert cell_text(-float("inf"), latex=True) == r"-\infty"
 
 
+def test_an_underflowed_rank_test_pvalue_is_shown_as_the_bound_it_stands_for():
+    # two very separated samples: the normal p-value is below the smallest positive double;
+    # every display shows the bound, the data keep the 0; an exact p-value is never bounded
+    import pandas as pd
+
+    import pairedstats
+
+    a = np.arange(2000.0)
+    apart = np.column_stack([a, a + np.arange(1, 2001)])
+    results = {
+        "ranksum": pairedstats.ranksum(a, a + 5000, method="asymptotic"),
+        "signrank": pairedstats.signrank(apart, method="asymptotic"),
+    }
+    for name, res in results.items():
+        assert res.pvalue[0, 0] == 0, name
+        assert res.z[0, 0] > 38, name
+        assert res.pvalue_bounds()["pvalue"].tolist() == [5e-324], name
+        for shown in (str(res), res.to_markdown(), res._repr_html_()):
+            assert "<4.94066e-324" in shown or "&lt;4.94066e-324" in shown, name
+        assert r"$<4.94\times10^{-324}$" in res.to_latex(), name
+        assert res.to_dataframe()["pvalue"].iloc[0] == 0, name
+    exact = pairedstats.ranksum(a[:5], a[:5] + 10, method="exact")
+    assert exact.pvalue_bounds()["pvalue"].tolist() == [0.0]
+    frame = pd.DataFrame({"a": a[:60], "b": a[:60] + 0.5 + np.sin(a[:60])})
+    res = frame.paired.signrank(method="asymptotic", as_result=True)
+    assert res.pvalue[0, 0] > 0
+    assert res.pvalue_bounds()["pvalue"].tolist() == [0.0]
+
+
 def _ranked_frame(seed=2, n=40):
     """Systems named out of order: mid highest, zeta next, alpha lowest (sorted names and
     the input order both differ from the ranks), in two collections."""

@@ -21,7 +21,9 @@ interval at every level they resolve, and they resolve no level finer than one r
 in ``n_resamples``; so it is shown as ``<1/n_resamples`` too. Holm's, Bonferroni's and
 Benjamini-Hochberg's adjusted p-values multiply by at most the family size ``m``: theirs
 is ``<m/B``; Benjamini-Yekutieli's, ``<m c(m)/B`` with ``c(m) = sum_{i<=m} 1/i``; max-t's,
-a share of the joint replicates, ``<1/B``. An exact p-value is never
+a share of the joint replicates, ``<1/B``. A rank test's normal p-value is 0 only where it
+underflowed, below the smallest positive double: ``<4.94066e-324``
+(:mod:`pairedstats.core.ranktest`). An exact p-value is never
 0. Only displays change: CSV and JSON are data (:func:`data_table`), 0 stays 0.
 
 A compact letter display gives each system one or more letters so that two systems share a

@@ -3,17 +3,36 @@
 (:class:`RankTest`), R's normal score with its continuity correction, the normal p-value and
 the order statistic of the exact interval.
 
+The normal p-value stays positive down to the smallest positive double: below the smallest
+normal one (about 2.2e-308, where ``ndtr`` returns 0) it is computed from the logarithm of
+the normal tail. Only where even that underflows is it 0, which stands for a p-value below
+:data:`UNDERFLOW` (what the displays show, through the result's ``pvalue_bounds``).
+
 This module imports numpy and scipy only.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
-__all__ = ["RankTest", "asymptotic_pvalue", "ci_tail", "continuity", "exact_ci_rank", "z_score"]
+__all__ = [
+    "UNDERFLOW",
+    "RankTest",
+    "asymptotic_pvalue",
+    "ci_tail",
+    "continuity",
+    "exact_ci_rank",
+    "underflow_bounds",
+    "z_score",
+]
+
+#: The smallest positive double: a normal p-value of 0 is below it (it underflowed).
+UNDERFLOW = math.ulp(0.0)
+_TINY = float(np.finfo(np.float64).tiny)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,14 +97,29 @@ def z_score(dz: float, sigma: float, alternative: str, correction: bool) -> floa
 
 
 def asymptotic_pvalue(z: float, sigma: float, alternative: str) -> float:
-    """The normal p-value of ``z`` for ``alternative`` (1 when the null has no spread)."""
+    """The normal p-value of ``z`` for ``alternative`` (1 when the null has no spread); 0
+    only where it is below :data:`UNDERFLOW`."""
     if sigma <= 0:
         return 1.0
     if alternative == "greater":
-        return float(special.ndtr(-z))
+        return _normal_tail(-z)
     if alternative == "less":
-        return float(special.ndtr(z))
-    return float(min(1.0, 2 * special.ndtr(-abs(z))))
+        return _normal_tail(z)
+    return float(min(1.0, 2 * _normal_tail(-abs(z))))
+
+
+def _normal_tail(x: float) -> float:
+    """``P(Z <= x)``: scipy's ``ndtr``, and below the smallest normal double (where ``ndtr``
+    returns 0) the exponential of ``log_ndtr``, which reaches the subnormal doubles."""
+    p = float(special.ndtr(x))
+    return p if p >= _TINY else math.exp(special.log_ndtr(x))
+
+
+def underflow_bounds(pvalue: np.ndarray, method: np.ndarray) -> np.ndarray:
+    """Per p-value, the bound its 0 stands for: :data:`UNDERFLOW` on the asymptotic path
+    (the normal tail underflowed), 0 elsewhere (an exact p-value is never 0)."""
+    asymptotic = np.asarray(method) == "asymptotic"
+    return np.where(asymptotic & (np.asarray(pvalue) == 0), UNDERFLOW, 0.0)
 
 
 def ci_tail(alternative: str, confidence_level: float) -> float:

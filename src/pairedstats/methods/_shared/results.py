@@ -20,6 +20,7 @@ import numpy as np
 
 from ... import display
 from ...core.draws import canonical_bytes
+from ...core.ranktest import underflow_bounds
 
 __all__ = [
     "ComparisonResult",
@@ -397,6 +398,11 @@ class RankTestResult(PValueRule, ComparisonResult):
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue",)
     printed_metadata = ("alternative", "confidence_level", "method_requested", "correction")
+
+    def pvalue_bounds(self) -> dict[str, np.ndarray]:
+        """A normal p-value of 0 underflowed: it stands for one below the smallest positive
+        double (:func:`pairedstats.core.ranktest.underflow_bounds`)."""
+        return {"pvalue": underflow_bounds(self.columns["pvalue"], self.columns["method"])}
 
 
 class SystemTable:
