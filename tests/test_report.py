@@ -242,6 +242,28 @@ def test_markdown_is_a_pipe_table_with_the_note(against_bm25):
     assert "Bold: the highest mean of each metric." in lines[-1]
 
 
+def test_cells_show_their_numbers_by_the_one_display_rule():
+    # the means and intervals are display.cell_text's, with `digits` decimals: a mean below
+    # the last decimal keeps its significant digits (not 0.000), as in every other table
+    tiny = RUNS.assign(ndcg=RUNS["ndcg"] * 1e-4)
+    rep = tiny.paired.report(**TIDY, score="ndcg", baseline="bm25", n_resamples=400, rng=3)
+    frame = rep.to_frame()["ndcg"]
+    for system, row in frame.iterrows():
+        mean = display.cell_text(row["mean"], digits=3, decimals=True)
+        assert mean != "0.000"
+        low, high = (display.cell_text(row[c], digits=3, decimals=True, sign=True)
+                     for c in ("ci_low", "ci_high"))  # fmt: skip
+        line = next(r for r in rep.to_markdown(intervals=True).splitlines()
+                    if r.startswith(f"| {system} |"))  # fmt: skip
+        assert line.split(" | ")[1].startswith(mean), line
+        if system != "bm25":
+            assert line.endswith(f" [{low}, {high}] |"), line
+        latex = display.cell_text(row["mean"], digits=3, latex=True, decimals=True)
+        assert latex in rep.to_latex()
+        assert mean in str(rep)
+    assert r"${4.94\times10^{-5}}^{\dagger}$" in rep.to_latex()  # one superscript each
+
+
 def test_html_uses_styles_and_a_caption(against_bm25):
     html = _report(baseline="bm25", bold_best=True)._repr_html_()
     assert "<table" in html

@@ -65,21 +65,22 @@ def _latex_power(text: str) -> str:
     return f"{mantissa}\\times10^{{{int(exponent)}}}" if exponent else text
 
 
-def latex_number(value: float, digits: int) -> str:
-    r"""A finite float for LaTeX math mode: ``digits`` decimals, or ``digits`` significant
-    digits for a nonzero number below the last decimal (``|value| < 10**-digits``), which
-    the decimals would show as 0 or as a single digit.
+def latex_number(value: float, digits: int, *, latex: bool = True) -> str:
+    r"""A finite float with ``digits`` decimals, or ``digits`` significant digits for a
+    nonzero number below the last decimal (``|value| < 10**-digits``), which the decimals
+    would show as 0 or as a single digit: for LaTeX math mode, or as text (``latex=False``).
 
     Examples
     --------
     >>> latex_number(0.04678, 3), latex_number(1.2e-5, 3), latex_number(-0.00042, 3)
     ('0.047', '1.2\\times10^{-5}', '-0.00042')
-    >>> latex_number(0.0, 3)
-    '0.000'
+    >>> latex_number(0.0, 3), latex_number(1.2e-5, 3, latex=False)
+    ('0.000', '1.2e-05')
     """
     if value == 0 or abs(value) >= 10.0**-digits:
         return f"{value:.{digits}f}"
-    return _latex_power(number_text(value, digits))
+    text = number_text(value, digits)
+    return _latex_power(text) if latex else text
 
 
 def rounded_up(value: float, digits: int) -> float:
@@ -113,22 +114,17 @@ def bound_text(bound: float, digits: int = TEXT_DIGITS, *, latex: bool = False) 
     return "<" + (_latex_power(text) if latex else text)
 
 
-def cell_text(
-    value,
-    *,
-    digits: int = TEXT_DIGITS,
-    latex: bool = False,
-    count: bool = False,
-    pvalue: bool = False,
-    bound: float = 0.0,
-) -> str:
+def cell_text(value, *, digits: int = TEXT_DIGITS, latex: bool = False, count: bool = False,
+              pvalue: bool = False, bound: float = 0.0, decimals: bool = False,
+              sign: bool = False) -> str:  # fmt: skip
     r"""How one value of a table is shown: the one rule of every display.
 
     ``digits``: significant digits of text, decimals in LaTeX (``latex``: math mode without
-    the ``$``; NaN as ``--``, p-values below ``10**-digits`` as ``<0.001``). ``count``: the
-    value counts something, shown as an integer. ``pvalue``: the value is a p-value, whose 0
-    stands for a p-value below ``bound`` when ``bound > 0`` (``1 / n_resamples`` for one
-    estimated from random draws), shown as ``<`` the bound rounded up.
+    the ``$``; NaN as ``--``, p-values below ``10**-digits`` as ``<0.001``) and in text with
+    ``decimals`` (a report's cells); ``sign``: ``+`` before a number that is not negative.
+    ``count``: the value counts something, shown as an integer. ``pvalue``: the value is a
+    p-value, whose 0 stands for a p-value below ``bound`` when ``bound > 0`` (``1 /
+    n_resamples`` for one estimated from random draws), shown as ``<`` the bound rounded up.
 
     Examples
     --------
@@ -142,6 +138,8 @@ def cell_text(
     '<0.001'
     >>> cell_text(0.04678, latex=True, digits=3), cell_text(float("nan"), latex=True)
     ('0.047', '--')
+    >>> cell_text(0.04678, decimals=True, digits=3), cell_text(0.0, decimals=True, sign=True)
+    ('0.047', '+0.000000')
     """
     if value is None or isinstance(value, str):
         return _latex_escape(str(value)) if latex else str(value)
@@ -157,11 +155,13 @@ def cell_text(
         return str(int(value)) if isinstance(value, int | np.integer) else f"{number:.0f}"
     if pvalue and number == 0 and bound > 0:
         return bound_text(bound, digits, latex=latex)
-    if not latex:
-        return number_text(number, digits)
-    if pvalue and 0 < number < 10.0**-digits:
+    if not (latex or decimals):
+        text = number_text(number, digits)
+    elif pvalue and 0 < number < 10.0**-digits:
         return f"<{10.0**-digits:.{digits}f}"
-    return latex_number(number, digits)
+    else:
+        text = latex_number(number, digits, latex=latex)
+    return "+" + text if sign and not text.startswith("-") else text
 
 
 _ALPHABET = string.ascii_lowercase + string.ascii_uppercase

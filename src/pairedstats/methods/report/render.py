@@ -1,8 +1,9 @@
 """The displays of a :class:`~pairedstats.Report`: text, Markdown, HTML and LaTeX.
 
-Each cell is formatted here (``digits`` decimals, the mark or letters, the best mean in bold,
-optionally the interval of the difference from the baseline); the layout is pandas': the
-printed table is ``DataFrame.to_string``, the HTML and LaTeX tables are
+Each cell is put together here (the mean, the mark or letters, the best mean in bold,
+optionally the interval of the difference from the baseline), its numbers shown by the one
+display rule (:func:`pairedstats.display.cell_text`, ``digits`` decimals); the layout is
+pandas': the printed table is ``DataFrame.to_string``, the HTML and LaTeX tables are
 :class:`pandas.io.formats.style.Styler`'s (which needs jinja2, the extra
 ``pairedstats[report]``), the Markdown table a pipe table. Numbers are rounded here only:
 ``Report.to_frame()`` keeps every digit.
@@ -18,12 +19,6 @@ from ... import display
 __all__ = ["cells", "html", "latex", "markdown", "text"]
 
 _LATEX_MARK = {"\u2020": r"\dagger", "\u2021": r"\ddagger"}
-
-
-def _number(value: float, digits: int, sign: bool = False) -> str:
-    if math.isnan(value):
-        return "--"
-    return f"{value:{'+' if sign else ''}.{digits}f}"
 
 
 def _best(report) -> dict:
@@ -76,15 +71,17 @@ def cells(report, kind: str, digits=None, bold_best=None, intervals: bool = Fals
 
 
 def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -> str:
-    number = _number(values["mean"], digits)
+    def shown(name, sign=False):  # the one display rule, with ``digits`` decimals
+        return display.cell_text(values[name], digits=digits, latex=kind == "latex",
+                                 decimals=True, sign=sign)  # fmt: skip
+
+    number = shown("mean")
     tag = values.get("mark") or values.get("letters") or ""
     span = ""
     if intervals and "rate_low" in values:  # 0/1 scores: the system's own rate interval
-        low, high = (_number(values[c], digits) for c in ("rate_low", "rate_high"))
-        span = f" [{low}, {high}]"
+        span = f" [{shown('rate_low')}, {shown('rate_high')}]"
     elif intervals and "ci_low" in values and not math.isnan(values["ci_low"]):
-        low, high = (_number(values[c], digits, sign=True) for c in ("ci_low", "ci_high"))
-        span = f" [{low}, {high}]"
+        span = f" [{shown('ci_low', sign=True)}, {shown('ci_high', sign=True)}]"
     if "rank_low" in values:
         low, high = values["rank_low"], values["rank_high"]
         dash = "\\mbox{--}" if kind == "latex" else "-"
@@ -94,9 +91,9 @@ def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -
     if kind == "latex":
         if strong:
             number = f"\\mathbf{{{number}}}"
-        if tag:
+        if tag:  # a number with a power of ten is braced: one superscript each
             tag = _LATEX_MARK.get(tag, f"\\mathrm{{{tag}}}")
-            number += f"^{{{tag}}}"
+            number = (f"{{{number}}}" if "^" in number else number) + f"^{{{tag}}}"
         return f"${number}{span.replace(' ', '~', 1)}$"
     if kind == "html":
         return f"{number}<sup>{tag}</sup>{span}" if tag else number + span
