@@ -55,13 +55,23 @@ def test_batch_size_and_threads_do_not_change_numbers():
 
 
 def test_a_comparison_does_not_depend_on_the_other_comparisons():
-    scores = np.random.default_rng(4).normal(size=(50, 3))
-    alone = _reps(_group(scores, [(0, 2)]), 600, resampling="index").replicates
-    many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)]), 600, resampling="index")
-    np.testing.assert_array_equal(many.replicates[2], alone[0])
-    # shared draws: (0,2) = (0,1) + (1,2) resample by resample
-    r = many.replicates
-    np.testing.assert_allclose(r[0] + r[1], r[2], atol=1e-13)
+    # every comparison is the difference of its two systems' resampled sums, centred on
+    # one system: the same bits against a baseline and on scores whose sums are exact
+    # (integers), the same to rounding otherwise
+    gen = np.random.default_rng(4)
+    for scores, exact in ((gen.normal(size=(50, 3)), False),
+                          (gen.integers(0, 9, size=(50, 3)).astype(float), True)):  # fmt: skip
+        alone = _reps(_group(scores, [(0, 2)]), 600, resampling="index").replicates
+        based = _reps(_group(scores, [(0, 1), (0, 2)]), 600, resampling="index").replicates
+        np.testing.assert_array_equal(based[1], alone[0])
+        many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)]), 600, resampling="index")
+        if exact:
+            np.testing.assert_array_equal(many.replicates[2], alone[0])
+        else:
+            np.testing.assert_allclose(many.replicates[2], alone[0], rtol=0, atol=1e-15)
+        # shared draws: (0,2) = (0,1) + (1,2) resample by resample
+        r = many.replicates
+        np.testing.assert_allclose(r[0] + r[1], r[2], atol=1e-13)
 
 
 @pytest.mark.parametrize("design", ["items", "clusters", "strata", "clusters-strata"])
@@ -72,12 +82,20 @@ def test_influence_and_acceleration_do_not_depend_on_the_other_comparisons(desig
     gen = np.random.default_rng(15)
     n = 40
     kw = design_keywords(design, n, cluster_size=2, first_stratum=12)
-    for _ in range(20):
-        scores = gen.normal(size=(n, 3))
+    for i in range(20):
+        # integer scores: sums exact, the same bits; others the same to rounding
+        scores = gen.normal(size=(n, 3)) if i % 2 else gen.integers(-5, 5, (n, 3)) * 1.0
         alone = _reps(_group(scores, [(0, 2)], **kw), 50, influence=True)
         many = _reps(_group(scores, [(0, 1), (1, 2), (0, 2)], **kw), 50, influence=True)
-        np.testing.assert_array_equal(many.influence[2], alone.influence[0])
-        assert many.acceleration[2] == alone.acceleration[0]
+        based = _reps(_group(scores, [(0, 1), (0, 2)], **kw), 50, influence=True)
+        np.testing.assert_array_equal(based.influence[1], alone.influence[0])
+        assert based.acceleration[1] == alone.acceleration[0]
+        if i % 2:
+            np.testing.assert_allclose(many.influence[2], alone.influence[0], atol=1e-13)
+            assert many.acceleration[2] == pytest.approx(alone.acceleration[0], abs=1e-12)
+        else:
+            np.testing.assert_array_equal(many.influence[2], alone.influence[0])
+            assert many.acceleration[2] == alone.acceleration[0]
 
 
 # --------------------------------------------------------------------- tutorial

@@ -73,9 +73,14 @@ from .groups import (
     LABEL,
     GroupData,
     canonical_sign,
+    centred_scores,
+    constant_pairs,
     mean_influence,
     pair_differences,
+    pair_means,
+    pair_values,
     plain_mean,
+    reference_system,
     stream_labels,
 )
 from .intervals import (
@@ -233,8 +238,13 @@ def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resam
 
 
 def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, workers,
-                    moments=None):  # fmt: skip
-    """Replicates (B, k) of stratum ``h``'s ratio (item mean) of each column of ``sums``.
+                    moments=None, pairs=None):  # fmt: skip
+    """Replicates (B, k) of stratum ``h``'s ratio (item mean) of each column of ``sums``,
+    or, with ``pairs``, of each comparison's: the columns of ``sums`` are then the systems'
+    (centred) sums, and a comparison's ratio is the difference of its two systems' resampled
+    sums over the drawn size (the difference taken before the division, so that sums that
+    are exact, as of integer scores, give every comparison the same bits whatever the
+    system the sums are centred on).
 
     With ``moments`` (the stratum's units' :func:`moment_columns`, index path only), also
     their sums (B, q) over the same draws and the drawn sizes ``sum N`` (B,) (None for
@@ -255,17 +265,18 @@ def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, wo
     if moments is not None:
         vals = np.column_stack([vals, moments])
     labels = stream_labels(group_key, skey, stratified)
-    acc = stream_sums([labels], [vals], n_resamples, root, workers)[0].T
-    k = s.shape[1]
+    acc = stream_sums([labels], [vals], n_resamples, root, workers)[0]
+    p = s.shape[1]
+    num = acc[:p] if pairs is None else pair_values(acc[:p], pairs)
     if group.clustered:
-        ratio = acc[:, :k] / acc[:, k : k + 1]
+        ratio = (num / acc[p]).T
     else:
-        ratio = acc[:, :k] / float(n)
+        ratio = (num / float(n)).T
     if moments is None:
         return ratio
     if group.clustered:
-        return ratio, acc[:, k + 1 :], acc[:, k]
-    return ratio, acc[:, k:], None
+        return ratio, acc[p + 1 :].T, acc[p]
+    return ratio, acc[p:].T, None
 
 
 def _centred_unit_sums(group, d):
@@ -288,38 +299,48 @@ def _column_sums(values: np.ndarray) -> np.ndarray:
 
 def _mean_replicates(group, group_key, root, n_resamples, resampling, workers,
                      studentized=False):  # fmt: skip
-    d = group.differences()
-    sums = group.unit_sums(d)
-    k = d.shape[1]
+    """The mean's replicates (k, B), estimates (k,), the unit sums the influence values are
+    computed from and the studentized standard errors (or None).
+
+    On the index path the units' sums are each system's, centred on the reference system
+    (:func:`~pairedstats.core.groups.centred_scores`), and a comparison's replicates are the
+    difference of its two systems' (:func:`~pairedstats.core.groups.pair_values`), as are
+    its estimate and influence values: the sums cost one column per system, however many
+    comparisons. The counts path draws each comparison's own counts, on its differences.
+    """
+    counts = resampling == "counts"
+    pairs = None if counts else group.pairs
+    sums = group.unit_sums(group.differences() if counts else group.centred())
+    k = len(group.pairs)
     total = np.zeros((n_resamples, k))
     var, est_var = np.zeros((n_resamples, k)), np.zeros(k)
-    centred = _centred_unit_sums(group, d) if studentized else None
+    centred = _centred_unit_sums(group, group.differences()) if studentized else None
     for h in range(len(group.stratum_keys)):
         w = group.weights[h]
         if not studentized:
             total += w * _stratum_ratios(
-                group, h, sums, group_key, root, n_resamples, resampling, workers
+                group, h, sums, group_key, root, n_resamples, resampling, workers, pairs=pairs
             )
             continue
         lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
         sizes = group.unit_sizes[lo:hi] if group.clustered else None
         moments = moment_columns(centred[lo:hi], sizes)
         ratio, acc, drawn = _stratum_ratios(group, h, sums, group_key, root, n_resamples,
-                                            resampling, workers, moments)  # fmt: skip
+                                            resampling, workers, moments, pairs)  # fmt: skip
         total += w * ratio
         var += w * w * moment_variance(acc, hi - lo, k, drawn)
         est_var += w * w * moment_variance(_column_sums(moments), hi - lo, k,
                                            None if sizes is None else sizes.sum())  # fmt: skip
+    estimate = group.pair_estimate()
+    reps = np.ascontiguousarray(total.T)
     # degenerate: every stratum's differences constant -> the estimate exactly
-    estimate = group.stratified_mean(d)
-    constant = np.ones(k, dtype=bool)
-    for h in range(len(group.stratum_keys)):
-        constant &= np.ptp(d[group.item_stratum == h], axis=0) == 0
-    total[:, constant] = estimate[constant]
+    constant = constant_pairs(reps, group.scores[:, :, 0], group.pairs, group.reference,
+                              group.item_stratum)
+    reps[constant] = estimate[constant, None]
     if not studentized:
-        return total.T, estimate, sums, None
+        return reps, estimate, sums, None
     var[:, constant], est_var[constant] = 0.0, 0.0
-    return total.T, estimate, sums, (np.sqrt(var.T), np.sqrt(est_var))
+    return reps, estimate, sums, (np.sqrt(var.T), np.sqrt(est_var))
 
 
 #: Groups per kernel call of :func:`mean_replicates_batches` (bounds its work arrays).
@@ -351,15 +372,14 @@ def mean_replicates_batches(
     order = list(scores)
     for start in range(0, len(order), GROUP_BATCH):
         batch = order[start : start + GROUP_BATCH]
-        diffs = [pair_differences(scores[g], pairs) for g in batch]
         reps = mean_replicates_many(
-            diffs, [group_keys[g] for g in batch], root=root, n_resamples=n_resamples,
-            workers=workers, studentized=studentized,
+            [scores[g] for g in batch], [group_keys[g] for g in batch], root=root,
+            n_resamples=n_resamples, workers=workers, studentized=studentized, pairs=pairs,
         )  # fmt: skip
         reps, se = (reps[0], reps[1:]) if studentized else (reps, (None, None))
         means = np.array([plain_mean(scores[g]) for g in batch])
         yield batch, Replicates(
-            replicates=reps, estimate=np.array([plain_mean(d) for d in diffs]),
+            replicates=reps, estimate=np.array([pair_means(scores[g], pairs) for g in batch]),
             stat_a=means[:, a_idx], stat_b=means[:, b_idx],
             tie_error=np.array([comparison_tie_errors(scores[g], pairs, precision)
                                 for g in batch]),
@@ -369,26 +389,33 @@ def mean_replicates_batches(
 
 
 def mean_replicates_many(
-    differences: Sequence[np.ndarray],
+    values: Sequence[np.ndarray],
     group_keys: Sequence[Hashable],
     *,
     root: int,
     n_resamples: int,
     workers: int | None = None,
     studentized: bool = False,
+    pairs: Sequence[tuple[int, int]] | None = None,
 ):
     """Index-path replicates of many unclustered, unstratified groups in one kernel call.
 
-    ``differences[g]`` (n_g, k) are group ``g``'s per-item differences. Returns (G, k, B),
-    equal to what :func:`group_replicates` gives each group on its own (``resampling=
-    "index"``): the streams are keyed by each group's key, never by its position.
+    Without ``pairs``, ``values[g]`` (n_g, k) are group ``g``'s per-item differences, one
+    column per comparison. With ``pairs``, ``values[g]`` (n_g, p) are its systems' scores:
+    the kernel resamples each system's, centred on the group's
+    :func:`~pairedstats.core.groups.reference_system`
+    (:func:`~pairedstats.core.groups.centred_scores`), and each comparison ``(a, b)`` is the
+    difference of two systems' replicates (:func:`~pairedstats.core.groups.pair_values`):
+    ``p`` columns summed, whatever the number of comparisons. Returns (G, k, B), equal to
+    what :func:`group_replicates` gives each group on its own (``resampling="index"``): the
+    streams are keyed by each group's key, never by its position.
 
     With ``studentized``, returns ``(replicates, replicate_se, estimate_se)``: also the
-    standard error ``sd(ddof=1) / sqrt(n)`` of each resample's mean (G, k, B), from the same
-    draws (the kernel sums the moment columns of :func:`~pairedstats.core.studentized.\
-moment_columns` beside the differences; the replicates are the same bits), and the
-    estimate's (G, k); equal to :func:`group_replicates`' ``replicate_se`` and
-    ``estimate_se``. The kernel then sums three columns per comparison instead of one.
+    standard error ``sd(ddof=1) / sqrt(n)`` of each resample's mean of the differences
+    (G, k, B), from the same draws (the kernel sums the moment columns of
+    :func:`~pairedstats.core.studentized.moment_columns` of each comparison's differences
+    beside the values; the replicates are the same bits), and the estimate's (G, k); equal
+    to :func:`group_replicates`' ``replicate_se`` and ``estimate_se``.
 
     Examples
     --------
@@ -402,26 +429,50 @@ moment_columns` beside the differences; the replicates are the same bits), and t
     ...                                         studentized=True)
     >>> bool((reps == both).all()), se.shape, est_se.shape
     (True, (2, 2, 500), (2, 2))
+
+    Three systems from their three columns: against a baseline (system 1) each comparison
+    is its own difference, summed as such; all pairs are differences of two systems'
+    sums, centred on one of them, equal to rounding:
+
+    >>> x = [gen.normal(size=(30, 3))]
+    >>> def both_roads(pairs):
+    ...     derived = mean_replicates_many(x, ["x"], root=1, n_resamples=500, pairs=pairs)
+    ...     direct = mean_replicates_many([pair_differences(x[0], pairs)], ["x"], root=1,
+    ...                                   n_resamples=500)
+    ...     return derived, direct
+    >>> derived, direct = both_roads([(1, 0), (1, 2)])
+    >>> bool((derived == direct).all())
+    True
+    >>> derived, direct = both_roads([(0, 1), (0, 2), (1, 2)])
+    >>> bool(np.allclose(derived, direct, rtol=0, atol=1e-15))
+    True
     """
     labels = [(LABEL, key) for key in group_keys]
+    refs = [None if pairs is None else reference_system(pairs, v) for v in values]
+    columns = list(values) if pairs is None else [centred_scores(v, r) for v, r in zip(values, refs)]
+    q = columns[0].shape[1]
+    k = q if pairs is None else len(pairs)
     if studentized:
-        moments = [moment_columns(d - _column_sums(d) / d.shape[0]) for d in differences]
-        values = [np.column_stack([d, m]) for d, m in zip(differences, moments, strict=True)]
-    else:
-        values = list(differences)
-    out = stream_sums(labels, values, n_resamples, root, workers)
-    sizes = np.array([d.shape[0] for d in differences])
+        diffs = values if pairs is None else [pair_differences(v, pairs) for v in values]
+        moments = [moment_columns(d - _column_sums(d) / d.shape[0]) for d in diffs]
+        columns = [np.column_stack([c, m]) for c, m in zip(columns, moments, strict=True)]
+    out = stream_sums(labels, columns, n_resamples, root, workers)
+    sizes = np.array([c.shape[0] for c in columns])
     if studentized:
-        k = differences[0].shape[1]
-        var = moment_variance(np.moveaxis(out[:, k:], 1, -1), sizes[:, None, None], k)
+        var = moment_variance(np.moveaxis(out[:, q:], 1, -1), sizes[:, None, None], k)
         est_var = np.stack([moment_variance(_column_sums(m), m.shape[0], k) for m in moments])
-        out = out[:, :k] / sizes.astype(np.float64)[:, None, None]  # bits of `/=` below
-    else:
-        out /= sizes.astype(np.float64)[:, None, None]
-    for g, d in enumerate(differences):
-        constant = np.ptp(d, axis=0) == 0
+        out = out[:, :q]
+    if pairs is not None:  # the difference of the sums, then the division
+        out = pair_values(out, pairs)
+    out /= sizes.astype(np.float64)[:, None, None]
+    for g, v in enumerate(values):
+        if pairs is None:
+            constant, estimate = np.ptp(v, axis=0) == 0, plain_mean(v)
+        else:
+            constant = constant_pairs(out[g], v, pairs, refs[g])
+            estimate = pair_means(v, pairs)
         if constant.any():
-            out[g, constant] = plain_mean(d)[constant, None]
+            out[g, constant] = estimate[constant, None]
             if studentized:
                 var[g, :, constant], est_var[g, constant] = 0.0, 0.0
     if not studentized:
@@ -518,6 +569,8 @@ def group_replicates(
             )  # fmt: skip
     L = None
     if influence and statistic is None:
+        if resampling != "counts":  # each system's, centred: the comparisons' unit sums
+            sums = pair_values(sums.T, group.pairs).T
         L = mean_influence(group, sums)
     elif influence:
         L = statistic_influence(group, statistic)

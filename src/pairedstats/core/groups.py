@@ -18,8 +18,14 @@ __all__ = [
     "LABEL",
     "GroupData",
     "canonical_sign",
+    "centred_scores",
+    "constant_pairs",
     "mean_influence",
+    "pair_blocks",
     "pair_differences",
+    "pair_means",
+    "pair_values",
+    "reference_system",
     "plain_mean",
     "stream_labels",
 ]
@@ -44,6 +50,131 @@ def pair_differences(scores: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np
     [[2.0, 3.0]]
     """
     return scores[:, [b for _, b in pairs]] - scores[:, [a for a, _ in pairs]]
+
+
+def reference_system(pairs: Sequence[tuple[int, int]], scores: np.ndarray) -> int:
+    """The system the others are centred on (:func:`centred_scores`): the ``a`` of every
+    comparison when they share one (the baseline; the one comparison of two systems), else
+    the compared system whose squared scores ``(n_items, n_systems)`` come first item by
+    item (the smallest first square, then the smallest second among those tied, ...; the
+    first in the call of systems tied throughout).
+
+    The choice reads the scores, not the labels or the order of the systems, and squares
+    them so that negated scores (a loss for a gain, ``lower_is_better``) choose the same
+    system: renaming, reordering or negating the scores changes no bit, and reversing a
+    comparison negates its replicates exactly (systems tied throughout have the same
+    scores up to signs; only their order in the call chooses between them).
+
+    Examples
+    --------
+    >>> x = np.array([[0.5, 0.2, -0.2], [0.1, 0.9, 0.3]])
+    >>> reference_system([(1, 0), (1, 2)], x), reference_system([(0, 1), (0, 2), (1, 2)], x)
+    (1, 2)
+    >>> reference_system([(0, 1), (0, 2), (1, 2)], -x)
+    2
+    """
+    first = {a for a, _ in pairs}
+    if len(first) == 1:
+        return next(iter(first))
+    candidates = np.array(sorted({s for pair in pairs for s in pair}))
+    for row in scores:
+        values = row[candidates] ** 2
+        candidates = candidates[values == values.min()]
+        if candidates.size == 1:
+            break
+    return int(candidates[0])
+
+
+def centred_scores(scores: np.ndarray, ref: int) -> np.ndarray:
+    """Each system's scores minus those of system ``ref`` (:func:`reference_system`), item
+    by item: ``(n_items, n_systems)``.
+
+    The mean's replicates are computed per system on these columns and each comparison's
+    is a difference of two of them (:func:`pair_values`): a call of ``p`` systems resamples
+    ``p`` columns, whatever its number of comparisons. Centring on one system keeps the sums
+    of the size of the differences (scores offset by ``2**50`` stay exact), and a comparison
+    with the reference is its own difference, summed as such.
+
+    Examples
+    --------
+    >>> centred_scores(np.array([[2.0, 3.0, 7.0]]), 1).tolist()
+    [[-1.0, 0.0, 4.0]]
+    """
+    return scores - scores[:, [ref]]
+
+
+#: Per-item differences held at a time by :func:`pair_blocks` (64 MB of float64).
+BLOCK_CELLS = 2**23
+
+
+def pair_blocks(n_pairs: int, n_items: int) -> list[slice]:
+    """Consecutive slices of ``range(n_pairs)`` whose per-item differences (``n_items``
+    each) hold at most :data:`BLOCK_CELLS` numbers (one comparison at least)."""
+    size = max(1, BLOCK_CELLS // max(n_items, 1))
+    return [slice(lo, min(lo + size, n_pairs)) for lo in range(0, n_pairs, size)]
+
+
+def pair_means(scores: np.ndarray, pairs: Sequence[tuple[int, int]], mean=None) -> np.ndarray:
+    """Each comparison's mean of ``b - a`` (``mean``, :func:`plain_mean` by default, of the
+    per-item differences ``(n, m)``), computed on blocks of comparisons
+    (:func:`pair_blocks`): a column's bits do not depend on its block.
+
+    Examples
+    --------
+    >>> pair_means(np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]]), [(0, 1), (2, 0)]).tolist()
+    [0.5, -1.5]
+    """
+    mean = plain_mean if mean is None else mean
+    out = np.empty(len(pairs))
+    for part in pair_blocks(len(pairs), scores.shape[0]):
+        out[part] = mean(pair_differences(scores, pairs[part]))
+    return out
+
+
+def pair_values(per_system: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Each comparison's ``b - a`` of per-system values ``(..., n_systems, B)``:
+    ``(..., k, B)``.
+
+    Examples
+    --------
+    >>> pair_values(np.array([[1.0], [3.0], [6.0]]), [(0, 1), (2, 1)]).tolist()
+    [[2.0], [-3.0]]
+    """
+    a = [p[0] for p in pairs]
+    b = [p[1] for p in pairs]
+    return per_system[..., b, :] - per_system[..., a, :]
+
+
+def constant_pairs(replicates, scores, pairs, ref: int, item_stratum=None) -> np.ndarray:
+    """Which comparisons have the same difference ``b - a`` on every item (of every stratum):
+    their replicates are the estimate exactly, whatever the rounding of the sums.
+
+    Comparisons whose replicates ``(k, B)`` spread beyond what rounding can make of
+    constant differences (``8 n u`` times the largest centred scores of the two systems)
+    are not constant; the few others are checked item by item on ``scores``
+    ``(n_items, n_systems)``.
+
+    Examples
+    --------
+    >>> x = np.array([[0.0, 1.0, 5.0], [2.0, 3.0, 4.0]])
+    >>> reps = np.array([[1.0, 1.0], [4.5, 3.5]])
+    >>> constant_pairs(reps, x, [(0, 1), (0, 2)], 0).tolist()
+    [True, False]
+    """
+    reps = np.asarray(replicates)
+    n = scores.shape[0]
+    y = np.abs(centred_scores(scores, ref)).max(axis=0, initial=0.0)
+    a = np.array([p[0] for p in pairs])
+    b = np.array([p[1] for p in pairs])
+    bound = 8.0 * n * 2.0**-53 * (y[a] + y[b])
+    with np.errstate(invalid="ignore"):
+        candidate = np.flatnonzero(~(np.ptp(reps, axis=-1) > bound))
+    strata = np.zeros(n, dtype=np.int64) if item_stratum is None else item_stratum
+    out = np.zeros(len(pairs), dtype=bool)
+    for c in candidate:
+        d = scores[:, b[c]] - scores[:, a[c]]
+        out[c] = all(np.ptp(d[strata == h]) == 0 for h in np.unique(strata))
+    return out
 
 
 def canonical_sign(a: Hashable, b: Hashable) -> float:
@@ -119,6 +250,8 @@ class GroupData:
         #: per comparison, +1 if it is drawn as b - a on the counts path, -1 if as a - b
         self.orientation = np.array([canonical_sign(self.systems[a], self.systems[b])
                                      for a, b in self.pairs])  # fmt: skip
+        #: the system the mean's per-system sums are centred on (:func:`reference_system`)
+        self.reference = reference_system(self.pairs, scores[:, :, 0])
         n = scores.shape[0]
         self.n_items = n
         # strata, in order of first appearance within the group
@@ -169,6 +302,15 @@ class GroupData:
     def differences(self, column: int = 0) -> np.ndarray:
         """Per item, per comparison b - a, shape (n_items, n_comp)."""
         return pair_differences(self.scores[:, :, column], self.pairs)
+
+    def pair_estimate(self) -> np.ndarray:
+        """Each comparison's (stratified) mean of ``b - a``, shape (n_comp,)."""
+        return pair_means(self.scores[:, :, 0], self.pairs, self.stratified_mean)
+
+    def centred(self) -> np.ndarray:
+        """Per item, each system's score minus the reference system's
+        (:func:`centred_scores`), shape (n_items, n_systems)."""
+        return centred_scores(self.scores[:, :, 0], self.reference)
 
     def unit_sums(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` (n_items, k) per unit, shape (n_units, k)."""
