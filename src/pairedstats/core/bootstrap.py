@@ -334,8 +334,9 @@ def _mean_replicates(group, group_key, root, n_resamples, resampling, workers,
     estimate = group.pair_estimate()
     reps = np.ascontiguousarray(total.T)
     # degenerate: every stratum's differences constant -> the estimate exactly
-    constant = constant_pairs(reps, group.scores[:, :, 0], group.pairs, group.reference,
-                              group.item_stratum)
+    constant = constant_pairs(
+        reps, group.scores[:, :, 0], group.pairs, group.reference, group.item_stratum
+    )
     reps[constant] = estimate[constant, None]
     if not studentized:
         return reps, estimate, sums, None
@@ -449,7 +450,8 @@ def mean_replicates_many(
     """
     labels = [(LABEL, key) for key in group_keys]
     refs = [None if pairs is None else reference_system(pairs, v) for v in values]
-    columns = list(values) if pairs is None else [centred_scores(v, r) for v, r in zip(values, refs)]
+    columns = (list(values) if pairs is None
+               else [centred_scores(v, r) for v, r in zip(values, refs, strict=True)])  # fmt: skip
     q = columns[0].shape[1]
     k = q if pairs is None else len(pairs)
     if studentized:

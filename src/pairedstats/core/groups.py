@@ -25,8 +25,8 @@ __all__ = [
     "pair_differences",
     "pair_means",
     "pair_values",
-    "reference_system",
     "plain_mean",
+    "reference_system",
     "stream_labels",
 ]
 
