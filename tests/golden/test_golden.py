@@ -3,7 +3,8 @@
 These are not references (the reference tests prove the numbers right); they make any change
 of the numbers a visible decision: a refactoring must leave them as they are, and a change of
 the random streams or of a rule is re-recorded on purpose (``python tests/golden/calls.py
---write``) and named in the changelog.
+--write``, after ``python tests/golden/compare.py`` has said how far the numbers moved) and
+named in the changelog.
 """
 
 import json

@@ -77,7 +77,6 @@ from .groups import (
     constant_pairs,
     mean_influence,
     pair_differences,
-    pair_means,
     pair_values,
     plain_mean,
     reference_system,
@@ -95,6 +94,7 @@ from .intervals import (
     tie_error,
 )
 from .kernels import Streams, Units, offsets
+from .pairs import difference_means
 from .parallel import default_workers, n_parts, run_queued
 from .statistic_jackknife import statistic_estimate_se, statistic_replicate_se
 from .studentized import (
@@ -379,8 +379,9 @@ def mean_replicates_batches(
         )  # fmt: skip
         reps, se = (reps[0], reps[1:]) if studentized else (reps, (None, None))
         means = np.array([plain_mean(scores[g]) for g in batch])
+        estimate = np.array([difference_means(scores[g], pairs) for g in batch])
         yield batch, Replicates(
-            replicates=reps, estimate=np.array([pair_means(scores[g], pairs) for g in batch]),
+            replicates=reps, estimate=estimate,
             stat_a=means[:, a_idx], stat_b=means[:, b_idx],
             tie_error=np.array([comparison_tie_errors(scores[g], pairs, precision)
                                 for g in batch]),
@@ -472,7 +473,7 @@ def mean_replicates_many(
             constant, estimate = np.ptp(v, axis=0) == 0, plain_mean(v)
         else:
             constant = constant_pairs(out[g], v, pairs, refs[g])
-            estimate = pair_means(v, pairs)
+            estimate = difference_means(v, pairs) if constant.any() else None
         if constant.any():
             out[g, constant] = estimate[constant, None]
             if studentized:

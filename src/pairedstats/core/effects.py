@@ -1,6 +1,6 @@
 """Paired effect sizes: the standardized mean difference d_z and the win/tie/loss counts.
 
-Functions of per-item scores; numpy only.
+Functions of per-item scores; numpy and the kernel of :mod:`pairedstats.core.pairs`.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .intervals import comparison_tie_errors
+from .pairs import difference_moments
 
 __all__ = ["paired_effects"]
 
@@ -54,19 +55,17 @@ def paired_effects(
     (2, 1, 1)
     """
     scores = np.asarray(scores, dtype=np.float64)
-    a = scores[:, [p[0] for p in pairs]]
-    b = scores[:, [p[1] for p in pairs]]
-    d = b - a
     tol = comparison_tie_errors(scores, pairs, precision)
-    mean = d.mean(axis=0)
-    mean = np.where(np.abs(mean) <= tol, 0.0, mean)
+    moments = difference_moments(scores, pairs, tol)
+    mean = np.where(np.abs(moments["mean"]) <= tol, 0.0, moments["mean"])
+    n = scores.shape[0]
     with np.errstate(invalid="ignore", divide="ignore"):
-        sd = d.std(axis=0, ddof=1) if d.shape[0] > 1 else np.full(d.shape[1], np.nan)
+        sd = np.sqrt(moments["ss"] / (n - 1)) if n > 1 else np.full(len(pairs), np.nan)
         sd = np.where(sd <= 2.0 * tol, 0.0, sd)
         effect = mean / sd
     return {
         "effect_size": effect,
-        "wins": (d > tol).sum(axis=0),
-        "ties": (np.abs(d) <= tol).sum(axis=0),
-        "losses": (d < -tol).sum(axis=0),
+        "wins": moments["wins"],
+        "ties": moments["ties"],
+        "losses": moments["losses"],
     }

@@ -13,6 +13,7 @@ import numpy as np
 
 from .draws import label_words
 from .intervals import jackknife_influence
+from .pairs import difference_means
 
 __all__ = [
     "LABEL",
@@ -23,7 +24,6 @@ __all__ = [
     "mean_influence",
     "pair_blocks",
     "pair_differences",
-    "pair_means",
     "pair_values",
     "plain_mean",
     "reference_system",
@@ -112,23 +112,6 @@ def pair_blocks(n_pairs: int, n_items: int) -> list[slice]:
     each) hold at most :data:`BLOCK_CELLS` numbers (one comparison at least)."""
     size = max(1, BLOCK_CELLS // max(n_items, 1))
     return [slice(lo, min(lo + size, n_pairs)) for lo in range(0, n_pairs, size)]
-
-
-def pair_means(scores: np.ndarray, pairs: Sequence[tuple[int, int]], mean=None) -> np.ndarray:
-    """Each comparison's mean of ``b - a`` (``mean``, :func:`plain_mean` by default, of the
-    per-item differences ``(n, m)``), computed on blocks of comparisons
-    (:func:`pair_blocks`): a column's bits do not depend on its block.
-
-    Examples
-    --------
-    >>> pair_means(np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]]), [(0, 1), (2, 0)]).tolist()
-    [0.5, -1.5]
-    """
-    mean = plain_mean if mean is None else mean
-    out = np.empty(len(pairs))
-    for part in pair_blocks(len(pairs), scores.shape[0]):
-        out[part] = mean(pair_differences(scores, pairs[part]))
-    return out
 
 
 def pair_values(per_system: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -304,8 +287,15 @@ class GroupData:
         return pair_differences(self.scores[:, :, column], self.pairs)
 
     def pair_estimate(self) -> np.ndarray:
-        """Each comparison's (stratified) mean of ``b - a``, shape (n_comp,)."""
-        return pair_means(self.scores[:, :, 0], self.pairs, self.stratified_mean)
+        """Each comparison's (stratified) mean of ``b - a``, shape (n_comp,), computed
+        without forming every comparison's differences at once."""
+        x = self.scores[:, :, 0]
+        if len(self.stratum_keys) == 1:  # weight 1: the plain mean's bits
+            return difference_means(x, self.pairs)
+        out = np.empty(len(self.pairs))
+        for part in pair_blocks(len(self.pairs), x.shape[0]):
+            out[part] = self.stratified_mean(pair_differences(x, self.pairs[part]))
+        return out
 
     def centred(self) -> np.ndarray:
         """Per item, each system's score minus the reference system's

@@ -187,9 +187,15 @@ def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None
     >>> (comparison_tie_errors(x, [(0, 1)], sides=sides) / (32 * 2.0**-53)).tolist()
     [2.0]
     """
-    if sides is None:
+    if sides is None:  # the spread of two systems from each one's largest and smallest
         x = np.asarray(scores, dtype=np.float64)
-        return np.array([_ties.tie_error(x[:, [a, b]], precision) for a, b in pairs])
+        a = np.array([p[0] for p in pairs], dtype=np.intp)
+        b = np.array([p[1] for p in pairs], dtype=np.intp)
+        if x.shape[0] == 0:
+            return np.zeros(a.size)
+        high, low = x.max(axis=0), x.min(axis=0)
+        spread = np.maximum(high[a], high[b]) - np.minimum(low[a], low[b])
+        return 2.0 * (_ties.ERROR_ULPS * precision * spread)
     return np.array([_ties.magnitude_tie_error(np.array([sa, sb]), precision)
                      for sa, sb in zip(*sides, strict=True)])  # fmt: skip
 

@@ -1,0 +1,59 @@
+"""Per comparison ``(a, b)``, sums over the items of ``b - a`` without forming the
+differences: the mean (the bootstrap's estimate) and the paired effect sizes.
+
+The scores come transposed, ``xt`` of shape ``(n_systems, n_items)``, so that a comparison
+reads two contiguous rows. Each comparison's numbers come from its own two rows by the same
+operations in item order, whatever the other comparisons: the sum is sequential, as
+:func:`pairedstats.core.groups.plain_mean` adds.
+"""
+
+from __future__ import annotations
+
+import numba
+
+_njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+
+
+@_njit
+def difference_sums(xt, a, b, lo, hi, out):  # pragma: no cover  (compiled; tested via the core)
+    """``out[c]``: the sum over the items, in order, of ``xt[b[c]] - xt[a[c]]``, for
+    ``lo <= c < hi``."""
+    n = xt.shape[1]
+    for c in range(lo, hi):
+        ra, rb = xt[a[c]], xt[b[c]]
+        s = 0.0
+        for i in range(n):
+            s += rb[i] - ra[i]
+        out[c] = s
+
+
+@_njit
+def difference_moments(xt, a, b, tol, lo, hi, mean, ss, wins, ties, losses):  # pragma: no cover
+    """For ``lo <= c < hi``: ``mean[c]`` the mean of ``d = xt[b[c]] - xt[a[c]]`` (sequential
+    sum over ``n``), ``ss[c]`` the sum of ``(d - mean)**2``, and the items where ``d`` is
+    above, within and below ``tol[c]`` of 0."""
+    n = xt.shape[1]
+    for c in range(lo, hi):
+        ra, rb = xt[a[c]], xt[b[c]]
+        s = 0.0
+        for i in range(n):
+            s += rb[i] - ra[i]
+        m = s / n
+        q = 0.0
+        w = 0
+        t = 0
+        for i in range(n):
+            d = rb[i] - ra[i]
+            e = d - m
+            q += e * e
+            if d > tol[c]:
+                w += 1
+            elif d < -tol[c]:
+                pass
+            else:
+                t += 1
+        mean[c] = m
+        ss[c] = q
+        wins[c] = w
+        ties[c] = t
+        losses[c] = n - w - t

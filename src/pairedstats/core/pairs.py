@@ -1,0 +1,73 @@
+"""Per comparison ``(a, b)`` of a table of scores, its numbers over the items of ``b - a``
+computed without forming the ``n_items x n_comparisons`` differences: the mean (the
+estimate of the bootstrap's index path) and the moments and counts of the effect sizes
+(:mod:`pairedstats.core.effects`).
+
+A leaderboard of 1,000 systems has 499,500 comparisons: their differences over 10,000 items
+would be 40 GB. The kernel (:mod:`pairedstats.core.kernels.pairs`, imported lazily) reads
+each comparison's two rows of the transposed scores, on worker threads over blocks of
+comparisons; a comparison's numbers do not depend on its block or on the other comparisons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .parallel import run_in_parts
+
+__all__ = ["difference_means", "difference_moments"]
+
+
+def _layout(scores, pairs):
+    xt = np.ascontiguousarray(np.asarray(scores, dtype=np.float64).T)
+    a = np.array([p[0] for p in pairs], dtype=np.int64)
+    b = np.array([p[1] for p in pairs], dtype=np.int64)
+    return xt, a, b
+
+
+def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:
+    """Each comparison's mean of ``b - a`` over the items of ``scores`` (n_items, n_systems):
+    the sequential sum over ``n``, the bits of :func:`pairedstats.core.groups.plain_mean` of
+    the differences.
+
+    Examples
+    --------
+    >>> difference_means(np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]]), [(0, 1), (2, 0)])
+    array([ 0.5, -1.5])
+    """
+    from .kernels import pairs as kernels
+
+    xt, a, b = _layout(scores, pairs)
+    out = np.empty(a.size)
+    run_in_parts(a.size, workers,
+                 lambda s: kernels.difference_sums(xt, a, b, s.start, s.stop, out))  # fmt: skip
+    return 1.0 * (out / float(xt.shape[1]))
+
+
+def difference_moments(scores, pairs: Sequence[tuple[int, int]], tol, workers=None) -> dict:
+    """Per comparison: ``mean`` of ``d = b - a``, ``ss`` the sum of ``(d - mean)**2``, and
+    ``wins``, ``ties``, ``losses``, the items where ``d`` is above, within and below its
+    ``tol`` (k,) of 0.
+
+    Examples
+    --------
+    >>> x = np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6], [0.3, 0.2]])
+    >>> out = difference_moments(x, [(0, 1)], np.zeros(1))
+    >>> [int(out[k][0]) for k in ("wins", "ties", "losses")]
+    [2, 1, 1]
+    """
+    from .kernels import pairs as kernels
+
+    xt, a, b = _layout(scores, pairs)
+    tol = np.ascontiguousarray(np.broadcast_to(np.asarray(tol, dtype=np.float64), a.shape))
+    out = {"mean": np.empty(a.size), "ss": np.empty(a.size)}
+    out.update({k: np.empty(a.size, dtype=np.int64) for k in ("wins", "ties", "losses")})
+
+    def part(s):
+        kernels.difference_moments(xt, a, b, tol, s.start, s.stop, out["mean"], out["ss"],
+                                   out["wins"], out["ties"], out["losses"])  # fmt: skip
+
+    run_in_parts(a.size, workers, part)
+    return out
