@@ -482,13 +482,13 @@ def test_batched_groups_equal_the_per_group_path(monkeypatch, method):
     kw = dict(item="item", system="system", score="score", by="g", baseline="a",
               n_resamples=700, method=method, rng=5, as_result=True)  # fmt: skip
     calls = []
-    real = mod.mean_replicates_many
+    real = mod._many
 
-    def spy(diffs, keys, **kw):
-        calls.append(len(diffs))
-        return real(diffs, keys, **kw)
+    def spy(values, keys, **kw):
+        calls.append(len(values))
+        return real(values, keys, **kw)
 
-    monkeypatch.setattr(mod, "mean_replicates_many", spy)
+    monkeypatch.setattr(mod, "_many", spy)
     point = pytest.warns(PointDistributionWarning, match="in 1 of 4 groups, e.g. group g='w'")
     with point:
         fast = df.paired.bootstrap(**kw)

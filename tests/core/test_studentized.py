@@ -332,7 +332,7 @@ def test_swapping_a_and_b_mirrors_the_whole_road_exactly(statistic):
     f = _pooled_f1 if statistic else None
     ab = _reps(_group(scores, [(0, 1)], **kw), 300, statistic=f, studentized=True)
     ba = _reps(_group(scores, [(1, 0)], **kw), 300, statistic=f, studentized=True)
-    np.testing.assert_array_equal(ba.replicates, -ab.replicates)
+    np.testing.assert_array_equal(ba.replicates, -np.asarray(ab.replicates))
     np.testing.assert_array_equal(ba.replicate_se, ab.replicate_se)
     np.testing.assert_array_equal(ba.estimate_se, ab.estimate_se)
     args = ("replicates", "estimate", "estimate_se", "replicate_se")

@@ -60,9 +60,10 @@ from .bootstrap_statistic import (
     statistic_influence,
     statistic_replicates,
 )
+from .counts import counts_ratios
+from .derived import DerivedReplicates
 from .draws import (
     BLOCK,
-    block_generator,
     block_seeds,
     block_slices,
     entropy_prefix,
@@ -220,63 +221,23 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
     return out
 
 
-def _counts_mean(sums1, sizes, group_key, stratum_key, stratified, root, n_resamples):
-    """(num, den) replicates of one comparison on the counts path: (B,) and (B,)."""
-    n = sums1.shape[0]
-    vals, inv = np.unique(np.column_stack([sums1, sizes]), axis=0, return_inverse=True)
-    mult = np.bincount(inv.reshape(-1), minlength=vals.shape[0]).astype(np.float64)
-    p = mult / n
-    labels = stream_labels(group_key, stratum_key, stratified)
-    num = np.empty(n_resamples)
-    den = np.empty(n_resamples)
-    for block, lo, hi in block_slices(n_resamples):
-        gen = block_generator(root, labels, block)
-        c = gen.multinomial(n, p, size=hi - lo).astype(np.float64)
-        num[lo:hi] = c @ vals[:, 0]
-        den[lo:hi] = c @ vals[:, 1]
-    return num, den
-
-
-def _stratum_ratios(group, h, sums, group_key, root, n_resamples, resampling, workers,
-                    moments=None, pairs=None):  # fmt: skip
-    """Replicates (B, k) of stratum ``h``'s ratio (item mean) of each column of ``sums``,
-    or, with ``pairs``, of each comparison's: the columns of ``sums`` are then the systems'
-    (centred) sums, and a comparison's ratio is the difference of its two systems' resampled
-    sums over the drawn size (the difference taken before the division, so that sums that
-    are exact, as of integer scores, give every comparison the same bits whatever the
-    system the sums are centred on).
-
-    With ``moments`` (the stratum's units' :func:`moment_columns`, index path only), also
-    their sums (B, q) over the same draws and the drawn sizes ``sum N`` (B,) (None for
-    items): ``(ratio, moment sums, sizes)``. The extra columns change no replicate: the
-    kernel sums every column over one set of drawn units.
-    """
+def _stratum_draws(group, h, sums, group_key, root, n_resamples, workers, moments=None):
+    """Index path: stratum ``h``'s resampled sums (q, B) of the columns of ``sums`` (each
+    system's, centred) and the drawn size (the drawn clusters' sizes (B,), or the number of
+    items); with ``moments`` (the stratum's units' :func:`moment_columns`), also their sums
+    (B, m) over the same draws (else None). The extra columns change no sum: the kernel sums
+    every column over one set of drawn units."""
     lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
     s, m, n = sums[lo:hi], group.unit_sizes[lo:hi], hi - lo
-    skey, stratified = group.stratum_keys[h], group.stratified
-    if resampling == "counts":
-        ratio = np.empty((n_resamples, s.shape[1]))
-        for c, sign in enumerate(group.orientation):
-            num, den = _counts_mean(sign * s[:, c], m, group_key, skey, stratified, root,
-                                    n_resamples)  # fmt: skip
-            ratio[:, c] = sign * (num / den)
-        return ratio
     vals = np.column_stack([s, m]) if group.clustered else s
     if moments is not None:
         vals = np.column_stack([vals, moments])
-    labels = stream_labels(group_key, skey, stratified)
+    labels = stream_labels(group_key, group.stratum_keys[h], group.stratified)
     acc = stream_sums([labels], [vals], n_resamples, root, workers)[0]
-    p = s.shape[1]
-    num = acc[:p] if pairs is None else pair_values(acc[:p], pairs)
-    if group.clustered:
-        ratio = (num / acc[p]).T
-    else:
-        ratio = (num / float(n)).T
-    if moments is None:
-        return ratio
-    if group.clustered:
-        return ratio, acc[p + 1 :].T, acc[p]
-    return ratio, acc[p:].T, None
+    q = s.shape[1]
+    size = acc[q] if group.clustered else float(n)
+    rest = acc[q + 1 :] if group.clustered else acc[q:]
+    return acc[:q], size, None if moments is None else rest.T
 
 
 def _centred_unit_sums(group, d):
@@ -299,45 +260,53 @@ def _column_sums(values: np.ndarray) -> np.ndarray:
 
 def _mean_replicates(group, group_key, root, n_resamples, resampling, workers,
                      studentized=False):  # fmt: skip
-    """The mean's replicates (k, B), estimates (k,), the unit sums the influence values are
-    computed from and the studentized standard errors (or None).
+    """The mean's replicates (k, B) (:class:`~pairedstats.core.derived.DerivedReplicates` on
+    the index path), estimates (k,), the unit sums the influence values are computed from
+    and the studentized standard errors (or None).
 
     On the index path the units' sums are each system's, centred on the reference system
     (:func:`~pairedstats.core.groups.centred_scores`), and a comparison's replicates are the
-    difference of its two systems' (:func:`~pairedstats.core.groups.pair_values`), as are
-    its estimate and influence values: the sums cost one column per system, however many
-    comparisons. The counts path draws each comparison's own counts, on its differences.
+    difference of its two systems' resampled sums over the drawn size, weighted over the
+    strata: the kernel sums one column per system, however many comparisons, and the
+    replicates are made when read. The counts path draws each comparison's own counts, on
+    its differences.
     """
-    counts = resampling == "counts"
-    pairs = None if counts else group.pairs
-    sums = group.unit_sums(group.differences() if counts else group.centred())
     k = len(group.pairs)
-    total = np.zeros((n_resamples, k))
+    estimate = group.pair_estimate()
+    x = group.scores[:, :, 0]
+    if resampling == "counts":
+        sums = group.unit_sums(group.differences())
+        total = np.zeros((n_resamples, k))
+        for h in range(len(group.stratum_keys)):
+            total += group.weights[h] * counts_ratios(group, h, sums, group_key, root,
+                                                      n_resamples)  # fmt: skip
+        reps = np.ascontiguousarray(total.T)
+        constant = constant_pairs(np.ptp(reps, axis=-1), x, group.pairs, group.reference,
+                                  group.item_stratum)  # fmt: skip
+        reps[constant] = estimate[constant, None]
+        return reps, estimate, sums, None
+    sums = group.unit_sums(group.centred())
     var, est_var = np.zeros((n_resamples, k)), np.zeros(k)
     centred = _centred_unit_sums(group, group.differences()) if studentized else None
+    terms = []
     for h in range(len(group.stratum_keys)):
         w = group.weights[h]
-        if not studentized:
-            total += w * _stratum_ratios(
-                group, h, sums, group_key, root, n_resamples, resampling, workers, pairs=pairs
-            )
-            continue
         lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
         sizes = group.unit_sizes[lo:hi] if group.clustered else None
-        moments = moment_columns(centred[lo:hi], sizes)
-        ratio, acc, drawn = _stratum_ratios(group, h, sums, group_key, root, n_resamples,
-                                            resampling, workers, moments, pairs)  # fmt: skip
-        total += w * ratio
-        var += w * w * moment_variance(acc, hi - lo, k, drawn)
-        est_var += w * w * moment_variance(_column_sums(moments), hi - lo, k,
-                                           None if sizes is None else sizes.sum())  # fmt: skip
-    estimate = group.pair_estimate()
-    reps = np.ascontiguousarray(total.T)
+        moments = moment_columns(centred[lo:hi], sizes) if studentized else None
+        drawn, size, acc = _stratum_draws(group, h, sums, group_key, root, n_resamples,
+                                          workers, moments)  # fmt: skip
+        terms.append((w, drawn, size))
+        if studentized:
+            var += w * w * moment_variance(acc, hi - lo, k, size if group.clustered else None)
+            est_var += w * w * moment_variance(_column_sums(moments), hi - lo, k,
+                                               None if sizes is None else sizes.sum())  # fmt: skip
+    pairs = np.array(group.pairs, dtype=np.intp).reshape(-1, 2)
+    draft = DerivedReplicates(tuple(terms), pairs, np.zeros(k, dtype=bool), np.zeros(k))
     # degenerate: every stratum's differences constant -> the estimate exactly
-    constant = constant_pairs(
-        reps, group.scores[:, :, 0], group.pairs, group.reference, group.item_stratum
-    )
-    reps[constant] = estimate[constant, None]
+    constant = constant_pairs(draft.spread(), x, group.pairs, group.reference,
+                              group.item_stratum)  # fmt: skip
+    reps = DerivedReplicates(draft.terms, pairs, constant, np.where(constant, estimate, 0.0))
     if not studentized:
         return reps, estimate, sums, None
     var[:, constant], est_var[constant] = 0.0, 0.0
@@ -373,11 +342,11 @@ def mean_replicates_batches(
     order = list(scores)
     for start in range(0, len(order), GROUP_BATCH):
         batch = order[start : start + GROUP_BATCH]
-        reps = mean_replicates_many(
+        reps, se = _many(
             [scores[g] for g in batch], [group_keys[g] for g in batch], root=root,
             n_resamples=n_resamples, workers=workers, studentized=studentized, pairs=pairs,
         )  # fmt: skip
-        reps, se = (reps[0], reps[1:]) if studentized else (reps, (None, None))
+        se = (None, None) if se is None else se
         means = np.array([plain_mean(scores[g]) for g in batch])
         estimate = np.array([difference_means(scores[g], pairs) for g in batch])
         yield batch, Replicates(
@@ -449,6 +418,16 @@ def mean_replicates_many(
     >>> bool(np.allclose(derived, direct, rtol=0, atol=1e-15))
     True
     """
+    reps, se = _many(values, group_keys, root=root, n_resamples=n_resamples, workers=workers,
+                     studentized=studentized, pairs=pairs)  # fmt: skip
+    reps = np.asarray(reps)
+    return (reps, *se) if studentized else reps
+
+
+def _many(values, group_keys, *, root, n_resamples, workers, studentized, pairs):
+    """:func:`mean_replicates_many`, the replicates of comparisons (with ``pairs``) as
+    :class:`~pairedstats.core.derived.DerivedReplicates`; and ``(replicate_se,
+    estimate_se)`` (with ``studentized``, else None)."""
     labels = [(LABEL, key) for key in group_keys]
     refs = [None if pairs is None else reference_system(pairs, v) for v in values]
     columns = (list(values) if pairs is None
@@ -460,27 +439,35 @@ def mean_replicates_many(
         moments = [moment_columns(d - _column_sums(d) / d.shape[0]) for d in diffs]
         columns = [np.column_stack([c, m]) for c, m in zip(columns, moments, strict=True)]
     out = stream_sums(labels, columns, n_resamples, root, workers)
-    sizes = np.array([c.shape[0] for c in columns])
+    sizes = np.array([c.shape[0] for c in columns]).astype(np.float64)[:, None, None]
     if studentized:
-        var = moment_variance(np.moveaxis(out[:, q:], 1, -1), sizes[:, None, None], k)
+        var = moment_variance(np.moveaxis(out[:, q:], 1, -1), sizes, k)
         est_var = np.stack([moment_variance(_column_sums(m), m.shape[0], k) for m in moments])
         out = out[:, :q]
-    if pairs is not None:  # the difference of the sums, then the division
-        out = pair_values(out, pairs)
-    out /= sizes.astype(np.float64)[:, None, None]
+    if pairs is None:
+        out /= sizes
+        fixed = np.stack([np.ptp(v, axis=0) == 0 for v in values])
+        reps = out
+    else:  # the difference of the sums, then the division
+        index = np.array(pairs, dtype=np.intp).reshape(-1, 2)
+        g_k = (len(values), k)
+        draft = DerivedReplicates(((None, out, sizes),), index, np.zeros(g_k, bool),
+                                  np.zeros(g_k))  # fmt: skip
+        spread = draft.spread()
+        fixed = np.stack([constant_pairs(spread[g], v, pairs, refs[g])
+                          for g, v in enumerate(values)])  # fmt: skip
+        value = np.zeros(g_k)
+        for g in np.flatnonzero(fixed.any(axis=-1)):
+            value[g] = np.where(fixed[g], difference_means(values[g], pairs), 0.0)
+        reps = DerivedReplicates(draft.terms, index, fixed, value)
     for g, v in enumerate(values):
-        if pairs is None:
-            constant, estimate = np.ptp(v, axis=0) == 0, plain_mean(v)
-        else:
-            constant = constant_pairs(out[g], v, pairs, refs[g])
-            estimate = difference_means(v, pairs) if constant.any() else None
-        if constant.any():
-            out[g, constant] = estimate[constant, None]
-            if studentized:
-                var[g, :, constant], est_var[g, constant] = 0.0, 0.0
+        if fixed[g].any() and pairs is None:
+            out[g, fixed[g]] = plain_mean(v)[fixed[g], None]
+        if studentized:
+            var[g, :, fixed[g]], est_var[g, fixed[g]] = 0.0, 0.0
     if not studentized:
-        return out
-    return out, np.moveaxis(np.sqrt(var), -1, 1), np.sqrt(est_var)
+        return reps, None
+    return reps, (np.moveaxis(np.sqrt(var), -1, 1), np.sqrt(est_var))
 
 
 def group_replicates(

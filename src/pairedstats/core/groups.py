@@ -128,30 +128,28 @@ def pair_values(per_system: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.
     return per_system[..., b, :] - per_system[..., a, :]
 
 
-def constant_pairs(replicates, scores, pairs, ref: int, item_stratum=None) -> np.ndarray:
+def constant_pairs(spread, scores, pairs, ref: int, item_stratum=None) -> np.ndarray:
     """Which comparisons have the same difference ``b - a`` on every item (of every stratum):
     their replicates are the estimate exactly, whatever the rounding of the sums.
 
-    Comparisons whose replicates ``(k, B)`` spread beyond what rounding can make of
-    constant differences (``8 n u`` times the largest centred scores of the two systems)
-    are not constant; the few others are checked item by item on ``scores``
-    ``(n_items, n_systems)``.
+    Comparisons whose replicates spread (``max - min``, ``spread`` (k,)) beyond what
+    rounding can make of constant differences (``8 n u`` times the largest scores of the two
+    systems centred on system ``ref``) are not constant; the few others are checked item by
+    item on ``scores`` ``(n_items, n_systems)``.
 
     Examples
     --------
     >>> x = np.array([[0.0, 1.0, 5.0], [2.0, 3.0, 4.0]])
-    >>> reps = np.array([[1.0, 1.0], [4.5, 3.5]])
-    >>> constant_pairs(reps, x, [(0, 1), (0, 2)], 0).tolist()
+    >>> constant_pairs(np.array([0.0, 1.0]), x, [(0, 1), (0, 2)], 0).tolist()
     [True, False]
     """
-    reps = np.asarray(replicates)
     n = scores.shape[0]
     y = np.abs(centred_scores(scores, ref)).max(axis=0, initial=0.0)
     a = np.array([p[0] for p in pairs])
     b = np.array([p[1] for p in pairs])
     bound = 8.0 * n * 2.0**-53 * (y[a] + y[b])
     with np.errstate(invalid="ignore"):
-        candidate = np.flatnonzero(~(np.ptp(reps, axis=-1) > bound))
+        candidate = np.flatnonzero(~(np.asarray(spread) > bound))
     strata = np.zeros(n, dtype=np.int64) if item_stratum is None else item_stratum
     out = np.zeros(len(pairs), dtype=bool)
     for c in candidate:

@@ -52,8 +52,12 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     Parameters
     ----------
     rule : Rule
-    replicates : ndarray, shape (..., k, B)
-        The joint replicates of each group's ``k`` comparisons (the family of ``adjust``).
+    replicates : ndarray, shape (..., k, B), or an object with ``rows(idx)``
+        The joint replicates of each group's ``k`` comparisons (the family of ``adjust``);
+        or what gives them a block of comparisons at a time
+        (:class:`pairedstats.core.derived.DerivedReplicates`, with ``shape``). They are
+        read :data:`~pairedstats.core.adjust.BLOCK_CELLS` at a time, so that memory stays
+        bounded whatever ``k``; the numbers do not depend on the blocks.
     estimate : ndarray, shape (..., k)
     acceleration : ndarray, shape (..., k), optional
         BCa's ``a``.
@@ -84,18 +88,61 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     >>> bool(out["pvalue"][0] < 0.05), bool(out["pvalue_adjusted"][1] >= out["pvalue"][1])
     (True, True)
     """
-    reps, est = np.asarray(replicates, dtype=np.float64), np.asarray(estimate, dtype=np.float64)
+    est = np.asarray(estimate, dtype=np.float64)
     tie = np.broadcast_to(np.asarray(tie, dtype=np.float64), est.shape)
+    if not hasattr(replicates, "rows"):
+        replicates = np.asarray(replicates, dtype=np.float64)
+    k, n_resamples = est.shape[-1], replicates.shape[-1]
+    lead = int(np.prod(est.shape[:-1], dtype=np.int64))
+    out: dict = {}
+    for part in _adjust.comparison_blocks(k, n_resamples, lead):
+        block = _comparisons(
+            rule, _adjust.take_rows(replicates, part), est[..., part],
+            None if acceleration is None else np.asarray(acceleration)[..., part],
+            tie[..., part], None if se is None else (se[0][..., part, :], se[1][..., part]), k,
+        )  # fmt: skip
+        for name, value in block.items():
+            if name not in out:
+                out[name] = np.empty(est.shape, dtype=np.asarray(value).dtype)
+            out[name][..., part] = value
+    if rule.adjust == "max-t":
+
+        def family(idx):  # the replicates as the intervals read them (ties snapped)
+            pick = (lambda x: x[..., idx]) if isinstance(idx, slice) else (
+                lambda x: np.take_along_axis(x, idx, axis=-1))  # fmt: skip
+            reps = _adjust.take_rows(replicates, idx)
+            return _snapped(rule, reps, pick(est), pick(tie))
+
+        joint = _adjust.max_t_blocks(family, est, out["standard_error"],
+                                     rule.confidence_level, rule.alternative)  # fmt: skip
+        out.update(pvalue_adjusted=joint.pvalue_adjusted, ci_low_adjusted=joint.low,
+                   ci_high_adjusted=joint.high)  # fmt: skip
+    elif rule.adjust is not None:
+        out["pvalue_adjusted"] = _adjust.adjust_pvalues(out["pvalue"], rule.adjust)
+    return out
+
+
+def _snapped(rule: Rule, reps, est, tie):
+    """The replicates with their ties snapped where an interval end crosses 0 (the basic
+    interval's at ``2 * estimate``); the studentized interval's are read as they are."""
+    if rule.method == "basic":
+        return inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
+    if rule.method != "studentized":
+        return inference.snap_ties(reps, 0.0, tie)
+    return reps
+
+
+def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int) -> dict:
+    """:func:`summarize` of a block of comparisons, but the family-wise adjustments that
+    need every comparison's numbers; the Bonferroni intervals of a family of ``k``."""
+    reps = np.asarray(reps, dtype=np.float64)
     sd = standard_error(reps)
     out = {"standard_error": sd, "point": np.ptp(reps, axis=-1) == 0,
            "n_nan": np.isnan(reps).sum(axis=-1)}  # fmt: skip
     t = None  # the studentized interval's (t replicates, estimate_se)
-    if rule.method == "basic":
-        reps = inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
-    elif rule.method != "studentized":
-        reps = inference.snap_ties(reps, 0.0, tie)
-    else:
+    if rule.method == "studentized":
         t = _t_replicates(reps, est, tie, *se)
+    reps = _snapped(rule, reps, est, tie)
     low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, t)
     if rule.method == "bca":
         out.update(acceleration=acceleration, bias_correction=z0)
@@ -106,14 +153,8 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     p = inference.pvalue(*ends, rule.alternative)
     p = inference.agree_with_interval(p, low, high, rule.confidence_level)
     out.update(ci_low=low, ci_high=high, pvalue=p)
-    if rule.adjust == "max-t":
-        joint = _adjust.max_t(reps, est, sd, rule.confidence_level, rule.alternative)
-        out.update(pvalue_adjusted=joint.pvalue_adjusted, ci_low_adjusted=joint.low,
-                   ci_high_adjusted=joint.high)  # fmt: skip
-    elif rule.adjust is not None:
-        out["pvalue_adjusted"] = _adjust.adjust_pvalues(out["pvalue"], rule.adjust)
     if rule.adjust == "bonferroni":
-        level = _adjust.bonferroni_level(rule.confidence_level, reps.shape[-2])
+        level = _adjust.bonferroni_level(rule.confidence_level, k)
         low, high, _ = interval(rule, reps, est, level, acceleration, tie, t)
         out.update(ci_low_adjusted=low, ci_high_adjusted=high)
     return out

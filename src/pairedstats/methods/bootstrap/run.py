@@ -16,6 +16,7 @@ import numpy as np
 from ... import _validation
 from ...core.bootstrap import Replicates
 from ...core.bootstrap_design import design_replicates
+from ...core.derived import DerivedReplicates
 from ...core.design import comparison_pairs
 from ...core.effects import paired_effects
 from ...core.parallel import run_in_parts
@@ -112,20 +113,30 @@ class _Intervals:
     def _intervals(self, g, reps: Replicates) -> None:
         """Intervals of group ``g`` (or of the groups ``g``, threads over the batch)."""
         if self.replicates is not None:
-            self.replicates[g] = reps.replicates
-        scalar = np.ndim(g) == 0
-        g = np.atleast_1d(g)
+            self.replicates[g] = np.asarray(reps.replicates)
         parts = [reps.replicates, reps.estimate, reps.tie_error, reps.acceleration,
                  reps.replicate_se, reps.estimate_se]  # fmt: skip
-        parts = [None if x is None else (np.asarray(x)[None] if scalar else x) for x in parts]
+        if np.ndim(g) == 0:  # one group: its comparisons, a block at a time
+            self.out.set([g], **{k: np.asarray(v)[None] for k, v in self._summary(parts).items()})
+            return
+        g = np.atleast_1d(g)
 
         def part(rows):
-            reps, est, tie, a, rse, ese = (None if x is None else x[rows] for x in parts)
-            studentized = None if rse is None else (rse, ese)
-            self.out.set(g[rows], **summarize(self.rule, reps, est, acceleration=a, tie=tie,
-                                              se=studentized))  # fmt: skip
+            self.out.set(g[rows], **self._summary([_rows(x, rows) for x in parts]))
 
         run_in_parts(len(g), self.s.workers, part)
+
+    def _summary(self, parts) -> dict:
+        reps, est, tie, a, rse, ese = parts
+        studentized = None if rse is None else (rse, ese)
+        return summarize(self.rule, reps, est, acceleration=a, tie=tie, se=studentized)
+
+
+def _rows(x, rows):
+    """Groups ``rows`` of a batch's field (the leading axis)."""
+    if x is None:
+        return None
+    return x.groups(rows) if isinstance(x, DerivedReplicates) else x[rows]
 
 
 def _report(s: Settings, out: Outputs, findings: Findings, binary: np.ndarray) -> None:
