@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import floors  # noqa: E402  (benchmark/, on the path above)
+import leaderboard  # noqa: E402
 
 
 # --------------------------------------------------------------------------- cases
@@ -59,6 +60,8 @@ def _sizes(quick: bool) -> dict:
             "rs_ties": 100,
             "boot_floor": (5_000, 2_000),
             "tukey_floor": (200, 20, 2_000),
+            "leaderboard": (2_000, 30, 300),
+            "leaderboard_large": (2_000, 200, 300),
         }
     return {
         "boot": (10_000, 10_000),
@@ -70,6 +73,8 @@ def _sizes(quick: bool) -> dict:
         "rs_ties": 300,
         "boot_floor": (100_000, 10_000),
         "tukey_floor": (1000, 20, 100_000),
+        "leaderboard": (10_000, 100, 1_000),
+        "leaderboard_large": (10_000, 1_000, 1_000),
     }
 
 
@@ -318,6 +323,7 @@ def _case_table(quick: bool) -> dict:
 
     # the physical limit
     floors.add_cases(add, s)
+    leaderboard.add_cases(add, s)
 
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
@@ -374,6 +380,8 @@ def run_case(name: str, quick: bool, repeats: int) -> dict:
     fn, draws = setup()
     if name in ("boot_scipy", "boot01_scipy") and not quick:
         repeats = min(repeats, 2)  # 7 s and 4 GB each
+    if name == "leaderboard_large_rank":
+        repeats = 1  # about a minute
     reference = None
     if name in _interleaved():
         reference, repeats = table[peer][2]()[0], max(repeats, 9)
@@ -511,7 +519,13 @@ _HEADLINES = (
      False),
     ("pairedstats, seconds", "rs_big_ours", None, 1.0, True),
     ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
+    ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 3.0, True),
+    ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 3.0, True),
+    ("pairedstats, seconds", "leaderboard_large_rank", None, 120.0, True),
 )  # fmt: skip
+
+#: Peak resident memory goals: (case, at most MiB).
+_MEMORY = (("leaderboard_large_rank", 2048.0),)
 
 
 def _interleaved() -> set:
@@ -537,6 +551,11 @@ def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool
         met = value <= goal if at_most else value >= goal
         rows.append((what, f"{value:.2f}{unit}", f"{'<=' if at_most else '>='} {goal:g}{unit}",
                      met))  # fmt: skip
+    for name, limit in _MEMORY:
+        if name in results:
+            peak = results[name]["maxrss_mib"]
+            rows.append((f"{results[name]['group']}: peak memory of the process",
+                         f"{peak:,.0f} MiB", f"<= {limit:,.0f} MiB", peak <= limit))  # fmt: skip
     for label, t in starts.items():
         if "demo" in label:
             ratio = t["cold"] / t["warm"]
