@@ -203,3 +203,31 @@ def test_pvalue_matrix_of_tuple_labels(tmp_path):
     same = plotting.pvalue_matrix(res, group=(("g", 1),)).images[0].get_array()
     np.testing.assert_array_equal(same.filled(-1), image.filled(-1))
     assert ax.get_title() == "group=('g', 1)"
+
+
+def test_rank_intervals_draw_each_system_s_set_by_its_label(tmp_path):
+    ranks = RUNS.paired.rank(item="query", system="run", score="ndcg", by="collection",
+                             n_resamples=500, rng=4, as_result=True)  # fmt: skip
+    frame = ranks.to_dataframe()
+    ax = ranks.plot(group=1)
+    _png(ax, tmp_path / "ranks.png")
+    g = frame[frame["collection"] == ranks.group_keys[1][0]].set_index("system")
+    ticks = {round(t): lab.get_text() for t, lab in zip(ax.get_yticks(), ax.get_yticklabels())}
+    dots = _by_gid(ax, "estimate")
+    for x, y in zip(*dots.get_data()):
+        assert g.loc[ticks[round(y)], "rank"] == x  # each dot at its own system's rank
+    # the first rank on top, every system once
+    top = ticks[max(ticks)]
+    assert g.loc[top, "rank"] == g["rank"].min()
+    assert sorted(ticks.values()) == sorted(g.index)
+    segments = [a for a in ax.collections if a.get_gid() == "interval"]
+    ends = sorted((float(s[0][0]), float(s[1][0])) for c in segments for s in c.get_segments())
+    assert ends == sorted(zip(g["rank_low"].astype(float), g["rank_high"].astype(float)))
+    with pytest.raises(ValueError, match="`group`"):
+        ranks.plot()  # two groups: one must be chosen
+    with pytest.raises(TypeError, match="rank-interval plot"):
+        plotting.rank_intervals(
+            RUNS.paired.bootstrap(
+                item="query", system="run", score="ndcg", n_resamples=50, rng=1, as_result=True
+            )
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-__all__ = ["load_ratings", "load_runs", "trec_example_files"]
+__all__ = ["load_leaderboard", "load_ratings", "load_runs", "trec_example_files"]
 
 
 def _read(name: str):
@@ -58,6 +58,67 @@ def load_ratings():
     {'unchanged': 160, 'changed': 80}
     """
     return _read("ratings.csv")
+
+
+#: The model families and sizes of :func:`load_leaderboard` (names in no sorted order).
+_FAMILIES = ("kestrel", "atlas", "juniper", "fjord", "cedar", "lumen", "birch", "heron",
+             "ember", "gale", "dune", "iris")  # fmt: skip
+_SIZES = ("8b", "1b", "70b", "3b", "34b")
+
+
+def load_leaderboard(seed: int = 2026):
+    """A simulated public-style leaderboard: 120 language models scored right or wrong on
+    the same 1,000 questions of 10 subjects (tidy, 120,000 rows).
+
+    The models are 12 families x 5 sizes x 2 versions (``"atlas-8b-v2"``), listed in no
+    sorted order. Each answer is right with the probability of a two-parameter item
+    response model, ``1 / (1 + exp(-a_q (theta_m - b_q)))``: each question has a
+    difficulty ``b_q`` and a discrimination ``a_q``, each model an ability ``theta_m`` that
+    grows with its family's level, the log of its size and its version, so that many
+    models are close (as on real leaderboards) and a few are clearly ahead. Simulated from
+    ``numpy.random.default_rng(seed)`` uniform draws only, so the table is the same on
+    every machine.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``question`` (``"q0000"``...), ``subject`` (``"s0"``...
+        ``"s9"``, 100 questions each) and ``correct`` (0 or 1).
+
+    Examples
+    --------
+    >>> board = load_leaderboard()
+    >>> board.shape, board["model"].nunique(), board["question"].nunique()
+    ((120000, 4), 120, 1000)
+    >>> board["model"].iloc[0], round(float(board["correct"].mean()), 3)
+    ('kestrel-8b-v1', 0.57)
+    """
+    import numpy as np
+    import pandas as pd
+
+    gen = np.random.default_rng(seed)
+    n_questions = 1000
+    u = gen.random((4, n_questions))
+    difficulty = 2.0 * (u[0] + u[1] - 1.0)  # triangular on (-2, 2)
+    discrimination = 0.6 + 1.2 * u[2]
+    subject = (np.arange(n_questions) * 10) // n_questions
+    level = dict(zip(_FAMILIES, 0.9 * gen.random(len(_FAMILIES)) - 0.45, strict=True))
+    names, ability = [], []
+    for family in _FAMILIES:
+        for size in _SIZES:
+            for version in (1, 2):
+                names.append(f"{family}-{size}-v{version}")
+                params = float(size[:-1])
+                ability.append(level[family] + 0.35 * np.log(params) + 0.12 * version - 0.7)
+    theta = np.array(ability)[:, None]
+    p = 1.0 / (1.0 + np.exp(-discrimination * (theta - difficulty)))
+    correct = (gen.random(p.shape) < p).astype(np.int64)
+    return pd.DataFrame({
+        "model": np.repeat(names, n_questions),
+        "question": np.tile([f"q{q:04d}" for q in range(n_questions)], len(names)),
+        "subject": np.tile([f"s{s}" for s in subject], len(names)),
+        "correct": correct.ravel(),
+    })  # fmt: skip
 
 
 def trec_example_files():

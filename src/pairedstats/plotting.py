@@ -3,7 +3,9 @@
 - :func:`forest`: each comparison's difference (b - a) with its interval, zero marked;
 - :func:`pvalue_matrix`: the p-values of all pairs of systems as a symmetric heatmap;
 - :func:`distribution`: a comparison's bootstrap distribution with its interval;
-- :func:`critical_difference`: Demšar's diagram of a Friedman result (mean ranks, cliques).
+- :func:`critical_difference`: Demšar's diagram of a Friedman result (mean ranks, cliques);
+- :func:`rank_intervals`: a ranking's rank sets, one row per system, that reads at hundreds
+  of systems.
 
 Each function draws on ``ax`` (a new figure when omitted) and returns the Axes;
 :func:`plot` chooses one by name (``result.plot(kind)`` calls it). The plots read what the
@@ -17,7 +19,14 @@ import numpy as np
 from .core.draws import canonical_bytes
 from .display import cell_text, zero_bounds
 
-__all__ = ["critical_difference", "distribution", "forest", "plot", "pvalue_matrix"]
+__all__ = [
+    "critical_difference",
+    "distribution",
+    "forest",
+    "plot",
+    "pvalue_matrix",
+    "rank_intervals",
+]
 
 
 def _pyplot():
@@ -55,13 +64,15 @@ def plot(result, kind: str = "auto", **keywords):
     Parameters
     ----------
     result : ComparisonResult
-    kind : {"auto", "forest", "pvalues", "distribution", "critical_difference"}
+    kind : {"auto", "forest", "pvalues", "distribution", "critical_difference", "ranks"}
         ``forest``: the estimates with their intervals (:func:`forest`); ``pvalues``: the
         p-value matrix of all pairs (:func:`pvalue_matrix`); ``distribution``: a bootstrap
         distribution with its interval (:func:`distribution`); ``critical_difference``:
         Demšar's diagram of a Friedman result (:func:`critical_difference`, which returns
-        the figure). ``auto``: ``critical_difference`` for a Friedman result, ``forest`` for
-        a result class that declares an interval (bootstrap, rank-sum), else ``pvalues``.
+        the figure); ``ranks``: a ranking's rank sets (:func:`rank_intervals`). ``auto``:
+        ``ranks`` for a ranking, ``critical_difference`` for a Friedman result, ``forest``
+        for a result class that declares an interval (bootstrap, rank-sum), else
+        ``pvalues``.
     **keywords
         Passed to the plotting function (``ax=``, ``group=``, ...).
 
@@ -70,14 +81,15 @@ def plot(result, kind: str = "auto", **keywords):
     matplotlib.axes.Axes or matplotlib.figure.Figure
     """
     kinds = {"forest": forest, "pvalues": pvalue_matrix, "distribution": distribution,
-             "critical_difference": critical_difference}  # fmt: skip
+             "critical_difference": critical_difference, "ranks": rank_intervals}  # fmt: skip
     if kind == "auto":
         kind = "forest" if getattr(result, "interval", None) is not None else "pvalues"
         kind = "critical_difference" if hasattr(result, "cliques") else kind
+        kind = "ranks" if hasattr(result, "rank_low") else kind
     if kind not in kinds:
         raise ValueError(
-            "`kind` must be 'auto', 'forest', 'pvalues', 'distribution' or "
-            f"'critical_difference'; got {kind!r}"
+            "`kind` must be 'auto', 'forest', 'pvalues', 'distribution', "
+            f"'critical_difference' or 'ranks'; got {kind!r}"
         )
     return kinds[kind](result, **keywords)
 
@@ -164,6 +176,58 @@ def forest(result, *, ax=None, color="C0", zero=True):
     level = result.metadata.get("confidence_level")
     ax.set_xlabel(f"{centre} (b - a)" + (f", {level:.0%} interval" if level else ""))
     ax.set_ylim(-0.6, n - 0.4)
+    return ax
+
+
+def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
+    """A ranking's rank sets: each system's ``[rank_low, rank_high]`` as a line, its rank as
+    a dot, one row per system from the first rank down.
+
+    The systems that may be best (``rank_low == 1``) are drawn in ``best_color``. The rows
+    are ordered by rank, systems of equal rank by label, so that the figure is the same
+    whatever the order of the systems in the call; the figure grows with the number of
+    systems (a sixth of an inch a row) and its labels shrink beyond 60 systems, so that a
+    leaderboard of a few hundred systems reads on a page that can be zoomed.
+
+    Parameters
+    ----------
+    result : RankResult
+        ``df.paired.rank(..., as_result=True)``.
+    group : tuple or int, optional
+        The group to draw (a key or its position; needed when there are several).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    color, best_color : str
+        Colours of the systems that are surely not best and of those that may be.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    _require(result, "rank_low", "a rank-interval plot")
+    g = _group_index(result, group)
+    rank, low, high = (np.asarray(x)[g] for x in (result.rank, result.rank_low, result.rank_high))
+    labels = [str(s) for s in result.systems]
+    p = len(labels)
+    order = sorted(range(p), key=lambda j: (rank[j], canonical_bytes(result.systems[j])))
+    y = np.empty(p)
+    y[order] = np.arange(p)[::-1]  # the first rank on top
+    ax = _axes(ax, (6.0, 0.9 + p / 6.0))
+    best = low == 1
+    for mask, colour, name in ((~best, color, "rank set"), (best, best_color, "may be best")):
+        if mask.any():
+            ax.hlines(y[mask], low[mask], high[mask], color=colour, linewidth=2, label=name,
+                      gid="interval")  # fmt: skip
+    ax.plot(rank, y, "o", color="0.15", markersize=3, label="rank", gid="estimate")
+    size = 9.0 if p <= 60 else max(3.0, 540.0 / p)
+    ax.set_yticks(y[order], [labels[j] for j in order], fontsize=size)
+    ax.set_ylim(-0.6, p - 0.4)
+    ax.set_xlim(0.4, p + 0.6)
+    level = result.metadata.get("confidence_level")
+    kind = "simultaneous" if result.metadata.get("simultaneous", True) else "marginal"
+    ax.set_xlabel("rank (1 = best)" + (f", {level:.0%} {kind} rank sets" if level else ""))
+    ax.grid(axis="x", color="0.9", linewidth=0.5)
+    ax.legend(loc="upper right", fontsize=8)
     return ax
 
 

@@ -240,6 +240,12 @@ def _stratum_draws(group, h, sums, group_key, root, n_resamples, workers, moment
     return acc[:q], size, None if moments is None else rest.T
 
 
+def _with_reference(drawn: np.ndarray, ref: int) -> np.ndarray:
+    """The resampled sums (p - 1, B) of the systems but the reference, with the reference's
+    (its centred scores are 0, and so are its sums) as row ``ref``: (p, B)."""
+    return np.insert(drawn, ref, 0.0, axis=0)
+
+
 def _centred_unit_sums(group, d):
     """Unit sums (n_units, k) of ``d`` minus its stratum's item mean, item by item.
 
@@ -294,9 +300,10 @@ def _mean_replicates(group, group_key, root, n_resamples, resampling, workers,
         lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
         sizes = group.unit_sizes[lo:hi] if group.clustered else None
         moments = moment_columns(centred[lo:hi], sizes) if studentized else None
-        drawn, size, acc = _stratum_draws(group, h, sums, group_key, root, n_resamples,
+        others = np.delete(sums, group.reference, axis=1)  # the reference's sums are 0
+        drawn, size, acc = _stratum_draws(group, h, others, group_key, root, n_resamples,
                                           workers, moments)  # fmt: skip
-        terms.append((w, drawn, size))
+        terms.append((w, _with_reference(drawn, group.reference), size))
         if studentized:
             var += w * w * moment_variance(acc, hi - lo, k, size if group.clustered else None)
             est_var += w * w * moment_variance(_column_sums(moments), hi - lo, k,
@@ -430,8 +437,10 @@ def _many(values, group_keys, *, root, n_resamples, workers, studentized, pairs)
     estimate_se)`` (with ``studentized``, else None)."""
     labels = [(LABEL, key) for key in group_keys]
     refs = [None if pairs is None else reference_system(pairs, v) for v in values]
+    # the reference's centred column is 0: the kernel sums the others
     columns = (list(values) if pairs is None
-               else [centred_scores(v, r) for v, r in zip(values, refs, strict=True)])  # fmt: skip
+               else [np.delete(centred_scores(v, r), r, axis=1)
+                     for v, r in zip(values, refs, strict=True)])  # fmt: skip
     q = columns[0].shape[1]
     k = q if pairs is None else len(pairs)
     if studentized:
@@ -449,6 +458,7 @@ def _many(values, group_keys, *, root, n_resamples, workers, studentized, pairs)
         fixed = np.stack([np.ptp(v, axis=0) == 0 for v in values])
         reps = out
     else:  # the difference of the sums, then the division
+        out = np.stack([_with_reference(out[g, :q], r) for g, r in enumerate(refs)])
         index = np.array(pairs, dtype=np.intp).reshape(-1, 2)
         g_k = (len(values), k)
         draft = DerivedReplicates(((None, out, sizes),), index, np.zeros(g_k, bool),

@@ -66,6 +66,13 @@ class RankResult(SystemTable):
         """
         return self._system_frame()
 
+    def plot(self, kind: str = "ranks", **keywords):
+        """The rank sets, one row per system (:func:`pairedstats.plotting.rank_intervals`;
+        ``group=`` chooses a group when there are several)."""
+        from ... import plotting
+
+        return plotting.plot(self, kind, **keywords)
+
     def __str__(self) -> str:
         m = self.metadata
         kind = "simultaneous" if m.get("simultaneous", True) else "marginal"
