@@ -81,6 +81,21 @@ ax = plotting.distribution(boot, group="msmarco",
 fig = ax.figure
 """,
     ),
+    (
+        "leaderboard_ranks",
+        "Rank intervals of a leaderboard",
+        "The simultaneous 95% rank sets of 120 simulated language models on 1,000 questions "
+        "(`load_leaderboard()`), a row per model from the first rank down: the set as a line "
+        "(red: may be the best), the rank as a dot.",
+        """\
+board = pairedstats.datasets.load_leaderboard()
+ranks = board.paired.rank(item="question", system="model",
+                          score="correct", n_resamples=2000, rng=1,
+                          as_result=True)
+ax = plotting.rank_intervals(ranks)   # = ranks.plot()
+fig = ax.figure
+""",
+    ),
 ]
 
 HEADER = """\
