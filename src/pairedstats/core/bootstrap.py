@@ -29,10 +29,14 @@ exist, both exact (equal in distribution to drawing ``n`` units uniformly with r
 units), lowest bits first; a chunk ``x`` of width ``w`` gives the unit ``(x * n) >> w`` unless
 ``(x * n) mod 2**w < 2**w mod n``, in which case it is rejected (Lemire's unbiased
 multiply-shift rule). Resample ``r`` of the block takes the next ``n`` accepted units. The
-draws are shared by every comparison of the group, so the numbers of a comparison do not
+draws are shared by every comparison of the group, so the resamples of a comparison do not
 depend on which other systems are in the call, and the replicates of several comparisons are
 jointly those of one resampling of the items (``D(a, c) = D(a, b) + D(b, c)`` resample by
-resample).
+resample). The mean's kernel sums each system's scores centred on one system
+(:func:`~pairedstats.core.groups.reference_system`), and a comparison's replicate is the
+difference of its two systems' sums over the drawn size
+(:class:`~pairedstats.core.derived.DerivedReplicates`): exact to the bit against a baseline,
+with two systems and on integer scores, the same to rounding otherwise.
 
 *counts path* (the mean, ``resampling="counts"`` only): resampling ``n`` units is the same in
 distribution as drawing the multinomial counts of their distinct values,
