@@ -336,3 +336,13 @@ def test_the_set_covers_the_truly_best_systems(means, statistic):
         covered += bool(res.in_set[0][best].all())
     share, se = covered / n_sets, math.sqrt(level * (1 - level) / n_sets)
     assert share >= level - 3 * se, share
+
+
+def test_a_set_too_large_for_memory_is_refused_with_what_to_do():
+    # 300 systems x 10,000 resamples: three (p, p, B) float64 arrays, about 20 GiB
+    wide = pd.DataFrame(np.random.default_rng(0).random((20, 300)),
+                        columns=[f"s{i}" for i in range(300)])  # fmt: skip
+    with pytest.raises(ValueError, match=r"300 systems x 10,000 resamples need about 20 GiB"):
+        wide.paired.mcs(n_resamples=10_000)
+    with pytest.raises(ValueError, match=r"df\.paired\.rank\(\)"):
+        wide.paired.mcs(n_resamples=10_000)

@@ -10,7 +10,11 @@ from ...core.design import PairedDesign
 from ...core.draws import root_entropy
 from ...core.mcs import STATISTICS
 
-__all__ = ["Settings", "check"]
+__all__ = ["MAX_BYTES", "Settings", "check"]
+
+#: The most memory the set's pair replicates may take (3 arrays of systems x systems x
+#: resamples float64 per group): beyond it the call is refused with what to do instead.
+MAX_BYTES = 4 * 2**30
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,6 +53,7 @@ def check(design: PairedDesign, *, keep: bool, confidence_level, statistic, lowe
         raise ValueError(
             f"the model confidence set needs at least 2 systems; got {len(design.systems)}."
         )
+    _check_size(len(design.systems), bootstrap.get("n_resamples"))
     lower = _validation.check_lower_is_better(lower_is_better, list(design.columns))
     return Settings(
         design=design,
@@ -57,3 +62,20 @@ def check(design: PairedDesign, *, keep: bool, confidence_level, statistic, lowe
         lower_is_better=bool(lower),
         bootstrap=dict(bootstrap, rng=root_entropy(rng)),
     )
+
+
+def _check_size(p: int, n_resamples) -> None:
+    """Refuse a set whose pair replicates would take more than :data:`MAX_BYTES`."""
+    try:
+        need = 3 * p * p * int(n_resamples) * 8
+    except (TypeError, ValueError):
+        return  # the bootstrap says what is wrong with n_resamples
+    if need > MAX_BYTES:
+        raise ValueError(
+            f"the model confidence set holds the bootstrap replicates of every pair of "
+            f"systems: {p:,} systems x {int(n_resamples):,} resamples need about "
+            f"{need / 2**30:,.0f} GiB (at most {MAX_BYTES / 2**30:,.0f} GiB). Use "
+            "df.paired.rank() (its rank sets read the pairs a block at a time, and "
+            "may_be_best is the systems that may be the best), or fewer resamples "
+            "(n_resamples=) or systems (systems=)."
+        )
