@@ -41,3 +41,17 @@ def run_page(path, min_examples: int):
     runner.run(test, clear_globs=True)
     result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples differ"
+
+
+def assert_same_table(got, expected) -> None:
+    """A table read back from CSV equals ``expected``: the same columns, every float to the
+    bit (CSV writes round-trip floats), every other value as text."""
+    import numpy as np
+
+    expected = expected.reset_index(drop=True)
+    assert list(got.columns) == list(expected.columns)
+    for name in expected.columns:
+        if expected[name].dtype.kind == "f":
+            np.testing.assert_array_equal(got[name].to_numpy(), expected[name].to_numpy())
+        else:
+            assert got[name].astype(str).tolist() == expected[name].astype(str).tolist()

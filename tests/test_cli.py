@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from tests.data import unsorted_runs
+from tests.data import assert_same_table, unsorted_runs
 
 import pairedstats
 from pairedstats import cli
@@ -31,16 +31,6 @@ def runs_csv(tmp_path_factory):
 def _csv(capsys, argv):
     assert cli.main([*argv, "--format", "csv"]) == 0
     return pd.read_csv(io.StringIO(capsys.readouterr().out))
-
-
-def _same(got, expected):
-    expected = expected.reset_index(drop=True)
-    assert list(got.columns) == list(expected.columns)
-    for name in expected.columns:
-        if expected[name].dtype.kind == "f":
-            np.testing.assert_array_equal(got[name].to_numpy(), expected[name].to_numpy())
-        else:
-            assert got[name].astype(str).tolist() == expected[name].astype(str).tolist()
 
 
 def test_bootstrap_tidy_csv_equals_the_accessor(capsys, runs_csv):
@@ -70,7 +60,7 @@ def test_bootstrap_tidy_csv_equals_the_accessor(capsys, runs_csv):
         rng=7,
         method="bca",
     )
-    _same(got, expected)  # every digit: CSV writes round-trip floats
+    assert_same_table(got, expected)  # every digit: CSV writes round-trip floats
     assert got["ci_low"].tolist() != got["difference"].tolist()
 
 
@@ -87,7 +77,7 @@ def test_tukey_wide_parquet_equals_the_tidy_accessor(capsys, tmp_path):
     expected = part.paired.tukey_hsd(
         item="query", system="run", score="p10", n_resamples=400, rng=3
     )
-    _same(got, expected)
+    assert_same_table(got, expected)
 
 
 def test_parquet_without_pyarrow_names_it(monkeypatch, tmp_path, capsys):
@@ -172,7 +162,7 @@ def test_trec_eval_files_equal_the_accessor_and_skip_all(capsys, tmp_path):
     expected = part.paired.bootstrap(
         item="query", system="run", score="ndcg", baseline="bm25", n_resamples=300, rng=2
     )
-    _same(got, expected)
+    assert_same_table(got, expected)
     # custom names, and a measure that is not there
     assert cli.read_trec_eval(paths[:2], "ndcg_cut_10", ["A", "B"])["run"].unique().tolist() == [
         "A",
@@ -284,7 +274,7 @@ def test_subprocess(runs_csv):
         n_resamples=300,
         rng=11,
     )
-    _same(pd.read_csv(io.StringIO(done.stdout)), expected)
+    assert_same_table(pd.read_csv(io.StringIO(done.stdout)), expected)
 
 
 # ------------------------------------------------------------------ user errors: one line
@@ -387,13 +377,13 @@ def test_typed_labels_match_integer_and_boolean_labels(capsys, tmp_path):
     expected = numbered.paired.bootstrap(
         item="query", system="run", score="ndcg", baseline=0, n_resamples=300, rng=4
     )
-    _same(got, expected)
+    assert_same_table(got, expected)
     got = _csv(capsys, ["tukey-hsd", *base, "--systems", "2", "1", "--method", "monte-carlo"])
     expected = numbered.paired.tukey_hsd(
         item="query", system="run", score="ndcg", systems=[2, 1], n_resamples=300, rng=4,
         method="monte-carlo",
     )  # fmt: skip
-    _same(got, expected)
+    assert_same_table(got, expected)
     line = _error(capsys, ["bootstrap", *base, "--baseline", "bm25"])
     assert line.endswith("--baseline: no label 'bm25' in column 'run'; its labels: 0, 1, 2, 3")
 
@@ -404,7 +394,7 @@ def test_typed_labels_match_integer_and_boolean_labels(capsys, tmp_path):
     args = ["ranksum", str(path), "--score", "deviation", "--group", "changed"]
     got = _csv(capsys, [*args, "-a", "False", "-b", "True"])
     expected = flagged.paired.ranksum(score="deviation", group="changed", a=False, b=True)
-    _same(got, expected)
+    assert_same_table(got, expected)
     assert "-a: no label 'false' in column 'changed'; its labels: False, True" in _error(
         capsys, [*args, "-a", "false", "-b", "True"]
     )
@@ -433,7 +423,7 @@ def test_wide_tables_leave_the_items_to_the_library(capsys, tmp_path):
     assert "item=" not in line
     got = _csv(capsys, ["bootstrap", str(path), "--item", "query", "--n-resamples", "300",
                         "--rng", "8"])  # fmt: skip
-    _same(got, numbered.paired.bootstrap(item="query", n_resamples=300, rng=8))
+    assert_same_table(got, numbered.paired.bootstrap(item="query", n_resamples=300, rng=8))
     assert got["system_b"].tolist() == ["bm25+rm3", "dense", "hybrid", "dense", "hybrid", "hybrid"]
 
 
@@ -502,10 +492,10 @@ def test_option_values_are_case_insensitive_as_in_python(capsys, runs_csv):
         item="query", system="run", score="ndcg", baseline="bm25", n_resamples=300, rng=2,
         method="BCA", missing="Raise",
     )  # fmt: skip
-    _same(upper, expected)
+    assert_same_table(upper, expected)
     rank = ["ranksum", str(runs_csv), "--score", "ndcg", "--group", "run", "-a", "bm25"]
     got = _csv(capsys, [*rank, "-b", "dense", "--alternative", "Greater", "--method", "EXACT"])
-    _same(
+    assert_same_table(
         got,
         RUNS.paired.ranksum(
             score="ndcg", group="run", a="bm25", b="dense", alternative="greater", method="exact"
@@ -638,7 +628,7 @@ def test_na_none_and_nan_in_label_columns_are_labels(capsys, tmp_path):
     expected = frame.paired.bootstrap(
         item="query", system="run", score="ndcg", baseline="None", n_resamples=200, rng=5
     )
-    _same(got, expected)
+    assert_same_table(got, expected)
     assert got[["system_a", "system_b", "n_items"]].astype(str).values.tolist() == [
         ["None", "nan", "3"]
     ]
@@ -662,7 +652,7 @@ def test_ranksum_group_labels_na_and_none(capsys, tmp_path):
     assert cli.main([*argv, "--format", "csv"]) == 0
     got = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
     assert "NA" in path.read_text()
-    _same(got, frame.paired.ranksum(score="x", group="g", a="NA", b="None"))
+    assert_same_table(got, frame.paired.ranksum(score="x", group="g", a="NA", b="None"))
     assert got[["group_a", "group_b", "n_a", "n_b"]].values.tolist() == [["NA", "None", 5, 5]]
 
 

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from tests.data import assert_same_table
 
 from pairedstats import cli
 from pairedstats.__main__ import main as module_main
@@ -118,12 +119,7 @@ def test_bootstrap_equals_the_accessor_on_the_table_built_independently(capsys):
         item="query", system="run", score="score", by="measure", baseline="bm25",
         n_resamples=300, rng=3,
     )  # fmt: skip
-    assert list(got.columns) == list(expected.columns)
-    for name in expected.columns:
-        if expected[name].dtype.kind == "f":
-            np.testing.assert_array_equal(got[name].to_numpy(), expected[name].to_numpy())
-        else:
-            assert got[name].astype(str).tolist() == expected[name].astype(str).tolist()
+    assert_same_table(got, expected)
     assert got["measure"].tolist() == ["AP", "AP", "P@5", "P@5"]
     assert got["system_b"].tolist() == ["tfidf", "splade"] * 2  # the files' order
     assert (got["n_items"] == 4).all()
