@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import cli
-from pairedstats.core.mcs import model_confidence_set
+from pairedstats.core.mcs import model_confidence_set, system_confidence_set
 from pairedstats.inputs import design_from_array
 from pairedstats.methods._shared.registry import SPECS
 
@@ -156,8 +157,11 @@ def test_identical_systems_tie_and_stay_together():
     rng = np.random.default_rng(3)
     base = rng.normal(size=30)
     scores = np.column_stack([base, base, base - 1.0 + 0.3 * rng.normal(size=30)])
+    # (the bootstrap read is of every system against one: it warns of a point distribution
+    # when that one is x or y, and the identical pair is among its comparisons)
     for statistic in ("max", "range"):
-        with pytest.warns(pairedstats.PointDistributionWarning, match="'y' - 'x'"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pairedstats.PointDistributionWarning)
             out = _wide(scores, ["x", "y", "w"]).paired.mcs(statistic=statistic,
                                                             n_resamples=999, rng=2)  # fmt: skip
         assert out.in_set.tolist() == [True, True, False]
@@ -215,7 +219,8 @@ def test_clusters_strata_and_replicates_resample_as_the_bootstrap():
     rep = tidy.paired.mcs(item="item", system="system", score="score", replicate="seed",
                           n_resamples=500, rng=1, as_result=True)  # fmt: skip
     assert rep.metadata["replicate"]
-    assert rep.comparisons[0].bootstrap_distribution.shape == (1, 3, 500)
+    # every system against one: 2 comparisons hold the 3 pairs
+    assert rep.comparisons[0].bootstrap_distribution.shape == (1, 2, 500)
 
 
 def test_xarray_path_equals_the_pandas_path(runs):
@@ -338,11 +343,33 @@ def test_the_set_covers_the_truly_best_systems(means, statistic):
     assert share >= level - 3 * se, share
 
 
-def test_a_set_too_large_for_memory_is_refused_with_what_to_do():
-    # 300 systems x 10,000 resamples: three (p, p, B) float64 arrays, about 20 GiB
+def test_a_range_set_too_large_for_memory_is_refused_with_what_to_do():
+    # 300 systems x 10,000 resamples: three (p, p, B) float64 arrays, about 20 GiB; "max"
+    # holds (p, B) and is not refused
     wide = pd.DataFrame(np.random.default_rng(0).random((20, 300)),
                         columns=[f"s{i}" for i in range(300)])  # fmt: skip
     with pytest.raises(ValueError, match=r"300 systems x 10,000 resamples need about 20 GiB"):
-        wide.paired.mcs(n_resamples=10_000)
-    with pytest.raises(ValueError, match=r"df\.paired\.rank\(\)"):
-        wide.paired.mcs(n_resamples=10_000)
+        wide.paired.mcs(statistic="range", n_resamples=10_000)
+    with pytest.raises(ValueError, match=r"statistic='max'.*df\.paired\.rank\(\)"):
+        wide.paired.mcs(statistic="range", n_resamples=10_000)
+    assert len(wide.paired.mcs(n_resamples=200, rng=1)) == 300
+
+
+@pytest.mark.parametrize("statistic", ["max", "range"])
+def test_per_system_input_equals_every_pair_and_ignores_the_order(statistic):
+    # the set from each system's loss against one (p rows) is the set from every pair's
+    # (p x p rows): the same eliminations and p-values, in any order of the systems
+    gen = np.random.default_rng(12)
+    loss = gen.normal(size=(40, 6)) + np.array([0.0, 0.05, 0.1, 0.4, 0.45, 1.0])
+    draws = gen.integers(0, 40, size=(800, 40))
+    mean, star = loss.mean(axis=0), loss[draws].mean(axis=1).T  # (p,), (p, B)
+    dense = model_confidence_set(mean[:, None] - mean, star[:, None] - star[None], statistic)
+    ref = 2
+    rows = system_confidence_set(mean - mean[ref], star - star[ref], statistic)
+    np.testing.assert_array_equal(rows.step, dense.step)
+    np.testing.assert_allclose(rows.pvalue, dense.pvalue, atol=2.0 / 800)
+    order = gen.permutation(6)
+    moved = system_confidence_set((mean - mean[ref])[order], (star - star[ref])[order],
+                                  statistic)  # fmt: skip
+    np.testing.assert_array_equal(moved.pvalue, rows.pvalue[order])
+    np.testing.assert_array_equal(moved.step, rows.step[order])

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["STATISTICS", "ModelConfidenceSet", "model_confidence_set"]
+__all__ = ["STATISTICS", "ModelConfidenceSet", "model_confidence_set", "system_confidence_set"]
 
 #: The test statistics: ``"max"`` (T_max) and ``"range"`` (T_R).
 STATISTICS = ("max", "range")
@@ -102,11 +102,15 @@ def _range_test(null, t, members):
     return worst.max(), replicates, worst
 
 
-def _max_test(d, centred, members):
-    """T_max on ``members``: (statistic, its replicates, each member's t[i.])."""
-    sub = np.ix_(members, members)
-    mean_d = _mean_over_members(d[sub], axis=1)
-    mean_z = _mean_over_members(centred[sub], axis=1)  # (m, B)
+def _max_test(loss, centred, members):
+    """T_max on ``members`` from each system's loss ``loss`` (p,) and its centred replicates
+    ``centred`` (p, B), both relative to any one system: ``d[i.] = loss_i - mean_M loss``
+    and ``z*[i.] = z*_i - mean_M z*`` (the mean over the members of ``d[i, j]`` and
+    ``z*[i, j]``, computed on ``p`` rows instead of ``p**2``). (statistic, its replicates,
+    each member's t[i.])."""
+    mean_d = loss[members] - _mean_over_members(loss[members], axis=0)
+    z = centred[members]
+    mean_z = z - _mean_over_members(z, axis=0)  # (m, B)
     se = np.sqrt(np.mean(mean_z**2, axis=-1))
     t = _ratio(mean_d, se)
     replicates = _null(mean_z, se).max(axis=0)
@@ -153,9 +157,56 @@ def model_confidence_set(difference, replicates, statistic: str = "max") -> Mode
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
     centred = reps - d[..., None]
-    if statistic == "range":
-        se = np.sqrt(np.mean(centred**2, axis=-1))
-        t, null = _ratio(d, se), _null(centred, se)
+    if statistic == "max":  # relative to system 0: d[i, 0] and z*[i, 0]
+        return _eliminate(len(d), lambda members: _max_test(d[:, 0], centred[:, 0], members))
+    se = np.sqrt(np.mean(centred**2, axis=-1))
+    t, null = _ratio(d, se), _null(centred, se)
+    return _eliminate(len(d), lambda members: _range_test(null, t, members))
+
+
+def system_confidence_set(loss, replicates, statistic: str = "max") -> ModelConfidenceSet:
+    """:func:`model_confidence_set` from each system's mean loss and its replicates, both
+    relative to any one system (``loss_i - loss_r`` and its bootstrap replicates).
+
+    ``T_max`` reads ``p`` rows per elimination step (memory ``p x B``), so it serves
+    leaderboards of a thousand systems; ``T_R`` forms every pair's replicates
+    (``p x p x B``).
+
+    Parameters
+    ----------
+    loss : array_like, shape (p,)
+    replicates : array_like, shape (p, B)
+        One joint resampling of the units per column (the replicate of ``loss_i - loss_r``
+        for every ``i``; 0 for ``r`` itself).
+    statistic : {"max", "range"}
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> loss = rng.normal(size=(50, 3)) + [0.0, 0.8, 3.0]
+    >>> draws = rng.integers(0, 50, size=(2000, 50))
+    >>> means, star = loss.mean(axis=0), loss[draws].mean(axis=1).T
+    >>> out = system_confidence_set(means - means[0], star - star[0])
+    >>> out.step.tolist(), float(out.pvalue[2])
+    ([0, 2, 1], 0.0)
+    """
+    loss = np.asarray(loss, dtype=np.float64)
+    reps = np.asarray(replicates, dtype=np.float64)
+    if loss.ndim != 1 or reps.shape[:1] != loss.shape or reps.ndim != 2:
+        raise ValueError(f"loss must be (p,) and replicates (p, B); got {loss.shape} and "
+                         f"{reps.shape}")  # fmt: skip
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
+    centred = reps - loss[:, None]
+    if statistic == "max":
+        return _eliminate(len(loss), lambda members: _max_test(loss, centred, members))
+    d = loss[:, None] - loss[None, :]
+    return model_confidence_set(d, reps[:, None, :] - reps[None, :, :], "range")
+
+
+def _eliminate(p: int, test) -> ModelConfidenceSet:
+    """The elimination sequence of ``p`` systems; ``test(members)`` gives the statistic of
+    the members, its bootstrap replicates and each member's worst value."""
     included = np.ones(p, dtype=bool)
     step = np.zeros(p, dtype=np.int64)
     pvalue = np.ones(p)
@@ -163,10 +214,7 @@ def model_confidence_set(difference, replicates, statistic: str = "max") -> Mode
     running = 0.0
     while included.sum() > 1:
         members = np.flatnonzero(included)
-        if statistic == "range":
-            observed, null_draws, worst = _range_test(null, t, members)
-        else:
-            observed, null_draws, worst = _max_test(d, centred, members)
+        observed, null_draws, worst = test(members)
         out = members[worst == observed]
         if out.size == members.size:  # all tied: none is worse than the others
             break

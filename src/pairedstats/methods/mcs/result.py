@@ -43,7 +43,8 @@ class McsResult(SystemTable):
         The elimination test (1, 2, ...) that removed the system from the set, NaN for a
         system in the set (``<NA>`` in :meth:`to_dataframe`).
     comparisons : tuple of BootstrapResult
-        The bootstrap of all pairs the tests read, with its ``bootstrap_distribution``.
+        The bootstrap the tests read (every system against one, which holds every pair:
+        ``d*_ij = d*_ir - d*_jr``), with its ``bootstrap_distribution``.
     metadata : dict
         The settings that re-run the call (``rng=metadata["seed_entropy"]``).
     """

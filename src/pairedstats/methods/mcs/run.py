@@ -1,13 +1,16 @@
-"""The model confidence set's run: the bootstrap of all pairs (its joint replicates),
-obtained through the registry on the same design, turned into each group's losses by label
-and handed to the core (:func:`pairedstats.core.mcs.model_confidence_set`)."""
+"""The model confidence set's run: the bootstrap of every system against one of them (one
+joint resampling of the units, its replicates kept), obtained through the registry on the
+same design, turned into each group's losses by label and handed to the core
+(:func:`pairedstats.core.mcs.system_confidence_set`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ... import _validation
-from ...core.mcs import model_confidence_set
+from ...core.design import comparison_pairs
+from ...core.groups import reference_system
+from ...core.mcs import system_confidence_set
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
 from .result import McsResult
@@ -17,19 +20,27 @@ __all__ = ["losses", "run"]
 
 
 def run(s: Settings) -> McsResult:
-    """The model confidence set of every group of ``s.design``: the bootstrap of all pairs
-    with its replicates kept (one resampling of the units for all pairs), then
-    :class:`McsResult`."""
-    pairs = SPECS["bootstrap"].compute(s.design, keep=True, resampling="index", **s.bootstrap)
-    systems, columns = labelled_pairs(pairs)
+    """The model confidence set of every group of ``s.design``: the bootstrap of every
+    system against one (chosen from the scores as the bootstrap chooses the system it
+    centres on, :func:`~pairedstats.core.groups.reference_system`, so that the order, the
+    labels and the sign of the scores change no bit), its replicates kept, then
+    :class:`McsResult`. ``p - 1`` comparisons hold what all pairs hold: the difference of
+    two systems' losses is the difference of their differences from the reference."""
+    design = s.design
+    systems = tuple(design.systems)
+    scores = design.scores[:, :, 0]
+    reference = systems[reference_system(comparison_pairs(systems), scores)]
+    pairs = SPECS["bootstrap"].compute(design, keep=True, resampling="index",
+                                       baseline=reference, **s.bootstrap)  # fmt: skip
+    _, columns = labelled_pairs(pairs)
     n_groups, p = len(pairs.group_keys), len(systems)
     mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
     pvalue = np.ones((n_groups, p))
     eliminated = np.full((n_groups, p), np.nan)
     alpha = round(1.0 - s.confidence_level, 12)  # 0.1, not 0.09999999999999998
     for g in range(n_groups):
-        difference, replicates = losses(pairs, g, systems, s.lower_is_better)
-        found = model_confidence_set(difference, replicates, s.statistic)
+        loss, replicates = losses(pairs, g, systems, reference, s.lower_is_better)
+        found = system_confidence_set(loss, replicates, s.statistic)
         pvalue[g] = found.pvalue
         out = found.pvalue < alpha
         eliminated[g, out] = found.step[out]
@@ -46,23 +57,21 @@ def run(s: Settings) -> McsResult:
     )  # fmt: skip
 
 
-def losses(pairs, g: int, systems, lower_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Group ``g``'s mean loss differences ``d[i, j] = loss_i - loss_j`` over ``systems``
-    (shape ``(p, p)``) and their joint replicates (``(p, p, B)``), each pair found by its
-    labels in the bootstrap result ``pairs`` (its ``difference`` is ``b - a``).
+def losses(pairs, g: int, systems, reference, lower_is_better: bool):
+    """Group ``g``'s mean loss of each of ``systems`` relative to ``reference``'s, ``(p,)``,
+    and its replicates, ``(p, B)`` (0 for the reference), each comparison found by its
+    labels in the bootstrap result ``pairs`` (``b - a`` with ``a`` the reference).
 
     The loss is the score with ``lower_is_better``, else the negated score (a higher score
     is a lower loss)."""
-    at = {x: i for i, x in enumerate(systems)}
+    _, columns = labelled_pairs(pairs)
     sign = 1.0 if lower_is_better else -1.0
     draws = np.asarray(pairs.bootstrap_distribution)[g]
-    p = len(systems)
-    difference = np.zeros((p, p))
-    replicates = np.zeros((p, p, draws.shape[-1]))
-    for c, (a, b) in enumerate(zip(pairs.label_a, pairs.label_b)):
-        i, j = at[b], at[a]  # loss_b - loss_a = sign * (mean_b - mean_a)
-        difference[i, j] = sign * float(pairs.difference[g, c])
-        difference[j, i] = -difference[i, j]
-        replicates[i, j] = sign * draws[c]
-        replicates[j, i] = -replicates[i, j]
-    return difference, replicates
+    loss = np.zeros(len(systems))
+    replicates = np.zeros((len(systems), draws.shape[-1]))
+    for i, x in enumerate(systems):
+        if x != reference:
+            c = columns[reference, x]
+            loss[i] = sign * float(pairs.difference[g, c])
+            replicates[i] = sign * draws[c]
+    return loss, replicates

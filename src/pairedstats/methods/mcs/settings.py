@@ -1,5 +1,5 @@
 """The model confidence set's settings: its keywords checked once, and those it passes on
-to the bootstrap of all pairs whose joint replicates it reads."""
+to the bootstrap whose joint replicates it reads."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from ...core.mcs import STATISTICS
 
 __all__ = ["MAX_BYTES", "Settings", "check"]
 
-#: The most memory the set's pair replicates may take (3 arrays of systems x systems x
-#: resamples float64 per group): beyond it the call is refused with what to do instead.
+#: The most memory ``statistic="range"``'s pair replicates may take (3 arrays of systems x
+#: systems x resamples float64 per group): beyond it the call is refused with what to do
+#: instead (``"max"`` holds systems x resamples).
 MAX_BYTES = 4 * 2**30
 
 
@@ -33,8 +34,8 @@ class Settings:
     lower_is_better : bool
         The score is a loss (else its negative is).
     bootstrap : dict
-        The keywords of the bootstrap of all pairs (``n_resamples``, ``rng`` as its root
-        entropy, ``progress``, ``workers``), which the bootstrap checks when it runs.
+        The keywords of the bootstrap (``n_resamples``, ``rng`` as its root entropy,
+        ``progress``, ``workers``), which the bootstrap checks when it runs.
     """
 
     design: PairedDesign
@@ -53,29 +54,32 @@ def check(design: PairedDesign, *, keep: bool, confidence_level, statistic, lowe
         raise ValueError(
             f"the model confidence set needs at least 2 systems; got {len(design.systems)}."
         )
-    _check_size(len(design.systems), bootstrap.get("n_resamples"))
+    statistic = _validation.check_choice(statistic, "statistic", STATISTICS)
+    if statistic == "range":
+        _check_size(len(design.systems), bootstrap.get("n_resamples"))
     lower = _validation.check_lower_is_better(lower_is_better, list(design.columns))
     return Settings(
         design=design,
         confidence_level=_validation.check_confidence_level(confidence_level),
-        statistic=_validation.check_choice(statistic, "statistic", STATISTICS),
+        statistic=statistic,
         lower_is_better=bool(lower),
         bootstrap=dict(bootstrap, rng=root_entropy(rng)),
     )
 
 
 def _check_size(p: int, n_resamples) -> None:
-    """Refuse a set whose pair replicates would take more than :data:`MAX_BYTES`."""
+    """Refuse a ``"range"`` set whose pair replicates would take more than
+    :data:`MAX_BYTES`."""
     try:
         need = 3 * p * p * int(n_resamples) * 8
     except (TypeError, ValueError):
         return  # the bootstrap says what is wrong with n_resamples
     if need > MAX_BYTES:
         raise ValueError(
-            f"the model confidence set holds the bootstrap replicates of every pair of "
-            f"systems: {p:,} systems x {int(n_resamples):,} resamples need about "
+            f"statistic='range' holds the bootstrap replicates of every pair of systems: "
+            f"{p:,} systems x {int(n_resamples):,} resamples need about "
             f"{need / 2**30:,.0f} GiB (at most {MAX_BYTES / 2**30:,.0f} GiB). Use "
-            "df.paired.rank() (its rank sets read the pairs a block at a time, and "
-            "may_be_best is the systems that may be the best), or fewer resamples "
-            "(n_resamples=) or systems (systems=)."
+            "statistic='max' (the default, which holds one row per system), "
+            "df.paired.rank() (its may_be_best is the systems that may be the best), or "
+            "fewer resamples (n_resamples=) or systems (systems=)."
         )

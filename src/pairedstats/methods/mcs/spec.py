@@ -11,9 +11,11 @@ confidence_level``. A system's MCS p-value is the largest p-value of the tests u
 elimination, so the set at any level ``1 - alpha`` is the systems whose MCS p-value is at
 least ``alpha``.
 
-The replicates are the bootstrap's own (the bootstrap of all pairs with its replicates
-kept, obtained through the registry on the same design): one resampling of the units for
-all pairs, so ``cluster``, ``strata``, ``replicate`` and ``by=`` resample as they do there.
+The replicates are the bootstrap's own (the bootstrap of every system against one, with
+its replicates kept, obtained through the registry on the same design): one resampling of
+the units for all pairs, whose replicates are differences of two systems' replicates
+against that one, so ``cluster``, ``strata``, ``replicate`` and ``by=`` resample as they
+do there, and ``statistic="max"`` holds one row of replicates per system.
 The statistics, the elimination rules and the MCS p-values are in
 :mod:`pairedstats.core.mcs`.
 
