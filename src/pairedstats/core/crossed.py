@@ -44,7 +44,7 @@ import numpy as np
 
 from .bootstrap import Replicates
 from .draws import UnitDraws, block_slices, entropy_prefix, label_words
-from .groups import LABEL
+from .groups import LABEL, reference_system
 from .ties import magnitude_tie_error, tie_error
 
 __all__ = ["REPLICATE", "crossed_replicates", "replicate_stream", "tie_errors", "unit_counts"]
@@ -124,15 +124,9 @@ def crossed_replicates(
     sets = list(dict.fromkeys(tuple(t) for t in labels))
     set_of = [sets.index(tuple(t)) for t in labels]
     paired = [set_of[a] == set_of[b] for a, b in pairs]
-    diffs = {
-        c: cells[b] - cells[a]
-        for c, ((a, b), p) in enumerate(zip(pairs, paired, strict=True))
-        if p
-    }
-    estimate = np.array([
-        diffs[c].mean() if p else means[b] - means[a]
-        for c, ((a, b), p) in enumerate(zip(pairs, paired, strict=True))
-    ])  # fmt: skip
+    centred, estimate = _paired_systems(cells, set_of, pairs, paired), np.empty(len(pairs))
+    for c, ((a, b), p) in enumerate(zip(pairs, paired, strict=True)):
+        estimate[c] = (cells[b] - cells[a]).mean() if p else means[b] - means[a]
     alone = sorted({s for (a, b), p in zip(pairs, paired, strict=True) if not p for s in (a, b)})
     item_prefix = entropy_prefix(root, label_words((LABEL, group_key)))
     set_prefix = [entropy_prefix(root, label_words(replicate_stream(group_key, t))) for t in sets]
@@ -147,13 +141,17 @@ def crossed_replicates(
             drawn_r = UnitDraws(prefix, block, r).fill(np.empty((m, r), dtype=np.int64))
             rep_w.append(unit_counts(drawn_r, r) / r)
         side = {s: _weighted(item_w, cells[s], rep_w[set_of[s]]) for s in alone}
+        # paired: each system's centred cells weighted once, a comparison the difference
+        own = {s: _weighted(item_w, y, rep_w[set_of[s]]) for s, y in centred.items()}
         for c, ((a, b), p) in enumerate(zip(pairs, paired, strict=True)):
-            if p:
-                reps[c, lo:hi] = _weighted(item_w, diffs[c], rep_w[set_of[a]])
-            else:
-                reps[c, lo:hi] = side[b] - side[a]
+            reps[c, lo:hi] = own[b] - own[a] if p else side[b] - side[a]
     for c, ((a, b), p) in enumerate(zip(pairs, paired, strict=True)):
-        constant = np.ptp(diffs[c]) == 0 if p else np.ptp(cells[a]) == np.ptp(cells[b]) == 0
+        if p:  # replicates spread beyond rounding: not constant (else checked cell by cell)
+            size = np.abs(centred[a]).max() + np.abs(centred[b]).max()
+            spread = np.ptp(reps[c]) > 8.0 * cells[a].size * 2.0**-53 * size
+            constant = not spread and np.ptp(cells[b] - cells[a]) == 0
+        else:
+            constant = np.ptp(cells[a]) == np.ptp(cells[b]) == 0
         if constant:  # every resample gives the estimate exactly
             reps[c] = estimate[c]
     a_idx, b_idx = [a for a, _ in pairs], [b for _, b in pairs]
@@ -165,6 +163,23 @@ def crossed_replicates(
         tie_error=tie_errors(cells, labels, pairs, precision),
         counts_path=np.zeros(len(pairs), dtype=bool),
     )
+
+
+def _paired_systems(cells, set_of, pairs, paired) -> dict:
+    """The cells of each system of a paired comparison, minus those of its set's reference
+    system (:func:`~pairedstats.core.groups.reference_system`, among the set's systems of
+    paired comparisons): weighted once per resample, a paired comparison's replicate is the
+    difference of two of them (``p`` systems weighted, not every pair). A comparison with
+    the reference is its own difference ``X_b - X_a``, weighted as such."""
+    out = {}
+    for t in sorted({set_of[a] for (a, _), p in zip(pairs, paired, strict=True) if p}):
+        inside = [(a, b) for (a, b), p in zip(pairs, paired, strict=True) if p and set_of[a] == t]
+        members = sorted({s for pair in inside for s in pair})
+        flat = np.column_stack([cells[s].reshape(-1) for s in members])
+        local = [(members.index(a), members.index(b)) for a, b in inside]
+        ref = members[reference_system(local, flat)]
+        out.update({s: cells[s] - cells[ref] for s in members})
+    return out
 
 
 def tie_errors(cells, labels, pairs, precision: float = 2.0**-53) -> np.ndarray:
