@@ -506,7 +506,8 @@ def report(run: dict, docs: str | None) -> None:
         print(f"  {what}: {value} (goal {goal}: {'met' if met else 'NOT met'})")
     if docs:
         page = docs_page(run["machine"], results, run["options"], summary)
-        Path(docs).write_text(page + (starts_section(starts) if starts else ""))
+        notes = (HERE / "kernel_notes.md").read_text()  # measured once, not by every run
+        Path(docs).write_text(page + (starts_section(starts) if starts else "") + "\n" + notes)
 
 
 #: The headline figures: (what, case, reference case or None, goal, at most?). With a
