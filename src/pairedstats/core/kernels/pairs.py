@@ -15,16 +15,20 @@ _njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 
 
 @_njit
-def difference_sums(xt, a, b, lo, hi, out):  # pragma: no cover  (compiled; tested via the core)
+def _sum(ra, rb):  # pragma: no cover  (compiled; tested via the core)
+    """The sum over the items, in order, of ``rb - ra``."""
+    s = 0.0
+    for i in range(ra.size):
+        s += rb[i] - ra[i]
+    return s
+
+
+@_njit
+def difference_sums(xt, a, b, lo, hi, out):  # pragma: no cover
     """``out[c]``: the sum over the items, in order, of ``xt[b[c]] - xt[a[c]]``, for
     ``lo <= c < hi``."""
-    n = xt.shape[1]
     for c in range(lo, hi):
-        ra, rb = xt[a[c]], xt[b[c]]
-        s = 0.0
-        for i in range(n):
-            s += rb[i] - ra[i]
-        out[c] = s
+        out[c] = _sum(xt[a[c]], xt[b[c]])
 
 
 @_njit
@@ -35,10 +39,7 @@ def difference_moments(xt, a, b, tol, lo, hi, mean, ss, wins, ties, losses):  # 
     n = xt.shape[1]
     for c in range(lo, hi):
         ra, rb = xt[a[c]], xt[b[c]]
-        s = 0.0
-        for i in range(n):
-            s += rb[i] - ra[i]
-        m = s / n
+        m = _sum(ra, rb) / n
         q = 0.0
         w = 0
         t = 0
@@ -48,9 +49,7 @@ def difference_moments(xt, a, b, tol, lo, hi, mean, ss, wins, ties, losses):  # 
             q += e * e
             if d > tol[c]:
                 w += 1
-            elif d < -tol[c]:
-                pass
-            else:
+            elif d >= -tol[c]:
                 t += 1
         mean[c] = m
         ss[c] = q
