@@ -11,6 +11,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
+from .adjust import comparison_blocks
 from .draws import label_words
 from .intervals import jackknife_influence
 from .pairs import difference_means
@@ -22,7 +23,6 @@ __all__ = [
     "centred_scores",
     "constant_pairs",
     "mean_influence",
-    "pair_blocks",
     "pair_differences",
     "pair_values",
     "plain_mean",
@@ -101,17 +101,6 @@ def centred_scores(scores: np.ndarray, ref: int) -> np.ndarray:
     [[-1.0, 0.0, 4.0]]
     """
     return scores - scores[:, [ref]]
-
-
-#: Per-item differences held at a time by :func:`pair_blocks` (64 MB of float64).
-BLOCK_CELLS = 2**23
-
-
-def pair_blocks(n_pairs: int, n_items: int) -> list[slice]:
-    """Consecutive slices of ``range(n_pairs)`` whose per-item differences (``n_items``
-    each) hold at most :data:`BLOCK_CELLS` numbers (one comparison at least)."""
-    size = max(1, BLOCK_CELLS // max(n_items, 1))
-    return [slice(lo, min(lo + size, n_pairs)) for lo in range(0, n_pairs, size)]
 
 
 def pair_values(per_system: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -292,7 +281,7 @@ class GroupData:
         if len(self.stratum_keys) == 1:  # weight 1: the plain mean's bits
             return difference_means(x, self.pairs)
         out = np.empty(len(self.pairs))
-        for part in pair_blocks(len(self.pairs), x.shape[0]):
+        for part in comparison_blocks(len(self.pairs), x.shape[0]):  # 64 MB at a time
             out[part] = self.stratified_mean(pair_differences(x, self.pairs[part]))
         return out
 
