@@ -61,6 +61,7 @@ __all__ = [
     "comparison_blocks",
     "max_t",
     "max_t_blocks",
+    "take_columns",
     "take_rows",
 ]
 
@@ -348,6 +349,14 @@ def take_rows(values: np.ndarray, idx) -> np.ndarray:
     return np.take_along_axis(values, idx[..., None], axis=-2)
 
 
+def take_columns(values: np.ndarray, idx) -> np.ndarray:
+    """The comparisons ``idx`` of ``values`` (..., k): a slice, or indices (..., m), as
+    :func:`take_rows` reads them."""
+    if isinstance(idx, slice):
+        return values[..., idx]
+    return np.take_along_axis(values, idx, axis=-1)
+
+
 #: Replicates held at a time by :func:`max_t_blocks` and the summaries that stream (64 MB).
 BLOCK_CELLS = 2**23
 
@@ -383,8 +392,10 @@ def max_t_blocks(rows, estimates, standard_errors, confidence_level, alternative
 
     def deviations(idx):
         reps = rows(idx)
-        pick = (lambda x: x[..., idx]) if isinstance(idx, slice) else (
-            lambda x: np.take_along_axis(x, idx, axis=-1))  # fmt: skip
+
+        def pick(x):
+            return take_columns(x, idx)
+
         with np.errstate(invalid="ignore", divide="ignore"):
             z = (reps - pick(est)[..., None]) / pick(se)[..., None]
         return np.where(pick(spread)[..., None], _signed(z, alternative), -np.inf)

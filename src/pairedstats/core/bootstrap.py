@@ -299,12 +299,12 @@ def _mean_replicates(group, group_key, root, n_resamples, resampling, workers,
     var, est_var = np.zeros((n_resamples, k)), np.zeros(k)
     centred = _centred_unit_sums(group, group.differences()) if studentized else None
     terms = []
+    others = np.delete(sums, group.reference, axis=1)  # the reference's sums are 0
     for h in range(len(group.stratum_keys)):
         w = group.weights[h]
         lo, hi = group.strata_bounds[h], group.strata_bounds[h + 1]
         sizes = group.unit_sizes[lo:hi] if group.clustered else None
         moments = moment_columns(centred[lo:hi], sizes) if studentized else None
-        others = np.delete(sums, group.reference, axis=1)  # the reference's sums are 0
         drawn, size, acc = _stratum_draws(group, h, others, group_key, root, n_resamples,
                                           workers, moments)  # fmt: skip
         terms.append((w, _with_reference(drawn, group.reference), size))

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .adjust import comparison_blocks, take_columns, take_rows
+
 __all__ = ["DerivedReplicates"]
 
 
@@ -62,21 +64,12 @@ class DerivedReplicates:
     def rows(self, idx) -> np.ndarray:
         """The replicates of the comparisons ``idx``: a slice, or indices (..., m), one row
         of indices per leading position; shape (..., m, B)."""
-        if isinstance(idx, slice):
-            a, b = self.pairs[idx, 0], self.pairs[idx, 1]
+        a, b = self.pairs[idx, 0], self.pairs[idx, 1]  # one row of systems per group, or one
 
-            def side(sums, s):
-                return sums[..., s, :]
+        def side(sums, s):
+            return take_rows(sums, s) if s.ndim > 1 else sums[..., s, :]
 
-            fixed, value = self.fixed[..., idx], self.value[..., idx]
-        else:
-            a, b = self.pairs[idx, 0], self.pairs[idx, 1]
-
-            def side(sums, s):
-                return np.take_along_axis(sums, s[..., None], axis=-2)
-
-            fixed = np.take_along_axis(self.fixed, idx, axis=-1)
-            value = np.take_along_axis(self.value, idx, axis=-1)
+        fixed, value = take_columns(self.fixed, idx), take_columns(self.value, idx)
         total = None
         for weight, sums, size in self.terms:
             part = (side(sums, b) - side(sums, a)) / size
@@ -95,8 +88,6 @@ class DerivedReplicates:
 
     def spread(self) -> np.ndarray:
         """Each comparison's ``max - min`` over its replicates, (..., k), a block at a time."""
-        from .adjust import comparison_blocks
-
         out = np.empty(self.shape[:-1])
         lead = int(np.prod(self.shape[:-2], dtype=np.int64))
         for part in comparison_blocks(self.shape[-2], self.shape[-1], lead):

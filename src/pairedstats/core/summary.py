@@ -108,10 +108,9 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     if rule.adjust == "max-t":
 
         def family(idx):  # the replicates as the intervals read them (ties snapped)
-            pick = (lambda x: x[..., idx]) if isinstance(idx, slice) else (
-                lambda x: np.take_along_axis(x, idx, axis=-1))  # fmt: skip
             reps = _adjust.take_rows(replicates, idx)
-            return _snapped(rule, reps, pick(est), pick(tie))
+            pick = _adjust.take_columns
+            return _snapped(rule, reps, pick(est, idx), pick(tie, idx))
 
         joint = _adjust.max_t_blocks(family, est, out["standard_error"],
                                      rule.confidence_level, rule.alternative)  # fmt: skip
