@@ -16,15 +16,21 @@ estimate), on the systems ``M`` still in the set (``m`` of them):
   ``T_max = max_{i in M} d[i.] / se[i.]``; its null ``T*_max = max_{i in M} z*[i.] / se[i.]``;
   the system eliminated is ``argmax_i d[i.] / se[i.]``.
 
-The p-value of the test on ``M`` is ``#{b: T*_b > T} / B``; the worst system is eliminated
+The p-value of the test on ``M`` is ``#{b: T*_b > T} / B``, a ``T*_b`` within rounding of
+``T`` counted as a tie, not above (the tie rule of :mod:`pairedstats.core.ties`: within
+``(error + 8 u L) / se_min + 8 u |T|``, ``error`` the bound the caller gives on the error of a
+mean loss difference from the scores' own rounding, ``L`` the largest loss difference or
+replicate in size (float64's rounding of them), ``se_min`` the smallest standard error of the
+test, ``u = 2**-53``), so that a change of units (0/1 scores as 0/100) or an exact offset of
+the scores changes no p-value and no set; the worst system is eliminated
 and the test repeated on the rest until one system is left. A system's MCS p-value is the
 largest p-value of the tests up to and including the one that eliminated it (the last
 system's is 1): HLN's MCS p-value (the running maximum), so that the ``1 - alpha`` set, the
 systems with an MCS p-value of at least ``alpha``, is what the sequential procedure stopped
 at level ``alpha`` keeps.
 
-Two details of this implementation: systems tied for the worst statistic (equal to the last
-bit) are eliminated together in one step (``arch`` does so for ``T_max``), so that the
+Two details of this implementation: systems tied for the worst statistic (by the same
+rule) are eliminated together in one step (``arch`` does so for ``T_max``), so that the
 numbers do not depend on the order of the systems; and when all the remaining systems tie
 (equal means), none is eliminated and they all keep the MCS p-value 1. Sums over systems
 are taken over the sorted values, so they too are the same bits in any order. A zero
@@ -45,6 +51,7 @@ __all__ = ["STATISTICS", "ModelConfidenceSet", "model_confidence_set", "system_c
 
 #: The test statistics: ``"max"`` (T_max) and ``"range"`` (T_R).
 STATISTICS = ("max", "range")
+_UNIT = 2.0**-53  # float64's unit roundoff
 
 
 @dataclass(frozen=True)
@@ -94,12 +101,19 @@ def _mean_over_members(values: np.ndarray, axis: int) -> np.ndarray:
     return values.sum(axis=-1) / values.shape[-1]
 
 
-def _range_test(null, t, members):
-    """T_R on ``members``: (statistic, its replicates, each member's worst t)."""
+def _range_test(null, t, se, members):
+    """T_R on ``members``: (statistic, its replicates, each member's worst t, the smallest
+    standard error)."""
     sub = np.ix_(members, members)
     worst = t[sub].max(axis=1)  # max_j t[i, j]: T_R is the largest of these
     replicates = np.abs(null[sub]).max(axis=(0, 1))
-    return worst.max(), replicates, worst
+    return worst.max(), replicates, worst, _smallest(se[sub])
+
+
+def _smallest(se: np.ndarray) -> float:
+    """The smallest positive standard error (inf when there is none)."""
+    positive = se[se > 0]
+    return float(positive.min()) if positive.size else np.inf
 
 
 def _max_test(loss, centred, members):
@@ -107,17 +121,19 @@ def _max_test(loss, centred, members):
     ``centred`` (p, B), both relative to any one system: ``d[i.] = loss_i - mean_M loss``
     and ``z*[i.] = z*_i - mean_M z*`` (the mean over the members of ``d[i, j]`` and
     ``z*[i, j]``, computed on ``p`` rows instead of ``p**2``). (statistic, its replicates,
-    each member's t[i.])."""
+    each member's t[i.], the smallest standard error)."""
     mean_d = loss[members] - _mean_over_members(loss[members], axis=0)
     z = centred[members]
     mean_z = z - _mean_over_members(z, axis=0)  # (m, B)
     se = np.sqrt(np.mean(mean_z**2, axis=-1))
     t = _ratio(mean_d, se)
     replicates = _null(mean_z, se).max(axis=0)
-    return t.max(), replicates, t
+    return t.max(), replicates, t, _smallest(se)
 
 
-def model_confidence_set(difference, replicates, statistic: str = "max") -> ModelConfidenceSet:
+def model_confidence_set(
+    difference, replicates, statistic: str = "max", error: float = 0.0
+) -> ModelConfidenceSet:
     """The elimination sequence and MCS p-values of one group.
 
     Parameters
@@ -129,6 +145,10 @@ def model_confidence_set(difference, replicates, statistic: str = "max") -> Mode
         Their bootstrap replicates, one joint resampling of the units per ``b``.
     statistic : {"max", "range"}
         ``T_max`` or ``T_R`` (and its elimination rule).
+    error : float, default 0
+        A bound on the error of a mean loss difference and of its replicates from the
+        rounding of the scores (the tie rule's :func:`pairedstats.core.ties.tie_error`);
+        float64's rounding of the differences themselves is always allowed for.
 
     Returns
     -------
@@ -157,14 +177,18 @@ def model_confidence_set(difference, replicates, statistic: str = "max") -> Mode
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
     centred = reps - d[..., None]
+    error = _with_rounding(error, d, reps)
     if statistic == "max":  # relative to system 0: d[i, 0] and z*[i, 0]
-        return _eliminate(len(d), lambda members: _max_test(d[:, 0], centred[:, 0], members))
+        return _eliminate(len(d), lambda members: _max_test(d[:, 0], centred[:, 0], members),
+                          error)  # fmt: skip
     se = np.sqrt(np.mean(centred**2, axis=-1))
     t, null = _ratio(d, se), _null(centred, se)
-    return _eliminate(len(d), lambda members: _range_test(null, t, members))
+    return _eliminate(len(d), lambda members: _range_test(null, t, se, members), error)
 
 
-def system_confidence_set(loss, replicates, statistic: str = "max") -> ModelConfidenceSet:
+def system_confidence_set(
+    loss, replicates, statistic: str = "max", error: float = 0.0
+) -> ModelConfidenceSet:
     """:func:`model_confidence_set` from each system's mean loss and its replicates, both
     relative to any one system (``loss_i - loss_r`` and its bootstrap replicates).
 
@@ -179,6 +203,8 @@ def system_confidence_set(loss, replicates, statistic: str = "max") -> ModelConf
         One joint resampling of the units per column (the replicate of ``loss_i - loss_r``
         for every ``i``; 0 for ``r`` itself).
     statistic : {"max", "range"}
+    error : float, default 0
+        As in :func:`model_confidence_set`.
 
     Examples
     --------
@@ -199,14 +225,22 @@ def system_confidence_set(loss, replicates, statistic: str = "max") -> ModelConf
         raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
     centred = reps - loss[:, None]
     if statistic == "max":
-        return _eliminate(len(loss), lambda members: _max_test(loss, centred, members))
+        error = _with_rounding(error, loss, reps)
+        return _eliminate(len(loss), lambda members: _max_test(loss, centred, members), error)
     d = loss[:, None] - loss[None, :]
-    return model_confidence_set(d, reps[:, None, :] - reps[None, :, :], "range")
+    return model_confidence_set(d, reps[:, None, :] - reps[None, :, :], "range", error)
 
 
-def _eliminate(p: int, test) -> ModelConfidenceSet:
+def _with_rounding(error: float, loss: np.ndarray, replicates: np.ndarray) -> float:
+    """``error`` plus float64's rounding of loss differences and replicates of their size."""
+    size = max(float(np.abs(loss).max(initial=0.0)), float(np.abs(replicates).max(initial=0.0)))
+    return float(error) + 8.0 * _UNIT * size
+
+
+def _eliminate(p: int, test, error: float) -> ModelConfidenceSet:
     """The elimination sequence of ``p`` systems; ``test(members)`` gives the statistic of
-    the members, its bootstrap replicates and each member's worst value."""
+    the members, its bootstrap replicates, each member's worst value and the smallest
+    standard error (the ties of the statistic are read within ``error`` over it)."""
     included = np.ones(p, dtype=bool)
     step = np.zeros(p, dtype=np.int64)
     pvalue = np.ones(p)
@@ -214,11 +248,12 @@ def _eliminate(p: int, test) -> ModelConfidenceSet:
     running = 0.0
     while included.sum() > 1:
         members = np.flatnonzero(included)
-        observed, null_draws, worst = test(members)
-        out = members[worst == observed]
+        observed, null_draws, worst, se = test(members)
+        tie = error / se + _UNIT * 8.0 * abs(observed) if np.isfinite(observed) else 0.0
+        out = members[worst >= observed - tie]
         if out.size == members.size:  # all tied: none is worse than the others
             break
-        p_step = float(np.mean(null_draws > observed))
+        p_step = float(np.mean(null_draws > observed + tie))
         running = max(running, p_step)
         step_pvalues.append(p_step)
         statistics.append(float(observed))

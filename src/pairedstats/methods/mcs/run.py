@@ -11,6 +11,7 @@ from ... import _validation
 from ...core.design import comparison_pairs
 from ...core.groups import reference_system
 from ...core.mcs import system_confidence_set
+from ...core.ties import tie_error
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
 from .result import McsResult
@@ -40,7 +41,9 @@ def run(s: Settings) -> McsResult:
     alpha = round(1.0 - s.confidence_level, 12)  # 0.1, not 0.09999999999999998
     for g in range(n_groups):
         loss, replicates = losses(pairs, g, systems, reference, s.lower_is_better)
-        found = system_confidence_set(loss, replicates, s.statistic)
+        found = system_confidence_set(
+            loss, replicates, s.statistic, tie_error(scores[design.group(g)], design.precision)
+        )
         pvalue[g] = found.pvalue
         out = found.pvalue < alpha
         eliminated[g, out] = found.step[out]
