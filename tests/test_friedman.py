@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 import xarray as xr
 from scipy import stats
+from tests.data import FOLD_ORDER, integer_folds
 
 import pairedstats
 from pairedstats import plotting
@@ -200,6 +201,28 @@ def test_the_diagram_of_one_group_of_several():
         plotting.critical_difference(pairedstats.signrank(np.arange(20.0).reshape(10, 2) ** 2))
     with pytest.raises(ValueError, match="`best` must be 'right' or 'left'"):
         plotting.critical_difference(res, group=0, best="top")
+
+
+def test_cliques_read_an_integer_group_as_its_label():
+    folds = integer_folds()
+    keys = dict(item="item", system="system", score="score")
+    res = folds.paired.friedman(**keys, by="fold", as_result=True)
+    assert [key for (key,) in res.group_keys] == list(FOLD_ORDER)
+    for fold in FOLD_ORDER:
+        alone = folds[folds["fold"] == fold].paired.friedman(**keys, as_result=True).cliques()
+        assert res.cliques(group=fold) == res.cliques(group=(fold,)) == alone
+        assert res.cliques(group=np.int64(fold)) == alone
+    # the label 0 is not the group at position 0 (fold 2, where no pair differs)
+    assert res.cliques(group=0) != res.cliques(group=2)
+    fig = plotting.critical_difference(res, group=0)
+    assert fig.axes[0].get_title() == "fold=0"
+    matplotlib.pyplot.close(fig)
+    # integer labels: an integer that is not one of them is refused, never read as a position
+    refused = r"`group`: 3 is not a group label; the labels are \[2, 0, 1\] \(fold\)\. The"
+    with pytest.raises(ValueError, match=refused):
+        res.cliques(group=3)
+    with pytest.raises(ValueError, match=r"choose one by its label: one of \[2, 0, 1\]"):
+        res.cliques()
 
 
 # --------------------------------------------------------------------------- the result

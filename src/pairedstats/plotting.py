@@ -14,8 +14,11 @@ result class declares (its estimate, its interval), never its column names.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from ._validation import plain
 from .core.draws import canonical_bytes
 from .display import cell_text, zero_bounds
 
@@ -95,24 +98,45 @@ def plot(result, kind: str = "auto", **keywords):
 
 
 def _group_index(result, group) -> int:
+    """The position of the group ``group`` names: the one rule of every ``group=`` (the plots
+    and :meth:`~pairedstats.FriedmanResult.cliques`).
+
+    A value that is a group's label (its key tuple, or the one value of a one-name key;
+    labels compared by value and type, as the library keys them, so ``1`` and ``1.0`` are
+    one label and ``True`` another) is that group. An integer that is no label is a
+    position only when no label is a number: with integer labels (``by=`` a column of fold
+    numbers) an integer is always read as a label, and one that is not a label is refused.
+    """
     keys = list(result.group_keys)
+    labels = [key[0] if len(key) == 1 else key for key in keys]
+    shown = [plain(x) for x in labels]
+    numbered = any(isinstance(x, numbers.Number) for x in shown)
+    where = f" ({', '.join(map(str, result.group_names))})" if result.group_names else ""
     if group is None:
         if len(keys) != 1:
-            raise ValueError(
-                f"`group`: the result has {len(keys)} groups; choose one of {keys} "
-                "(a key tuple, or its position)"
-            )
+            how = ("by its label" if numbered else "by its label or its position") + ": one of"
+            raise ValueError(f"`group`: the result has {len(keys)} groups; choose one {how} "
+                             f"{shown}{where}.")  # fmt: skip
         return 0
-    if isinstance(group, int | np.integer) and not isinstance(group, bool):
-        if not 0 <= group < len(keys):
-            raise ValueError(f"`group`: position {group} is out of range for {len(keys)} groups")
-        return int(group)
     # a key tuple, or one group label (which may itself be a tuple: by= a column of tuples)
-    candidates = [group, (group,)] if isinstance(group, tuple) else [(group,)]
-    for key in candidates:
-        if key in keys:
-            return keys.index(key)
-    raise ValueError(f"`group`: {group!r} is not a group; the groups are {keys}")
+    index = {canonical_bytes(key): g for g, key in enumerate(keys)}
+    for key in [group, (group,)] if isinstance(group, tuple) else [(group,)]:
+        if canonical_bytes(key) in index:
+            return index[canonical_bytes(key)]
+    is_int = isinstance(group, numbers.Integral) and not isinstance(group, bool | np.bool_)
+    if is_int and numbered:
+        raise ValueError(
+            f"`group`: {plain(group)!r} is not a group label; the labels are {shown}{where}. "
+            "The labels are numbers, so a number is read as a label, never as a position: "
+            "give one of the labels."
+        )
+    if is_int:
+        if not 0 <= group < len(keys):
+            raise ValueError(f"`group`: position {group} is out of range for {len(keys)} groups; "
+                             f"or give a label: one of {shown}{where}.")  # fmt: skip
+        return int(group)
+    raise ValueError(f"`group`: {plain(group)!r} is not a group label; the labels are "
+                     f"{shown}{where}.")  # fmt: skip
 
 
 def _row_labels(result) -> list[str]:
@@ -193,8 +217,10 @@ def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
     ----------
     result : RankResult
         ``df.paired.rank(..., as_result=True)``.
-    group : tuple or int, optional
-        The group to draw (a key or its position; needed when there are several).
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     color, best_color : str
@@ -238,8 +264,10 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     ----------
     result : ComparisonResult
         A result over all pairs with ``pvalue`` (Tukey HSD).
-    group : tuple, int, optional
-        Which group (key or position); required when the result has several.
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     alpha : float
@@ -328,8 +356,10 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
         ``ValueError`` that says which and how to get them.
     comparison : int or tuple
         Position of the comparison, or its ``(system_a, system_b)`` labels.
-    group : tuple, int, optional
-        Which group (key or position); required when the result has several.
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     bins : int
@@ -394,8 +424,10 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     ----------
     result : FriedmanResult
         ``df.paired.friedman(..., as_result=True)``.
-    group : tuple, int, optional
-        Which group (key or position); required when the result has several.
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     alpha : float
         The level of the cliques and of the critical difference.
     best : {"right", "left"}

@@ -128,8 +128,11 @@ class FriedmanResult(ComparisonResult):
         ----------
         alpha : float
             The level of :meth:`significant`.
-        group : tuple or int, optional
-            Which group (its key, or its position); needed when there are several.
+        group : label, tuple or int, optional
+            Which group: its label (the ``by=`` value, or the key tuple of several ``by=``
+            columns), or its position when no label is a number; an integer is read as a
+            label first, so with ``by=`` fold numbers ``group=0`` is fold 0 wherever it
+            stands. Needed when there are several.
 
         Returns
         -------
