@@ -20,7 +20,7 @@ import numpy as np
 
 from ._validation import plain
 from .core.draws import canonical_bytes
-from .display import cell_text, zero_bounds
+from .display import cell_text, label_text, zero_bounds
 
 __all__ = [
     "critical_difference",
@@ -142,9 +142,9 @@ def _group_index(result, group) -> int:
 def _row_labels(result) -> list[str]:
     labels = []
     for key in result.group_keys:
-        prefix = ", ".join(str(k) for k in key)
+        prefix = ", ".join(label_text(k) for k in key)
         for a, b in zip(result.label_a, result.label_b):
-            text = f"{b} - {a}"
+            text = f"{label_text(b)} - {label_text(a)}"
             labels.append(f"{prefix}: {text}" if prefix else text)
     return labels
 
@@ -233,7 +233,7 @@ def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
     _require(result, "rank_low", "a rank-interval plot")
     g = _group_index(result, group)
     rank, low, high = (np.asarray(x)[g] for x in (result.rank, result.rank_low, result.rank_high))
-    labels = [str(s) for s in result.systems]
+    labels = [label_text(s) for s in result.systems]
     p = len(labels)
     order = sorted(range(p), key=lambda j: (rank[j], canonical_bytes(result.systems[j])))
     y = np.empty(p)
@@ -307,8 +307,8 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
     image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)
     ax.figure.colorbar(image, ax=ax, label="p-value")
-    ax.set_xticks(range(k), [str(s) for s in systems], rotation=45, ha="right")
-    ax.set_yticks(range(k), [str(s) for s in systems])
+    ax.set_xticks(range(k), [label_text(s) for s in systems], rotation=45, ha="right")
+    ax.set_yticks(range(k), [label_text(s) for s in systems])
     if annotate:
         for i in range(k):
             for j in range(k):
@@ -319,7 +319,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
                             fontweight="bold" if p < alpha else "normal")  # fmt: skip
     key = result.group_keys[g]
     if key:
-        ax.set_title(", ".join(f"{n}={v}" for n, v in zip(result.group_names, key)))
+        ax.set_title(", ".join(f"{n}={label_text(v)}" for n, v in zip(result.group_names, key)))
     return ax
 
 
@@ -396,7 +396,7 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     ax.axvline(diff, color="C3", linestyle="--", linewidth=1.5, label="difference",
                gid="difference")  # fmt: skip
     a, b = pairs[c]
-    ax.set_xlabel(f"{b} - {a}")
+    ax.set_xlabel(f"{label_text(b)} - {label_text(a)}")
     ax.set_ylabel("resamples")
     ax.legend(loc="best", fontsize=8)
     return ax
@@ -482,7 +482,7 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     _cd_limits(ax, k, best, (bottom, top))
     key = result.group_keys[g]
     if key:
-        ax.set_title(", ".join(f"{n}={v}" for n, v in zip(result.group_names, key)),
+        ax.set_title(", ".join(f"{n}={label_text(v)}" for n, v in zip(result.group_names, key)),
                      fontsize=fontsize)  # fmt: skip
     return ax.figure
 
@@ -527,10 +527,10 @@ def _cd_names(ax, systems, mean, first: float, best: str, fontsize) -> None:
     for half, side in zip(halves, ("best", "worst")):
         on_right = (side == "best") == (best == "right")
         for row, j in enumerate(half):
-            y = first - row * _CD_NAME_ROW
+            y, name = first - row * _CD_NAME_ROW, label_text(systems[j])
             ax.plot([mean[j], mean[j], end[side]], [0, y, y], color="k", linewidth=0.8,
-                    gid="system-line", label=str(systems[j]))  # fmt: skip
-            ax.text(end[side], y, f" {systems[j]} ", ha="left" if on_right else "right",
+                    gid="system-line", label=name)  # fmt: skip
+            ax.text(end[side], y, f" {name} ", ha="left" if on_right else "right",
                     va="center", fontsize=fontsize, gid="system")  # fmt: skip
 
 
