@@ -309,5 +309,24 @@ def test_invalid_input_names_the_keyword():
         pairedstats.friedman(np.stack([x, x], axis=-1))
     with pytest.raises(TypeError, match="friedman does not take `replicate`"):
         pairedstats.friedman(x, replicate=[0])
-    with pytest.raises(ValueError, match="`alpha` must be a number in"):
+    with pytest.raises(ValueError, match=r"`alpha` must be strictly between 0 and 1; got 1\.5"):
         pairedstats.friedman(x).significant(1.5)
+
+
+@pytest.mark.parametrize(
+    ("alpha", "error", "shown"),
+    [(0, ValueError, "0.0"), (1, ValueError, "1.0"), (1.5, ValueError, "1.5"),
+     (float("nan"), ValueError, "nan"), ("0.05", TypeError, "'0.05'"),
+     (True, TypeError, "True")],
+)  # fmt: skip
+def test_critical_difference_refuses_an_alpha_outside_0_1(alpha, error, shown):
+    res = _demsar()
+    rule = "a number strictly" if error is TypeError else "strictly"
+    match = f"^`alpha` must be {rule} between 0 and 1; got {shown}\\.$"
+    with pytest.raises(error, match=match):
+        plotting.critical_difference(res, alpha=alpha)
+    with pytest.raises(error, match=match):
+        res.critical_difference(alpha)
+    with pytest.raises(error, match=match):
+        res.cliques(alpha)
+    assert not matplotlib.pyplot.get_fignums()  # refused before drawing

@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from ._validation import plain
+from ._validation import check_alpha, plain
 from .core.draws import canonical_bytes
 from .display import cell_text, label_text, zero_bounds
 
@@ -429,7 +429,8 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
         the key tuple of several ``by=`` columns), or its position when no label is a
         number; an integer is read as a label first. Needed when there are several.
     alpha : float
-        The level of the cliques and of the critical difference.
+        The level of the cliques and of the critical difference, strictly between 0 and 1
+        (anything else is refused, a string with a ``TypeError``).
     best : {"right", "left"}
         Where rank 1 is.
     ax : matplotlib.axes.Axes, optional
@@ -449,6 +450,7 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
         members' lowest to highest mean rank), ``"critical-difference"`` (the CD bar).
     """
     _require(result, "cliques", "a critical-difference diagram")
+    alpha = check_alpha(alpha)
     if best not in ("right", "left"):
         raise ValueError(f"`best` must be 'right' or 'left'; got {best!r}")
     g = _group_index(result, group)
