@@ -26,6 +26,27 @@ def unsorted_runs():
 RUNS = unsorted_runs()
 assert tuple(RUNS["run"].unique()) == SYSTEM_ORDER != tuple(sorted(SYSTEM_ORDER))
 
+#: The integer group labels of :func:`integer_folds`, in the order they first appear: no
+#: label is its own position, so a position read as a label (or a label as a position)
+#: picks another group.
+FOLD_ORDER = (2, 0, 1)
+
+
+def integer_folds():
+    """Tidy scores of the systems of :data:`SYSTEM_ORDER` on 16 items in each of three
+    groups labelled by integers (column ``fold``, in the order of :data:`FOLD_ORDER`), whose
+    systems differ differently: fold 2 all alike, fold 0 in two tiers, fold 1 one system
+    apart."""
+    import numpy as np
+    import pandas as pd
+
+    shifts = {2: (0.0, 0.0, 0.0, 0.0), 0: (0.0, 0.0, 3.0, 3.0), 1: (3.0, 0.0, 0.0, 0.0)}
+    rng = np.random.default_rng(40)
+    rows = [(fold, item, system, rng.normal() + shifts[fold][s])
+            for fold in FOLD_ORDER for item in range(16)
+            for s, system in enumerate(SYSTEM_ORDER)]  # fmt: skip
+    return pd.DataFrame(rows, columns=["fold", "item", "system", "score"])
+
 
 def run_page(path, min_examples: int):
     """Run a docs page's ``>>>`` lines as one doctest (a fresh namespace, the page's order),

@@ -229,6 +229,10 @@ def test_unknown_ambiguous_and_repeated_measures(capsys):
     message = _error(capsys, _compare(measure="nDCG@x"))
     assert message.startswith("--measure: ir_measures knows no measure 'nDCG@x'; write it as")
     assert "ndcg_cut_10" in message
+    # the names it accepts, those that need a cutoff written with one
+    assert ": AP, AP_IA, Accuracy, " in message
+    assert ", P@k, " in message
+    assert "(@k: a cutoff, e.g. P@10)" in message
     message = _error(capsys, _compare(measure="ndcg_cut"))
     assert message.startswith("--measure: 'ndcg_cut' names 9 measures in trec_eval (nDCG@5, ")
     message = _error(capsys, _compare("--measure", "ndcg_cut_10", measure="nDCG@10"))
@@ -237,6 +241,53 @@ def test_unknown_ambiguous_and_repeated_measures(capsys):
     )
     message = _error(capsys, _compare(measure="alpha_nDCG@10"))
     assert message.startswith("--measure: ir_measures cannot compute 'alpha_nDCG@10': ")
+
+
+def test_a_measure_without_its_cutoff_says_so(capsys):
+    for typed, example in (("P", "P@10"), ("Recall", "R@10"), ("Success", "Success@10")):
+        message = _error(capsys, _compare(measure=typed))
+        assert message == (
+            f"--measure: {typed!r} needs a cutoff, the depth of the ranking it scores; write "
+            f"it with one, as {example}"
+        )
+    message = _error(capsys, _compare(measure="INSQ"))
+    assert message.startswith("--measure: 'INSQ' needs max_rel (")
+    assert message.endswith("; write it with one, as INSQ(max_rel=...)")
+
+
+def _edited_run(tmp_path, edit):
+    """The first example run with ``edit(lines)`` applied, a blank line first."""
+    lines = ["", *RUNS[0].read_text().splitlines()]
+    path = tmp_path / "edited.run"
+    path.write_text("\n".join(edit(lines)) + "\n")
+    return path
+
+
+def test_a_run_with_a_score_that_is_no_number_is_refused(capsys, tmp_path):
+    def edit(lines):  # lines 3 and 9 of the file: 101 d5, 102 d22
+        lines[2] = lines[2].replace(" 8.7 ", " nan ")
+        lines[8] = lines[8].replace(" 3.9 ", " -inf ")
+        return lines
+
+    path = _edited_run(tmp_path, edit)
+    message = _error(capsys, _compare(files=[str(path), *FILES[1:]]))
+    assert message == (
+        f"RUN: {str(path)!r} has 2 scores that are not finite numbers (nan, inf), on lines "
+        "3, 9; trec_eval ranks a query's documents by score: give each a finite score"
+    )
+
+
+def test_a_run_that_lists_a_document_twice_is_refused(capsys, tmp_path):
+    def edit(lines):  # 101 d1 again at line 7, 104 d12 again at the end
+        return [*lines[:6], "101 Q0 d1 6 5.0 x", *lines[6:], "104 Q0 d12 4 1.0 x"]
+
+    path = _edited_run(tmp_path, edit)
+    message = _error(capsys, _compare(files=[*FILES[:2], str(path)]))
+    assert message == (
+        f"RUN: {str(path)!r} lists 2 documents twice for a query: document 'd1' of query "
+        "'101' on lines 4 and 7, document 'd12' of query '104' on lines 13 and 17; "
+        "trec_eval refuses such a run: keep one line per query and document"
+    )
 
 
 def test_missing_files_and_unreadable_ones(capsys, tmp_path):

@@ -10,6 +10,7 @@ from tests.data import unsorted_runs
 from pairedstats.display import (
     bound_text,
     cell_text,
+    label_text,
     latex_number,
     letter_sets,
     letters,
@@ -150,6 +151,26 @@ def test_errors():
 
 
 # ------------------------------------------------------- one rule per number
+def test_labels_are_shown_as_the_values_they_hold_by_every_table():
+    import pairedstats
+
+    systems = [0.1234562, 0.1234561, 0.5]  # six digits would show the first two alike
+    scores = np.random.default_rng(4).normal(size=(20, 3))
+    res = pairedstats.tukey_hsd(scores, systems=systems, n_resamples=99, rng=1)
+    pairs = [("0.1234562", "0.1234561"), ("0.1234562", "0.5"), ("0.1234561", "0.5")]
+    assert [tuple(line.split()[:2]) for line in str(res).splitlines()[-3:]] == pairs
+    markdown = res.to_markdown().splitlines()
+    assert markdown[1].startswith("|---|---|---:")  # labels are text, left-aligned
+    assert [tuple(line.split(" | ")[:2]) for line in markdown[2:]] == [
+        ("| " + a, b) for a, b in pairs
+    ]
+    assert [tuple(line.split(" & ")[:2]) for line in res.to_latex().splitlines()[4:7]] == pairs
+    html = res._repr_html_()
+    assert all(f"<td>{a}</td>\n      <td>{b}</td>" in html for a, b in pairs)
+    assert label_text(np.float32(0.1)) == "0.1"
+    assert label_text((np.str_("bm25"), np.int64(2))) == "('bm25', 2)"
+
+
 def test_one_rule_shows_each_kind_of_number():
     # a p-value of 0 from B draws: its bound, in text and LaTeX; an exact 0 stays 0
     assert cell_text(0.0, pvalue=True, bound=1 / 10_000) == "<0.0001"

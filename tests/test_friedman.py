@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 import xarray as xr
 from scipy import stats
+from tests.data import FOLD_ORDER, integer_folds
 
 import pairedstats
 from pairedstats import plotting
@@ -202,6 +203,28 @@ def test_the_diagram_of_one_group_of_several():
         plotting.critical_difference(res, group=0, best="top")
 
 
+def test_cliques_read_an_integer_group_as_its_label():
+    folds = integer_folds()
+    keys = dict(item="item", system="system", score="score")
+    res = folds.paired.friedman(**keys, by="fold", as_result=True)
+    assert [key for (key,) in res.group_keys] == list(FOLD_ORDER)
+    for fold in FOLD_ORDER:
+        alone = folds[folds["fold"] == fold].paired.friedman(**keys, as_result=True).cliques()
+        assert res.cliques(group=fold) == res.cliques(group=(fold,)) == alone
+        assert res.cliques(group=np.int64(fold)) == alone
+    # the label 0 is not the group at position 0 (fold 2, where no pair differs)
+    assert res.cliques(group=0) != res.cliques(group=2)
+    fig = plotting.critical_difference(res, group=0)
+    assert fig.axes[0].get_title() == "fold=0"
+    matplotlib.pyplot.close(fig)
+    # integer labels: an integer that is not one of them is refused, never read as a position
+    refused = r"`group`: 3 is not a group label; the labels are \[2, 0, 1\] \(fold\)\. The"
+    with pytest.raises(ValueError, match=refused):
+        res.cliques(group=3)
+    with pytest.raises(ValueError, match=r"choose one by its label: one of \[2, 0, 1\]"):
+        res.cliques()
+
+
 # --------------------------------------------------------------------------- the result
 def test_inputs_tidy_wide_and_xarray_agree():
     part = DATA[DATA["case"] == "many"]
@@ -286,5 +309,24 @@ def test_invalid_input_names_the_keyword():
         pairedstats.friedman(np.stack([x, x], axis=-1))
     with pytest.raises(TypeError, match="friedman does not take `replicate`"):
         pairedstats.friedman(x, replicate=[0])
-    with pytest.raises(ValueError, match="`alpha` must be a number in"):
+    with pytest.raises(ValueError, match=r"`alpha` must be strictly between 0 and 1; got 1\.5"):
         pairedstats.friedman(x).significant(1.5)
+
+
+@pytest.mark.parametrize(
+    ("alpha", "error", "shown"),
+    [(0, ValueError, "0.0"), (1, ValueError, "1.0"), (1.5, ValueError, "1.5"),
+     (float("nan"), ValueError, "nan"), ("0.05", TypeError, "'0.05'"),
+     (True, TypeError, "True")],
+)  # fmt: skip
+def test_critical_difference_refuses_an_alpha_outside_0_1(alpha, error, shown):
+    res = _demsar()
+    rule = "a number strictly" if error is TypeError else "strictly"
+    match = f"^`alpha` must be {rule} between 0 and 1; got {shown}\\.$"
+    with pytest.raises(error, match=match):
+        plotting.critical_difference(res, alpha=alpha)
+    with pytest.raises(error, match=match):
+        res.critical_difference(alpha)
+    with pytest.raises(error, match=match):
+        res.cliques(alpha)
+    assert not matplotlib.pyplot.get_fignums()  # refused before drawing

@@ -344,6 +344,22 @@ def test_the_function_items_for_stays_the_core_one():
     )
 
 
+@pytest.mark.parametrize("standard_deviation", [1e-20, 1e-200, 5e-324])
+def test_a_spread_far_below_the_difference_needs_the_fewest_items(standard_deviation):
+    # the t-test's power is 1 to double precision at 2 items (scipy's noncentral t is NaN
+    # that far out); nothing is too small
+    for difference, alternative in ((0.1, "two-sided"), (0.1, "greater"), (-0.1, "less")):
+        keywords = dict(standard_deviation=standard_deviation, alternative=alternative)
+        assert paired_power(2, difference, **keywords) == 1.0
+        assert items_for(difference, **keywords) == 2
+        assert pairedstats.items_for(difference, **keywords, power=0.99, alpha=0.001) == 2
+    assert paired_power(2, -0.1, standard_deviation=standard_deviation,
+                        alternative="greater") == 0.0  # fmt: skip
+    # a difference too small against the spread is still refused, saying so
+    with pytest.raises(ValueError, match="more than 1,000,000,000 items would be needed"):
+        items_for(1e-9, standard_deviation=1.0)
+
+
 def test_accessor_docstrings_run():
     for method in (pd.DataFrame.paired.items_for, xr.Dataset.paired.items_for):
         assert "Connor 1987" in method.__doc__

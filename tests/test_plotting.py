@@ -10,7 +10,7 @@ import pairedstats
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from tests.data import unsorted_runs  # noqa: E402
+from tests.data import FOLD_ORDER, integer_folds, unsorted_runs  # noqa: E402
 
 from pairedstats import plotting  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
@@ -145,6 +145,40 @@ def test_distribution_shows_the_resamples_and_the_interval(boot, tmp_path):
     draws = boot.bootstrap_distribution[g][c]
     assert min(p.get_x() for p in ax.patches) == pytest.approx(draws.min())
     assert ax.get_xlabel() == "dense - bm25"
+
+
+def test_every_plot_reads_an_integer_group_as_its_label():
+    folds = integer_folds()
+    keys = dict(item="item", system="system", score="score", by="fold", n_resamples=200, rng=3,
+                as_result=True)  # fmt: skip
+    assert tuple(folds["fold"].unique()) == FOLD_ORDER  # label 0 is at position 1
+    hsd = folds.paired.tukey_hsd(**keys)
+    boot = folds.paired.bootstrap(**keys, baseline="bm25")
+    ranks = folds.paired.rank(**keys)
+    g = 1  # the position of the group labelled 0
+    ax = plotting.pvalue_matrix(hsd, group=0)
+    assert ax.get_title() == "fold=0"
+    image = ax.images[0].get_array()
+    systems = [t.get_text() for t in ax.get_yticklabels()]
+    for c, (a, b) in enumerate(zip(hsd.label_a, hsd.label_b)):
+        i, j = systems.index(a), systems.index(b)
+        assert image[i, j] == hsd.pvalue[g, c]
+    ax = plotting.distribution(boot, group=0, comparison=("bm25", "dense"))
+    c = list(zip(boot.label_a, boot.label_b)).index(("bm25", "dense"))
+    assert _by_gid(ax, "difference").get_xdata()[0] == boot.difference[g, c]
+    ax = plotting.rank_intervals(ranks, group=0)
+    ticks = {round(y): t.get_text() for y, t in zip(ax.get_yticks(), ax.get_yticklabels())}
+    drawn = {ticks[round(y)]: x for x, y in zip(*_by_gid(ax, "estimate").get_data())}
+    assert drawn == dict(zip(ranks.systems, ranks.rank[g]))
+    plt.close("all")
+    # an integer that is no label is refused, whichever plot
+    for plot, result in ((plotting.pvalue_matrix, hsd), (plotting.distribution, boot),
+                         (plotting.rank_intervals, ranks)):  # fmt: skip
+        refused = r"`group`: 5 is not a group label.*never as a position: give one of the"
+        with pytest.raises(ValueError, match=refused):
+            plot(result, group=5)
+        with pytest.raises(ValueError, match=r"`group`: True is not a group label"):
+            plot(result, group=True)
 
 
 def test_errors(boot, hsd, monkeypatch):

@@ -310,6 +310,33 @@ def test_labels_are_escaped_in_latex():
     assert r"than bm\_25 \& co" in latex
 
 
+@pytest.mark.parametrize("systems", [[3, 1, 2], [0.1234562, 0.1234561, 0.5]])
+def test_number_labels_are_shown_as_given_by_every_display(systems):
+    # integer or float system labels, integer group labels: text by one rule everywhere
+    rng = np.random.default_rng(6)
+    rows = [(fold, item, s, rng.normal() + k) for fold in (2, 0) for item in range(15)
+            for k, s in enumerate(systems)]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["fold", "item", "system", "score"])
+    rep = frame.paired.report(item="item", system="system", score="score", by="fold",
+                              baseline=systems[0], n_resamples=200, rng=1)  # fmt: skip
+    texts = [str(s) for s in systems]  # 0.1234562 and 0.1234561, never both 0.123456
+    latex = rep.to_latex()
+    body = latex.splitlines()[4:-3]
+    assert [line.split(" & ")[1] for line in body if "&" in line] == texts * 2
+    assert [line.split(" & ")[0] for line in body if "&" in line] == ["2", "", "", "0", "", ""]
+    assert body.count(r"\midrule") == 1  # between the folds
+    html = rep._repr_html_()
+    headers = [h.rsplit(">", 1)[1] for h in html.split("</th>") if "row_heading" in h]
+    assert headers == ["2", *texts, "0", *texts]
+    lines = str(rep).splitlines()[4:10]
+    assert [line.split()[1 if k % 3 == 0 else 0] for k, line in enumerate(lines)] == texts * 2
+    rows = rep.to_markdown().splitlines()[2:8]
+    assert [row.split(" | ")[1] for row in rows] == texts * 2
+    alone = frame[frame["fold"] == 0].paired.report(item="item", system="system", score="score",
+                                                    n_resamples=200, rng=1)  # fmt: skip
+    assert [line.split(" & ")[0] for line in alone.to_latex().splitlines()[4:7]] == texts
+
+
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex")
 def test_latex_compiles(against_bm25, tmp_path):
     tables = [against_bm25.to_latex(bold_best=True, intervals=True),

@@ -20,6 +20,7 @@ from .core.montecarlo import _check_probability
 
 __all__ = [
     "RankTestSettings",
+    "check_alpha",
     "check_baseline",
     "check_choice",
     "check_confidence_level",
@@ -35,6 +36,12 @@ __all__ = [
 def check_confidence_level(value) -> float:
     """Return ``value`` as a float strictly between 0 and 1, or raise ``ValueError``."""
     return _check_probability(value, "confidence_level")
+
+
+def check_alpha(value) -> float:
+    """Return the level ``alpha`` as a float strictly between 0 and 1, or raise (a
+    ``TypeError`` for what is not a number, a ``ValueError`` for 0, 1, 1.5 or NaN)."""
+    return _check_probability(value, "alpha")
 
 
 #: Largest number of resamples or trials of any method. At a few nanoseconds per drawn item

@@ -12,7 +12,9 @@ missing scores. A file that cannot be read is an error that names it.
 
 from __future__ import annotations
 
+import gzip
 import io
+import math
 import sys
 from pathlib import Path
 
@@ -218,20 +220,23 @@ def _ir_measures():
 
 def _parse_measure(ir_measures, text: str):
     """A measure as ir_measures writes it (``nDCG@10``) or, failing that, one measure as
-    trec_eval names it (``ndcg_cut_10``)."""
+    trec_eval names it (``ndcg_cut_10``); refused, naming what it needs, when a parameter
+    it cannot do without is not given (``P`` without its cutoff)."""
     try:
-        return ir_measures.parse_measure(text)
+        measure = ir_measures.parse_measure(text)
     except (NameError, ValueError, TypeError, SyntaxError):
-        pass
+        measure = None
+    if measure is not None:
+        return _complete(measure, text)
     try:
         found = ir_measures.parse_trec_measure(text)
     except (NameError, ValueError, TypeError, SyntaxError):
         found = []
     if not found:
         raise ValueError(
-            f"--measure: ir_measures knows no measure {text!r}; write it as ir_measures does "
-            "(nDCG@10, P@10, AP, RR, R@100, Success@1) or as trec_eval does (ndcg_cut_10, "
-            "P_10, map, recip_rank)"
+            f"--measure: ir_measures knows no measure {text!r}; write it as ir_measures does, "
+            f"one of: {_known(ir_measures)} (@k: a cutoff, e.g. P@10), or as trec_eval does "
+            "(ndcg_cut_10, P_10, map, recip_rank)"
         )
     if len(found) > 1:
         listed = ", ".join(map(str, found))
@@ -240,6 +245,37 @@ def _parse_measure(ir_measures, text: str):
             "give one of them"
         )
     return found[0]
+
+
+def _required(measure) -> list[str]:
+    """The parameters ``measure`` needs and was not given (``cutoff`` of ``P``)."""
+    return [name for name, info in measure.SUPPORTED_PARAMS.items()
+            if getattr(info, "required", False) and name not in measure.params]  # fmt: skip
+
+
+def _known(ir_measures) -> str:
+    """The names of ir_measures' measures, ``P@k`` for one that needs its cutoff."""
+    registry = ir_measures.measures.registry
+    return ", ".join(name + ("@k" if "cutoff" in _required(registry[name]) else "")
+                     for name in sorted(registry) if name.isascii())  # fmt: skip
+
+
+def _complete(measure, text: str):
+    """``measure`` if it has every parameter it needs; else a ValueError naming them, with
+    the measure written with them (``P@10``)."""
+    missing = _required(measure)
+    if not missing:
+        return measure
+    info = measure.SUPPORTED_PARAMS
+    needs = " and ".join("a cutoff, the depth of the ranking it scores" if name == "cutoff"
+                         else f"{name} ({info[name].desc})" for name in missing)  # fmt: skip
+    given = {k: v for k, v in measure.params.items() if k != "cutoff"}
+    inside = [f"{k}={v!r}" for k, v in given.items()]
+    inside += [f"{name}=..." for name in missing if name != "cutoff"]
+    cutoff = measure.params.get("cutoff", 10 if "cutoff" in missing else None)
+    example = (measure.NAME + (f"({', '.join(inside)})" if inside else "")
+               + ("" if cutoff is None else f"@{cutoff}"))  # fmt: skip
+    raise ValueError(f"--measure: {text!r} needs {needs}; write it with one, as {example}")
 
 
 def _read_trec(read, path: Path, option: str, what: str) -> list:
@@ -259,6 +295,38 @@ def _read_trec(read, path: Path, option: str, what: str) -> list:
     if not rows:
         raise ValueError(f"{option}: {str(path)!r} is empty; it holds no {what} line")
     return rows
+
+
+def _check_run(ranked: list, path: Path) -> None:
+    """Refuse a run that trec_eval would refuse or could not rank: a score that is not a
+    finite number, or a document listed twice for a query; the error names the file and
+    the lines (the file's non-blank lines, one per document, as ir_measures reads them)."""
+    bad = [i for i, doc in enumerate(ranked) if not math.isfinite(doc.score)]
+    first, twice = {}, []
+    for i, doc in enumerate(ranked):
+        at = first.setdefault((doc.query_id, doc.doc_id), i)
+        if at != i:
+            twice.append((at, i))
+    if not bad and not twice:
+        return
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt") as lines:
+        number = [n for n, line in enumerate(lines, 1) if line.strip()]
+    if bad:
+        raise ValueError(
+            f"RUN: {str(path)!r} has {_count(len(bad), 'score', 'scores')} that "
+            f"{'is not a finite number' if len(bad) == 1 else 'are not finite numbers'} "
+            f"(nan, inf), on {'line' if len(bad) == 1 else 'lines'} "
+            f"{_few([number[i] for i in bad])}; trec_eval ranks a query's documents by "
+            "score: give each a finite score"
+        )
+    where = [f"document {ranked[i].doc_id!r} of query {ranked[i].query_id!r} on lines "
+             f"{number[at]} and {number[i]}" for at, i in twice]  # fmt: skip
+    raise ValueError(
+        f"RUN: {str(path)!r} lists {_count(len(twice), 'document', 'documents')} twice for a "
+        f"query: {_few(where, 3)}; trec_eval refuses such a run: keep one line per query "
+        "and document"
+    )
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -304,6 +372,11 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
     ------
     ImportError
         Without ir-measures (``pip install 'pairedstats[ir]'``).
+    ValueError
+        A measure ir_measures does not know (the message lists those it does) or given
+        without a parameter it needs (``P``: its cutoff, ``P@10``); a run file with a score
+        that is not a finite number (``nan``, ``inf``) or with a document listed twice for
+        a query, which trec_eval refuses (the message names the file and the lines).
     """
     import pandas as pd
 
@@ -342,6 +415,7 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
     unretrieved, unjudged = {}, set()
     for path, name in zip(paths, names):
         ranked = _read_trec(ir_measures.read_trec_run, _input_path(path, "RUN"), "RUN", "run")
+        _check_run(ranked, path)
         retrieved = {d.query_id for d in ranked}
         unjudged |= retrieved - known
         if not retrieved & known:

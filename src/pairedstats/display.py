@@ -47,6 +47,16 @@ TEXT_DIGITS = 6
 """Significant digits of printed, Markdown and HTML tables."""
 
 
+def label_text(label) -> str:
+    """A system's or group's label as every display shows it: ``str`` of the value, never
+    rounded (a float keeps its shortest round-trip digits); a tuple's numpy scalars plain.
+
+    >>> label_text(0.1234561), label_text(np.float32(0.1)), label_text(("a", np.int64(1)))
+    ('0.1234561', '0.1', "('a', 1)")
+    """
+    return str(tuple(map(plain, label)) if isinstance(label, tuple) else label)
+
+
 def number_text(value: float, digits: int = TEXT_DIGITS) -> str:
     """A float as text with ``digits`` significant digits (``NaN``, ``inf`` spelled out).
 
@@ -354,8 +364,10 @@ def text_cells(frame, columns, *, count=(), pvalue=(), bounds=None, digits=TEXT_
 
 
 def _shown(result):
-    """``result.to_dataframe()`` and the same table with its quantities as displayed text."""
+    """``result.to_dataframe()`` (labels as :func:`label_text`), and it with shown numbers."""
     frame = result.to_dataframe()
+    for name in (*result.group_names, *result.label_columns):
+        frame[name] = [label_text(v) for v in frame[name].tolist()]
     shown = text_cells(frame, list(result.columns), count=counts(result),
                        pvalue=set(result.pvalue_columns), bounds=zero_bounds(result))  # fmt: skip
     return frame, shown
@@ -550,7 +562,7 @@ def latex_table(
     texts = text_cells(frame, columns, count=counts(result), pvalue=set(result.pvalue_columns),
                        bounds=zero_bounds(result), digits=digits, latex=True)  # fmt: skip
     for r, flag in enumerate(flags):
-        cells = [_latex_escape(str(frame[c].iloc[r])) for c in names]
+        cells = [_latex_escape(label_text(frame[c].iloc[r])) for c in names]
         for c in columns:
             star = marker if (flag and c == mark) else None
             cells.append(_latex_cell(texts[c].iloc[r], _is_numeric(frame[c]), star))
@@ -565,18 +577,9 @@ def latex_table(
     return _latex_wrap("\n".join(lines), caption, label)
 
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}  # fmt: skip
 
 
 def _latex_escape(text: str) -> str:

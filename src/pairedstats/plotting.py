@@ -14,10 +14,13 @@ result class declares (its estimate, its interval), never its column names.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from ._validation import check_alpha, plain
 from .core.draws import canonical_bytes
-from .display import cell_text, zero_bounds
+from .display import cell_text, label_text, zero_bounds
 
 __all__ = [
     "critical_difference",
@@ -95,32 +98,53 @@ def plot(result, kind: str = "auto", **keywords):
 
 
 def _group_index(result, group) -> int:
+    """The position of the group ``group`` names: the one rule of every ``group=`` (the plots
+    and :meth:`~pairedstats.FriedmanResult.cliques`).
+
+    A value that is a group's label (its key tuple, or the one value of a one-name key;
+    labels compared by value and type, as the library keys them, so ``1`` and ``1.0`` are
+    one label and ``True`` another) is that group. An integer that is no label is a
+    position only when no label is a number: with integer labels (``by=`` a column of fold
+    numbers) an integer is always read as a label, and one that is not a label is refused.
+    """
     keys = list(result.group_keys)
+    labels = [key[0] if len(key) == 1 else key for key in keys]
+    shown = [plain(x) for x in labels]
+    numbered = any(isinstance(x, numbers.Number) for x in shown)
+    where = f" ({', '.join(map(str, result.group_names))})" if result.group_names else ""
     if group is None:
         if len(keys) != 1:
-            raise ValueError(
-                f"`group`: the result has {len(keys)} groups; choose one of {keys} "
-                "(a key tuple, or its position)"
-            )
+            how = ("by its label" if numbered else "by its label or its position") + ": one of"
+            raise ValueError(f"`group`: the result has {len(keys)} groups; choose one {how} "
+                             f"{shown}{where}.")  # fmt: skip
         return 0
-    if isinstance(group, int | np.integer) and not isinstance(group, bool):
-        if not 0 <= group < len(keys):
-            raise ValueError(f"`group`: position {group} is out of range for {len(keys)} groups")
-        return int(group)
     # a key tuple, or one group label (which may itself be a tuple: by= a column of tuples)
-    candidates = [group, (group,)] if isinstance(group, tuple) else [(group,)]
-    for key in candidates:
-        if key in keys:
-            return keys.index(key)
-    raise ValueError(f"`group`: {group!r} is not a group; the groups are {keys}")
+    index = {canonical_bytes(key): g for g, key in enumerate(keys)}
+    for key in [group, (group,)] if isinstance(group, tuple) else [(group,)]:
+        if canonical_bytes(key) in index:
+            return index[canonical_bytes(key)]
+    is_int = isinstance(group, numbers.Integral) and not isinstance(group, bool | np.bool_)
+    if is_int and numbered:
+        raise ValueError(
+            f"`group`: {plain(group)!r} is not a group label; the labels are {shown}{where}. "
+            "The labels are numbers, so a number is read as a label, never as a position: "
+            "give one of the labels."
+        )
+    if is_int:
+        if not 0 <= group < len(keys):
+            raise ValueError(f"`group`: position {group} is out of range for {len(keys)} groups; "
+                             f"or give a label: one of {shown}{where}.")  # fmt: skip
+        return int(group)
+    raise ValueError(f"`group`: {plain(group)!r} is not a group label; the labels are "
+                     f"{shown}{where}.")  # fmt: skip
 
 
 def _row_labels(result) -> list[str]:
     labels = []
     for key in result.group_keys:
-        prefix = ", ".join(str(k) for k in key)
+        prefix = ", ".join(label_text(k) for k in key)
         for a, b in zip(result.label_a, result.label_b):
-            text = f"{b} - {a}"
+            text = f"{label_text(b)} - {label_text(a)}"
             labels.append(f"{prefix}: {text}" if prefix else text)
     return labels
 
@@ -193,8 +217,10 @@ def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
     ----------
     result : RankResult
         ``df.paired.rank(..., as_result=True)``.
-    group : tuple or int, optional
-        The group to draw (a key or its position; needed when there are several).
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     color, best_color : str
@@ -207,7 +233,7 @@ def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
     _require(result, "rank_low", "a rank-interval plot")
     g = _group_index(result, group)
     rank, low, high = (np.asarray(x)[g] for x in (result.rank, result.rank_low, result.rank_high))
-    labels = [str(s) for s in result.systems]
+    labels = [label_text(s) for s in result.systems]
     p = len(labels)
     order = sorted(range(p), key=lambda j: (rank[j], canonical_bytes(result.systems[j])))
     y = np.empty(p)
@@ -238,8 +264,10 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     ----------
     result : ComparisonResult
         A result over all pairs with ``pvalue`` (Tukey HSD).
-    group : tuple, int, optional
-        Which group (key or position); required when the result has several.
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     alpha : float
@@ -279,8 +307,8 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
     image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)
     ax.figure.colorbar(image, ax=ax, label="p-value")
-    ax.set_xticks(range(k), [str(s) for s in systems], rotation=45, ha="right")
-    ax.set_yticks(range(k), [str(s) for s in systems])
+    ax.set_xticks(range(k), [label_text(s) for s in systems], rotation=45, ha="right")
+    ax.set_yticks(range(k), [label_text(s) for s in systems])
     if annotate:
         for i in range(k):
             for j in range(k):
@@ -291,7 +319,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
                             fontweight="bold" if p < alpha else "normal")  # fmt: skip
     key = result.group_keys[g]
     if key:
-        ax.set_title(", ".join(f"{n}={v}" for n, v in zip(result.group_names, key)))
+        ax.set_title(", ".join(f"{n}={label_text(v)}" for n, v in zip(result.group_names, key)))
     return ax
 
 
@@ -328,8 +356,10 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
         ``ValueError`` that says which and how to get them.
     comparison : int or tuple
         Position of the comparison, or its ``(system_a, system_b)`` labels.
-    group : tuple, int, optional
-        Which group (key or position); required when the result has several.
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     bins : int
@@ -366,7 +396,7 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     ax.axvline(diff, color="C3", linestyle="--", linewidth=1.5, label="difference",
                gid="difference")  # fmt: skip
     a, b = pairs[c]
-    ax.set_xlabel(f"{b} - {a}")
+    ax.set_xlabel(f"{label_text(b)} - {label_text(a)}")
     ax.set_ylabel("resamples")
     ax.legend(loc="best", fontsize=8)
     return ax
@@ -394,10 +424,13 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     ----------
     result : FriedmanResult
         ``df.paired.friedman(..., as_result=True)``.
-    group : tuple, int, optional
-        Which group (key or position); required when the result has several.
+    group : label, tuple or int, optional
+        Which group, by the rule of every ``group=``: its label (the ``by=`` value, or
+        the key tuple of several ``by=`` columns), or its position when no label is a
+        number; an integer is read as a label first. Needed when there are several.
     alpha : float
-        The level of the cliques and of the critical difference.
+        The level of the cliques and of the critical difference, strictly between 0 and 1
+        (anything else is refused, a string with a ``TypeError``).
     best : {"right", "left"}
         Where rank 1 is.
     ax : matplotlib.axes.Axes, optional
@@ -417,6 +450,7 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
         members' lowest to highest mean rank), ``"critical-difference"`` (the CD bar).
     """
     _require(result, "cliques", "a critical-difference diagram")
+    alpha = check_alpha(alpha)
     if best not in ("right", "left"):
         raise ValueError(f"`best` must be 'right' or 'left'; got {best!r}")
     g = _group_index(result, group)
@@ -450,7 +484,7 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     _cd_limits(ax, k, best, (bottom, top))
     key = result.group_keys[g]
     if key:
-        ax.set_title(", ".join(f"{n}={v}" for n, v in zip(result.group_names, key)),
+        ax.set_title(", ".join(f"{n}={label_text(v)}" for n, v in zip(result.group_names, key)),
                      fontsize=fontsize)  # fmt: skip
     return ax.figure
 
@@ -495,10 +529,10 @@ def _cd_names(ax, systems, mean, first: float, best: str, fontsize) -> None:
     for half, side in zip(halves, ("best", "worst")):
         on_right = (side == "best") == (best == "right")
         for row, j in enumerate(half):
-            y = first - row * _CD_NAME_ROW
+            y, name = first - row * _CD_NAME_ROW, label_text(systems[j])
             ax.plot([mean[j], mean[j], end[side]], [0, y, y], color="k", linewidth=0.8,
-                    gid="system-line", label=str(systems[j]))  # fmt: skip
-            ax.text(end[side], y, f" {systems[j]} ", ha="left" if on_right else "right",
+                    gid="system-line", label=name)  # fmt: skip
+            ax.text(end[side], y, f" {name} ", ha="left" if on_right else "right",
                     va="center", fontsize=fontsize, gid="system")  # fmt: skip
 
 

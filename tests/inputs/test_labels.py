@@ -119,9 +119,9 @@ def test_tuple_labels_reach_every_output(method):
     np.testing.assert_array_equal(ds["difference"].values, frame["difference"].to_numpy())
     text, html = str(res), res._repr_html_()
     markdown, latex = res.to_markdown(), res.to_latex()
-    for a, b in zip(frame["system_a"], frame["system_b"]):
-        assert f"({a[0]}, {a[1]})" in text
-        assert f"({b[0]}, {b[1]})" in html
+    for a, b in zip(frame["system_a"], frame["system_b"]):  # one text in every display
+        assert f"{a!r} {b!r}" in text
+        assert f"<td>{a!r}</td>\n      <td>{b!r}</td>" in html
         assert f"| {a!r} | {b!r} |" in markdown
     assert latex.count(r"('dense', 'v2')") == 2  # as a and as b; no "_" to escape here
     assert len(markdown.splitlines()) == 2 + len(frame)

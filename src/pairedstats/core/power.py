@@ -125,18 +125,27 @@ def paired_power(
     """
     sigma, _, alpha = _check(standard_deviation, None, alpha, alternative)
     n = float(n_items)
-    df, ncp = n - 1.0, float(difference) * np.sqrt(n) / sigma
+    with np.errstate(over="ignore"):  # a spread far below the difference: ncp = +-inf
+        df, ncp = n - 1.0, float(difference * np.sqrt(n) / sigma)
     crit = stats.t.ppf(1.0 - (alpha / 2.0 if alternative == "two-sided" else alpha), df)
-    upper, lower = _tail(stats.nct.sf, crit, df, ncp), _tail(stats.nct.cdf, -crit, df, ncp)
+    upper, lower = _tail(True, crit, df, ncp), _tail(False, -crit, df, ncp)
     if alternative == "two-sided":
         return upper + lower
     return upper if alternative == "greater" else lower
 
 
-def _tail(function, x, df, ncp) -> float:
-    """A tail of the noncentral t; scipy returns NaN for a far tail (it underflows): 0."""
-    value = float(function(x, df, ncp))
-    return 0.0 if np.isnan(value) else value
+def _tail(upper: bool, x, df, ncp) -> float:
+    """The upper (``sf``) or lower (``cdf``) tail of the noncentral t beyond ``x``.
+
+    scipy returns NaN where it cannot compute a tail: far from the centre (the far tail
+    underflows) or at a noncentrality beyond its reach (a spread far below the difference,
+    ``ncp`` of 1e19 or infinite). The tail is then 1 on the side of ``x`` where the
+    distribution lies (``ncp`` beyond ``x``), else 0.
+    """
+    value = float((stats.nct.sf if upper else stats.nct.cdf)(x, df, ncp))
+    if np.isnan(value):
+        return float(ncp > x if upper else ncp < x)
+    return value
 
 
 def standard_deviation_limit(standard_deviation: float, pilot_items: int, level: float) -> float:
@@ -255,6 +264,11 @@ def items_for(
     34
     >>> items_for(0.02, standard_deviation=0.1, power=0.9, alternative="greater")
     216
+
+    A spread far below the difference needs the t-test's minimum, 2 items:
+
+    >>> items_for(0.1, standard_deviation=1e-20)
+    2
 
     The standard deviation 1.0 measured on a pilot of 30 items, planned with its 80% upper
     confidence limit (1.136):

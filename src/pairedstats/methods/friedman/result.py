@@ -10,6 +10,7 @@ from typing import ClassVar
 import numpy as np
 
 from ... import display
+from ..._validation import check_alpha
 from ...core import friedman as core
 from .._shared.results import (
     ComparisonResult,
@@ -111,10 +112,8 @@ class FriedmanResult(ComparisonResult):
         return labelled_flags(self, self._different(alpha))
 
     def _different(self, alpha) -> np.ndarray:
-        if alpha is not None and (isinstance(alpha, bool) or not isinstance(alpha, int | float)
-                                  or not 0 < alpha < 1):  # fmt: skip
-            raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
-        return np.asarray(self.pvalue_adjusted, dtype=float) < (0.05 if alpha is None else alpha)
+        alpha = 0.05 if alpha is None else check_alpha(alpha)
+        return np.asarray(self.pvalue_adjusted, dtype=float) < alpha
 
     def significance_note(self, alpha: float | None = None) -> str:
         """The rule as a LaTeX table note: adjusted ``$p < alpha$``."""
@@ -127,9 +126,12 @@ class FriedmanResult(ComparisonResult):
         Parameters
         ----------
         alpha : float
-            The level of :meth:`significant`.
-        group : tuple or int, optional
-            Which group (its key, or its position); needed when there are several.
+            The level of :meth:`significant`, strictly between 0 and 1.
+        group : label, tuple or int, optional
+            Which group: its label (the ``by=`` value, or the key tuple of several ``by=``
+            columns), or its position when no label is a number; an integer is read as a
+            label first, so with ``by=`` fold numbers ``group=0`` is fold 0 wherever it
+            stands. Needed when there are several.
 
         Returns
         -------
@@ -154,10 +156,16 @@ class FriedmanResult(ComparisonResult):
         whose mean ranks differ by more than it differ by Nemenyi's test (whatever
         ``posthoc`` the call used).
 
+        Parameters
+        ----------
+        alpha : float
+            The level, strictly between 0 and 1.
+
         Returns
         -------
         ndarray, shape (n_groups,)
         """
+        alpha = check_alpha(alpha)
         k = len(self.systems)
         n = np.asarray(self.n_datasets)[:, 0].tolist()  # k >= 2: one pair at least
         return np.array([core.critical_difference(k, m, alpha) for m in n])

@@ -42,7 +42,9 @@ def _bold(report, bold_best) -> bool:
 
 
 def cells(report, kind: str, digits=None, bold_best=None, intervals: bool = False):
-    """The shown table: the report's index, one column of formatted cells per metric.
+    """The shown table: the report's index as text (each label by
+    :func:`pairedstats.display.label_text`, never rounded), one column of formatted cells
+    per metric.
 
     ``kind``: ``"text"``, ``"markdown"``, ``"html"`` (bold is then a style, not text) or
     ``"latex"`` (each cell in math mode).
@@ -67,7 +69,12 @@ def cells(report, kind: str, digits=None, bold_best=None, intervals: bool = Fals
             width = max(map(len, column))
             column = [c.ljust(width) for c in column]
         shown[metric] = column
-    return pd.DataFrame(shown, index=table.index)
+    index = table.index
+    levels = [[display.label_text(v) for v in index.get_level_values(j).tolist()]
+              for j in range(index.nlevels)]  # fmt: skip
+    if index.nlevels > 1:
+        return pd.DataFrame(shown, index=pd.MultiIndex.from_arrays(levels, names=index.names))
+    return pd.DataFrame(shown, index=pd.Index(levels[0], name=index.name))
 
 
 def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -> str:
@@ -176,9 +183,9 @@ def latex(report, digits=None, bold_best=None, intervals=False, caption=None, la
     shown = cells(report, "latex", digits, bold_best, intervals).reset_index()
     labels = len(shown.columns) - len(report.metrics)
     groups = labels - 1
-    keys = [tuple(r) for r in shown.iloc[:, :groups].itertuples(index=False)]
+    keys = [key[:groups] if groups else () for key in report._table.index]  # labels, not text
     for j in range(labels):  # labels are text: escaped; a group's name only on its first row
-        shown.iloc[:, j] = [display._latex_escape(str(v)) for v in shown.iloc[:, j]]
+        shown.iloc[:, j] = [display._latex_escape(v) for v in shown.iloc[:, j]]
     for i in range(len(keys) - 1, 0, -1):
         if keys[i] == keys[i - 1]:
             shown.iloc[i, :groups] = ""
