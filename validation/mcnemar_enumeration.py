@@ -51,7 +51,7 @@ def sizes() -> dict:
         table = np.array([[np.sum(stats.binom.pmf(np.arange(n + 1), n, psi) * reject[: n + 1])
                            for psi in psis] for n in ns])  # fmt: skip
         i, j = np.unravel_index(np.argmax(table), table.shape)
-        small = table[: 31]  # n = 10..40
+        small = table[:31]  # n = 10..40
         i40, j40 = np.unravel_index(np.argmax(small), small.shape)
         below = table[:, psis <= 0.5]
         ib, jb = np.unravel_index(np.argmax(below), below.shape)
@@ -77,7 +77,8 @@ def _multinomial(n, y, x, pa, pb):
     rest = np.clip(1.0 - pa - pb, 0.0, 1.0)
     log = ((special.gammaln(n + 1) - special.gammaln(y + 1) - special.gammaln(x + 1)
             - special.gammaln(n - x - y + 1))[:, None] + special.xlogy(y[:, None], pa)
-           + special.xlogy(x[:, None], pb) + special.xlogy((n - x - y)[:, None], rest))  # fmt: skip
+           + special.xlogy(x[:, None], pb)
+           + special.xlogy((n - x - y)[:, None], rest))  # fmt: skip
     return np.exp(log)
 
 
@@ -87,7 +88,8 @@ def tango() -> dict:
     keep = pa + pb <= 1.0 + 1e-9
     pa, pb = pa[keep], pb[keep]
     psi, delta = pa + pb, pb - pa
-    coarse = np.isclose(np.round(pa / 0.05), pa / 0.05) & np.isclose(np.round(pb / 0.05), pb / 0.05)
+    on = np.isclose(np.round(pa / 0.05), pa / 0.05), np.isclose(np.round(pb / 0.05), pb / 0.05)
+    coarse = on[0] & on[1]
     regions = {  # name: (points of the grid, items)
         "every point with psi < 1": (psi < 1.0 - 1e-9, range(10, 41)),
         "psi <= 0.9": (psi <= 0.9 + 1e-9, range(10, 41)),
