@@ -81,14 +81,52 @@ def test_0_1_scores_plan_mcnemar_from_the_discordant_rate():
     assert row["n_items_needed"] != items_for(0.1, standard_deviation=row["standard_deviation"])
 
 
+def test_0_1_scores_plan_for_mcnemar_s_default_exact_test():
+    # mcnemar runs the exact test by default; the plan is for it: the smallest n whose
+    # exact power, summed over every table (scipy's binomtest p-values), reaches 0.8
+    table = _pass_fail()
+    keys = dict(item="item", system="system", score="passed")
+    (row,) = table.paired.items_for(0.1, **keys).to_dict("records")
+    psi = row["discordant_rate"]
+    p01 = (psi + 0.1) / 2
+
+    def power(n):
+        total = 0.0
+        for big, weight in enumerate(stats.binom.pmf(np.arange(n + 1), n, psi)):
+            k = np.arange(big + 1)
+            p = np.array([stats.binomtest(int(j), big, 0.5).pvalue for j in k]) if big else 1.0
+            total += weight * stats.binom.pmf(k, big, p01 / psi)[p < 0.05].sum()
+        return total
+
+    n = int(row["n_items_needed"])
+    assert power(n - 1) < 0.8 <= power(n)
+    # Connor's plan (the asymptotic test, mcnemar_method="asymptotic") is short of it
+    (connor,) = table.paired.items_for(0.1, mcnemar_method="asymptotic",
+                                       **keys).to_dict("records")  # fmt: skip
+    assert connor["n_items_needed"] == mcnemar_items_for(0.1, discordant_rate=psi,
+                                                         method="asymptotic")  # fmt: skip
+    assert connor["n_items_needed"] < n
+    assert power(int(connor["n_items_needed"])) < 0.8
+    (mid,) = table.paired.items_for(0.1, mcnemar_method="mid-p", **keys).to_dict("records")
+    assert mid["n_items_needed"] == mcnemar_items_for(0.1, discordant_rate=psi, method="mid-p")
+    assert mid["detectable_difference"] == mcnemar_detectable_difference(
+        120, discordant_rate=psi, method="mid-p"
+    )
+    with pytest.raises(ValueError, match="`mcnemar_method` must be one of"):
+        table.paired.items_for(0.1, mcnemar_method="chi2", **keys)
+
+
 def test_connor_s_example_through_the_accessor():
     # discordant cells 0.45 and 0.05 of Connor's p. 209 example as computed by the
     # calculators that cite it: 40 items, 20 discordant (18 one way, 2 the other)
     a = np.r_[np.zeros(18), np.ones(2), np.ones(10), np.zeros(10)]
     b = np.r_[np.ones(18), np.zeros(2), np.ones(10), np.zeros(10)]
-    res = pd.DataFrame({"a": a, "b": b}).paired.items_for(0.4)
+    table = pd.DataFrame({"a": a, "b": b})
+    res = table.paired.items_for(0.4, mcnemar_method="asymptotic")
     assert res.loc[0, "discordant_rate"] == 0.5
     assert res.loc[0, "n_items_needed"] == 23
+    # the exact test, mcnemar's default, needs 25
+    assert table.paired.items_for(0.4).loc[0, "n_items_needed"] == 25
 
 
 def test_a_mixed_table_plans_each_comparison_by_its_own_scores():

@@ -113,6 +113,7 @@ VALUES = {
         "power": (0.9, {}),
         "alpha": (0.01, {}),
         "alternative": ("greater", {}),
+        "mcnemar_method": ("mid-p", {}),  # graded scores: only the metadata records it
         "standard_deviation_level": (0.8, {}),
     },
     "ranksum": {

@@ -219,6 +219,7 @@ class PairedDataArrayAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: Literal[False] = ...,
     ) -> xr.Dataset: ...
@@ -236,6 +237,7 @@ class PairedDataArrayAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: Literal[True],
     ) -> ItemsForResult: ...
@@ -253,6 +255,7 @@ class PairedDataArrayAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | ItemsForResult: ...
@@ -760,6 +763,7 @@ class PairedDataFrameAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: Literal[False] = ...,
     ) -> pd.DataFrame: ...
@@ -778,6 +782,7 @@ class PairedDataFrameAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: Literal[True],
     ) -> ItemsForResult: ...
@@ -796,6 +801,7 @@ class PairedDataFrameAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | ItemsForResult: ...
@@ -1306,6 +1312,7 @@ class PairedDatasetAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: Literal[False] = ...,
     ) -> xr.Dataset: ...
@@ -1323,6 +1330,7 @@ class PairedDatasetAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: Literal[True],
     ) -> ItemsForResult: ...
@@ -1340,6 +1348,7 @@ class PairedDatasetAccessor:
         power: _Float = ...,
         alpha: _Float = ...,
         alternative: Literal["two-sided", "less", "greater"] = ...,
+        mcnemar_method: Literal["exact", "mid-p", "asymptotic"] = ...,
         standard_deviation_level: _Float | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | ItemsForResult: ...

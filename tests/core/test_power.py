@@ -164,17 +164,17 @@ CONNOR = [
 @pytest.mark.parametrize(("p01", "p10", "alpha", "power", "n"), CONNOR)
 def test_mcnemar_items_are_connor_s(p01, p10, alpha, power, n):
     psi, delta = p01 + p10, p01 - p10
-    assert mcnemar_items_for(delta, discordant_rate=psi, power=power, alpha=alpha) == n
-    assert mcnemar_items_for(-delta, discordant_rate=psi, power=power, alpha=alpha) == n
-    assert mcnemar_items_for(delta, discordant_rate=psi, power=power, alpha=alpha / 2,
-                             alternative="greater") == n  # fmt: skip
+    plan = dict(discordant_rate=psi, power=power, method="asymptotic")
+    assert mcnemar_items_for(delta, alpha=alpha, **plan) == n
+    assert mcnemar_items_for(-delta, alpha=alpha, **plan) == n
+    assert mcnemar_items_for(delta, alpha=alpha / 2, alternative="greater", **plan) == n
 
 
 def test_connor_s_unrounded_size():
     # 22.80907052752994 (ClinicalTrialUtilities.jl): 22 items fall short, 23 reach it
     psi, delta = 0.5, 0.4
-    near = [mcnemar_power(n, delta, discordant_rate=psi, alpha=0.05, alternative="greater")
-            for n in (22, 23)]  # fmt: skip
+    near = [mcnemar_power(n, delta, discordant_rate=psi, alpha=0.05, alternative="greater",
+                          method="asymptotic") for n in (22, 23)]  # fmt: skip
     assert near[0] < 0.9 <= near[1]
     z = stats.norm.isf(0.05) * np.sqrt(psi) + stats.norm.ppf(0.9) * np.sqrt(psi - delta**2)
     assert (z / delta) ** 2 == pytest.approx(22.80907052752994, rel=1e-12)
@@ -202,7 +202,7 @@ def _exact_power(n, p01, p10, alpha):
 def test_mcnemar_items_reach_the_power_exactly(psi, delta, power):
     # Connor's approximation errs on the safe side: the exact power at the items it gives
     # reaches the target, by at most 0.05 for a few dozen items, 0.01 for hundreds
-    n = mcnemar_items_for(delta, discordant_rate=psi, power=power)
+    n = mcnemar_items_for(delta, discordant_rate=psi, power=power, method="asymptotic")
     exact = _exact_power(n, (psi + delta) / 2, (psi - delta) / 2, 0.05)
     assert power - 0.002 <= exact <= power + (0.01 if n > 200 else 0.05)
 
@@ -211,7 +211,7 @@ def test_mcnemar_power_by_simulation_of_paired_pass_fail_items():
     # 20,000 tables of 0/1 pairs at the items found: the rejection rate of McNemar's test is
     # the target within 4 Monte Carlo standard errors (the approximation adds 0.002)
     psi, delta, power = 0.4, 0.1, 0.8
-    n = mcnemar_items_for(delta, discordant_rate=psi, power=power)
+    n = mcnemar_items_for(delta, discordant_rate=psi, power=power, method="asymptotic")
     assert n == 312
     rng = np.random.default_rng(1987)
     counts = rng.multinomial(n, [(psi + delta) / 2, (psi - delta) / 2, 1 - psi], size=20_000)
@@ -224,13 +224,18 @@ def test_mcnemar_power_by_simulation_of_paired_pass_fail_items():
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 @pytest.mark.parametrize("n", [40, 234, 5000])
 def test_mcnemar_detectable_difference_inverts_the_items(n, alternative):
-    delta = mcnemar_detectable_difference(n, discordant_rate=0.3, alternative=alternative)
+    plan = dict(discordant_rate=0.3, method="asymptotic")
+    delta = mcnemar_detectable_difference(n, alternative=alternative, **plan)
     assert np.sign(delta) == (-1 if alternative == "less" else 1)
-    assert mcnemar_items_for(delta, discordant_rate=0.3, alternative=alternative) == n
+    assert mcnemar_items_for(delta, alternative=alternative, **plan) == n
     # the near-tail power there is the target
-    power = mcnemar_power(n, delta, discordant_rate=0.3,
-                          alternative="less" if alternative == "less" else "greater",
-                          alpha=0.025 if alternative == "two-sided" else 0.05)  # fmt: skip
+    power = mcnemar_power(
+        n,
+        delta,
+        alternative="less" if alternative == "less" else "greater",
+        alpha=0.025 if alternative == "two-sided" else 0.05,
+        **plan,
+    )
     assert power == pytest.approx(0.8, abs=1e-12)
 
 
@@ -244,8 +249,15 @@ def test_mcnemar_refusals_and_limits():
     with pytest.raises(ValueError, match="more than 1,000,000,000 items"):
         mcnemar_items_for(1e-6, discordant_rate=0.5)
     assert np.isnan(mcnemar_detectable_difference(3, discordant_rate=0.5))
-    # every item discordant, one way: the statistic is sqrt(n), beyond 1.96 from 4 items on
-    assert [mcnemar_power(n, -1.0, discordant_rate=1.0) for n in (3, 4)] == [0.0, 1.0]
+    # every item discordant, one way: the statistic is sqrt(n), beyond 1.96 from 4 items on;
+    # the exact test's p-value 2 / 2^n is below 0.05 from 6 items on
+    assert [mcnemar_power(n, -1.0, discordant_rate=1.0, method="asymptotic")
+            for n in (3, 4)] == [0.0, 1.0]  # fmt: skip
+    assert [mcnemar_power(n, -1.0, discordant_rate=1.0) for n in (5, 6)] == [0.0, 1.0]
+    with pytest.raises(ValueError, match="`method` must be one of"):
+        mcnemar_items_for(0.1, discordant_rate=0.3, method="exakt")
+    with pytest.raises(ValueError, match="more than 1,000,000,000 items"):
+        mcnemar_items_for(1e-6, discordant_rate=0.5, method="mid-p")
 
 
 # --- planning with an upper confidence limit of the pilot's standard deviation ----------------
@@ -296,3 +308,102 @@ def test_items_for_with_the_upper_limit_plans_with_it():
         standard_deviation_limit(1.0, 2.5, 0.8)
     with pytest.raises(ValueError, match="standard_deviation_level"):
         standard_deviation_limit(1.0, 30, 1.0)
+
+
+# ------------------------------------------------ 0/1 scores: the exact and mid-p tests
+def _test_power(n, p01, p10, alpha, alternative, method):
+    """The power of McNemar's exact or mid-p test by enumeration of every table: N ~
+    Binomial(n, psi) discordant items, only_b | N ~ Binomial(N, p01 / psi), each table's
+    p-value from scipy (``binomtest``; the mid-p from the binomial pmf and cdf), rejected
+    when below ``alpha``. Independent of the critical values the package computes."""
+    psi = p01 + p10
+    total = 0.0
+    for big, weight in enumerate(stats.binom.pmf(np.arange(n + 1), n, psi)):
+        k = np.arange(big + 1)
+        if method == "exact":
+            p = np.array([stats.binomtest(int(j), big, 0.5, alternative=alternative).pvalue
+                          for j in k]) if big else np.ones(1)  # fmt: skip
+        else:
+            below, at = stats.binom.cdf(k - 1, big, 0.5), stats.binom.pmf(k, big, 0.5)
+            above = stats.binom.sf(k, big, 0.5)
+            less, greater = below + at / 2, above + at / 2
+            p = {
+                "less": less,
+                "greater": greater,
+                "two-sided": np.minimum(1.0, 2 * np.minimum(less, greater)),
+            }[alternative]
+        total += weight * stats.binom.pmf(k, big, p01 / psi)[p < alpha].sum()
+    return total
+
+
+@pytest.mark.parametrize("method", ["exact", "mid-p"])
+@pytest.mark.parametrize(
+    ("n", "psi", "delta", "alpha", "alternative"),
+    [(25, 0.5, 0.4, 0.05, "two-sided"), (40, 0.3, -0.1, 0.05, "two-sided"),
+     (60, 0.2, 0.1, 0.1, "greater"), (33, 1.0, 0.5, 0.05, "two-sided"),
+     (50, 0.125, -0.1, 0.05, "less"), (17, 0.9, 0.0, 0.05, "two-sided")],
+)  # fmt: skip
+def test_exact_power_is_the_enumeration_of_every_table(n, psi, delta, alpha, alternative,
+                                                       method):  # fmt: skip
+    want = _test_power(n, (psi + delta) / 2, (psi - delta) / 2, alpha, alternative, method)
+    got = mcnemar_power(n, delta, discordant_rate=psi, alpha=alpha, alternative=alternative,
+                        method=method)  # fmt: skip
+    assert got == pytest.approx(want, rel=1e-10, abs=1e-14)
+
+
+def _binomial_powers(top, p01, p10, alpha, method):
+    """The two-sided power at every n = 1..top by the same enumeration (vectorized)."""
+    psi = p01 + p10
+    reject = np.zeros(top + 1)
+    for big in range(1, top + 1):
+        k = np.arange(big + 1)
+        below, at = stats.binom.cdf(k - 1, big, 0.5), stats.binom.pmf(k, big, 0.5)
+        above = stats.binom.sf(k, big, 0.5)
+        half = 0.5 if method == "mid-p" else 1.0
+        p = np.minimum(1.0, 2 * np.minimum(below + half * at, above + half * at))
+        reject[big] = stats.binom.pmf(k, big, p01 / psi)[p < alpha].sum()
+    return np.array([np.sum(stats.binom.pmf(np.arange(m + 1), m, psi) * reject[: m + 1])
+                     for m in range(1, top + 1)])  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["exact", "mid-p"])
+@pytest.mark.parametrize(
+    ("psi", "delta", "want"),
+    [(0.5, 0.4, {"exact": 25, "mid-p": 21}), (0.125, 0.1, {"exact": 100, "mid-p": 86}),
+     (0.2, 0.1, {"exact": 168, "mid-p": 152}), (1.0, 0.5, {"exact": 30, "mid-p": 29}),
+     (0.3, 0.1, {"exact": 249, "mid-p": 230})],
+)  # fmt: skip
+def test_exact_plan_is_the_smallest_number_of_items_that_reaches_the_power(psi, delta, want,
+                                                                          method):  # fmt: skip
+    # the exact test needs more items than Connor's plan of the asymptotic test (23, 96,
+    # 155, 29, 234): Connor's plan gives it 0.72-0.80 power
+    n = mcnemar_items_for(delta, discordant_rate=psi, method=method)
+    assert n == want[method]
+    powers = _binomial_powers(n, (psi + delta) / 2, (psi - delta) / 2, 0.05, method)
+    assert powers[-1] >= 0.8
+    assert (powers[:-1] < 0.8).all()
+    connor = mcnemar_items_for(delta, discordant_rate=psi, method="asymptotic")
+    if method == "exact":
+        assert n > connor
+        assert powers[connor - 1] < 0.8
+
+
+def test_exact_plan_beyond_the_scan_is_the_crossing_of_the_power():
+    # bisection above SCAN_ITEMS: the power at n reaches the target, at n - 1 it does not
+    for method in ("exact", "mid-p"):
+        n = mcnemar_items_for(0.02, discordant_rate=0.05, method=method)
+        assert n == {"exact": 1035, "mid-p": 950}[method]
+        at = [mcnemar_power(m, 0.02, discordant_rate=0.05, method=method) for m in (n - 1, n)]
+        assert at[0] < 0.8 <= at[1]
+    # 7.6% more items than Connor's 979 for the exact test
+    assert mcnemar_items_for(0.02, discordant_rate=0.05, method="asymptotic") == 979
+
+
+@pytest.mark.parametrize("method", ["exact", "mid-p"])
+def test_exact_detectable_difference_reaches_the_power(method):
+    delta = mcnemar_detectable_difference(249, discordant_rate=0.3, method=method)
+    want = _test_power(249, (0.3 + delta) / 2, (0.3 - delta) / 2, 0.05, "two-sided", method)
+    assert want == pytest.approx(0.8, abs=1e-9)
+    less = mcnemar_detectable_difference(249, discordant_rate=0.3, method=method,
+                                         alternative="less")  # fmt: skip
+    assert less < 0

@@ -45,7 +45,9 @@ class ItemsForResult(ComparisonResult):
     method : ndarray of str
         ``"t"``: the paired t-test's noncentral t with ``standard_deviation``
         (:func:`pairedstats.items_for`); ``"mcnemar"``: McNemar's test for 0/1 scores with
-        ``discordant_rate`` (Connor 1987, :func:`pairedstats.core.power.mcnemar_items_for`).
+        ``discordant_rate`` (the test of ``mcnemar_method``, in the metadata: by default
+        the exact test's exact power; Connor 1987 for the asymptotic test;
+        :func:`pairedstats.core.power.mcnemar_items_for`).
     n_items_needed : ndarray
         The items needed to detect ``difference`` with probability ``power`` at level
         ``alpha`` (a count; NaN where the table cannot say: see
@@ -87,7 +89,8 @@ class ItemsForResult(ComparisonResult):
     )  # fmt: skip
     title: ClassVar[str] = "Items needed to detect a difference b - a (planned from the table)"
     printed_metadata: ClassVar[tuple[str, ...]] = (
-        "difference", "power", "alpha", "alternative", "standard_deviation_level",
+        "difference", "power", "alpha", "alternative", "mcnemar_method",
+        "standard_deviation_level",
     )  # fmt: skip
 
     def significant(self, alpha: float | None = None):

@@ -46,7 +46,7 @@ def run(s: Settings) -> ItemsForResult:
     meta = _validation.metadata("items_for", difference=s.difference, power=s.power,
                                 alpha=s.alpha, alternative=s.alternative,
                                 standard_deviation_level=s.standard_deviation_level,
-                                baseline=s.baseline)  # fmt: skip
+                                mcnemar_method=s.mcnemar_method, baseline=s.baseline)  # fmt: skip
     return ItemsForResult(**comparison_labels(design, s.pairs), metadata=meta, **out.arrays)
 
 
@@ -60,7 +60,7 @@ def _plan(pair: np.ndarray, tie: float, s: Settings) -> tuple[dict, list[str]]:
     plan = dict(power=s.power, alpha=s.alpha, alternative=s.alternative)
     row = dict(n_items=n, difference=s.difference, standard_deviation=np.std(d, ddof=1),
                **plan)  # fmt: skip
-    if np.isin(pair, (0.0, 1.0)).all():  # pass/fail: McNemar's test (Connor 1987)
+    if np.isin(pair, (0.0, 1.0)).all():  # pass/fail: McNemar's test, s.mcnemar_method
         discordant = int(np.count_nonzero(d))
         psi = discordant / n
         if level is not None:
@@ -75,9 +75,10 @@ def _plan(pair: np.ndarray, tie: float, s: Settings) -> tuple[dict, list[str]]:
             found.append("beyond")
         else:
             row["n_items_needed"] = _needed(_power.mcnemar_items_for, s, found,
-                                            discordant_rate=planned)  # fmt: skip
+                                            discordant_rate=planned,
+                                            method=s.mcnemar_method)  # fmt: skip
         row["detectable_difference"] = _power.mcnemar_detectable_difference(
-            n, discordant_rate=planned, **plan
+            n, discordant_rate=planned, method=s.mcnemar_method, **plan
         )
         if np.isnan(row["detectable_difference"]):
             found.append("undetectable")

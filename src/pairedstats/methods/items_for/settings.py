@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ... import _validation
 from ...core.design import PairedDesign, comparison_pairs
 from ...core.inference import ALTERNATIVES
-from ...core.power import check_level, check_plan
+from ...core.power import MCNEMAR_METHODS, check_level, check_plan
 from ...inputs import check_design
 
 __all__ = ["Settings", "check"]
@@ -34,6 +34,8 @@ class Settings:
     standard_deviation_level : float or None
         In (0, 1): plan with the upper confidence limit of the spread at this level; None:
         with the table's estimate.
+    mcnemar_method : {"exact", "mid-p", "asymptotic"}
+        The McNemar test the plans of 0/1 scores are for.
     """
 
     design: PairedDesign
@@ -44,15 +46,17 @@ class Settings:
     alpha: float
     alternative: str
     standard_deviation_level: float | None
+    mcnemar_method: str = "exact"
 
 
 def check(design, *, keep: bool, difference, baseline, power, alpha, alternative,
+          mcnemar_method="exact",
           standard_deviation_level) -> Settings:  # fmt: skip
     """Validate the keywords of ``items_for`` (``difference``, ``baseline``, ``power``,
-    ``alpha``, ``alternative``, ``standard_deviation_level``) and the design, which must
-    hold one score column; every message names the keyword, the rule and the value
-    received. ``keep`` is accepted as every method's check accepts it: the result holds
-    nothing it would keep."""
+    ``alpha``, ``alternative``, ``mcnemar_method``, ``standard_deviation_level``) and the
+    design, which must hold one score column; every message names the keyword, the rule and
+    the value received. ``keep`` is accepted as every method's check accepts it: the result
+    holds nothing it would keep."""
     design = check_design(design)
     if design.scores.shape[2] != 1:
         raise ValueError(
@@ -64,8 +68,10 @@ def check(design, *, keep: bool, difference, baseline, power, alpha, alternative
     difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
                                           alternative=alternative)  # fmt: skip
     level = check_level(standard_deviation_level)
+    mcnemar_method = _validation.check_choice(mcnemar_method, "mcnemar_method",
+                                              MCNEMAR_METHODS)  # fmt: skip
     return Settings(
         design=design, baseline=baseline, pairs=tuple(comparison_pairs(design.systems, baseline)),
         difference=difference, power=power, alpha=alpha, alternative=alternative,
-        standard_deviation_level=level,
+        standard_deviation_level=level, mcnemar_method=mcnemar_method,
     )  # fmt: skip
