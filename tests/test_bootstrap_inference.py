@@ -6,6 +6,7 @@ paired t statistic for ``d_z``.
 """
 
 import types
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -142,16 +143,18 @@ def test_adjusted_pvalues_over_each_family(four):
     plain = bootstrap(four, **kw)
     bh = bootstrap(four, adjust="fdr_bh", **kw)
     np.testing.assert_array_equal(bh.pvalue, plain.pvalue)
-    expected = stats.false_discovery_control(plain.pvalue[0])
+    # the adjustments act on the add-one p-values (B p + 2) / (B + 1), B = 2000
+    add_one = np.minimum(1, (2000 * plain.pvalue[0] + 2) / 2001)
+    expected = stats.false_discovery_control(add_one)
     np.testing.assert_allclose(bh.pvalue_adjusted[0], expected, rtol=1e-12)
     by = bootstrap(four, adjust="fdr_by", **kw)
-    expected = stats.false_discovery_control(plain.pvalue[0], method="by")
+    expected = stats.false_discovery_control(add_one, method="by")
     np.testing.assert_allclose(by.pvalue_adjusted[0], expected, rtol=1e-12)
     np.testing.assert_array_equal(by.significant(), by.pvalue_adjusted < 0.05)
     # a 0 stands for < m c(m) / B: BY multiplies by at most m (1 + 1/2 + ... + 1/m)
     np.testing.assert_allclose(by.pvalue_bounds()["pvalue_adjusted"], 3 * (11 / 6) / 2000)
     holm = bootstrap(four, adjust="Holm", **kw)
-    p = plain.pvalue[0]
+    p = add_one
     order = np.argsort(p)
     # Holm by its definition: sorted p times (k - i), running maximum, capped at 1
     steps = np.minimum(1, np.maximum.accumulate((3 - np.arange(3)) * p[order]))
@@ -168,8 +171,9 @@ def test_bonferroni_intervals_are_the_method_at_the_bonferroni_level(four):
         wide = bootstrap(four, confidence_level=1 - 0.05 / 6, **kw)
         np.testing.assert_array_equal(adjusted.ci_low_adjusted, wide.ci_low)
         np.testing.assert_array_equal(adjusted.ci_high_adjusted, wide.ci_high)
+        add_one = np.minimum(1, (2000 * adjusted.pvalue + 2) / 2001)
         np.testing.assert_allclose(adjusted.pvalue_adjusted,
-                                   np.minimum(1, 6 * adjusted.pvalue), rtol=1e-12)  # fmt: skip
+                                   np.minimum(1, 6 * add_one), rtol=1e-12)  # fmt: skip
 
 
 def test_max_t_intervals_are_simultaneous_and_within_bonferroni(four):
@@ -336,3 +340,43 @@ def test_keyword_messages_show_plain_values():
         bootstrap(x, method=np.str_("bc"))
     with pytest.raises(TypeError, match=r"or None; got 1\.5\.$"):
         bootstrap(x, workers=np.float64(1.5))
+
+
+def _equal_systems(k=25, n=60, seed=7):
+    gen = np.random.default_rng(seed)
+    return gen.normal(size=(n, 1)) + gen.normal(size=(n, k))
+
+
+def test_holm_does_not_reject_on_a_monte_carlo_zero():
+    # 25 systems of equal means, all 300 pairs, 60 items, 999 resamples: some pairs have no
+    # resample across 0 (pvalue 0, "below about 1/999"). Holm on the raw p-values declared
+    # them different (0 < 0.05 / 300); on the add-one p-values nothing passes, and the call
+    # says that it needs 12,000 resamples to resolve alpha / m.
+    x = _equal_systems()
+    with pytest.warns(pairedstats.ResolutionWarning, match=r"n_resamples=12000 at least") as w:
+        res = bootstrap(x, adjust="holm", n_resamples=999, rng=2)
+    assert "alpha / m = 0.000167" in str(w[0].message)
+    assert "adjust='max-t'" in str(w[0].message)  # the recommendation
+    zeros = res.pvalue[0] == 0
+    assert zeros.any()
+    from pairedstats.core.adjust import adjust_pvalues
+
+    assert (adjust_pvalues(res.pvalue, "holm")[0][zeros] < 0.05).all()  # the old decision
+    assert not res.significant().to_numpy().any()
+    assert res.pvalue_adjusted.min() == pytest.approx(300 * 2 / 1000, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("adjust", "alternative", "needed"),
+    [("holm", "two-sided", 1800), ("fdr_bh", "greater", 900), ("fdr_by", "two-sided", 7910),
+     ("bonferroni", "less", 900)],
+)  # fmt: skip
+def test_too_few_resamples_for_the_family_warn_with_the_number_needed(adjust, alternative, needed):
+    # 10 systems, 45 pairs: B + 1 > 2 x 45 / 0.05 (one-sided 45 / 0.05); BY times c(45) = 4.39
+    x = _equal_systems(k=10, n=30)
+    with pytest.warns(pairedstats.ResolutionWarning, match=f"n_resamples={needed} at least"):
+        bootstrap(x, adjust=adjust, alternative=alternative, n_resamples=needed - 1, rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bootstrap(x, adjust=adjust, alternative=alternative, n_resamples=needed, rng=1)
+        bootstrap(x, adjust="max-t", n_resamples=999, rng=1)  # max-t compares with alpha

@@ -607,17 +607,24 @@ def test_a_pvalue_of_zero_from_10000_draws_is_shown_as_its_bound_in_every_displa
     assert shown["latex"].count(r"& $<0.0001$ \\") == 3
 
 
-def test_an_adjusted_bootstrap_pvalue_of_zero_is_shown_as_its_adjusted_bound():
+def test_an_adjusted_bootstrap_pvalue_is_never_zero_and_says_what_it_adjusts():
     frame = _unsorted_systems()
     holm = frame.paired.bootstrap(item="item", n_resamples=10_000, rng=1, adjust="holm",
                                   as_result=True)  # fmt: skip
-    # Holm multiplies by at most the family size, 3: a 0 stands for p < 3 / 10,000
-    assert _column(str(holm), "pvalue_adjusted", 2) == ["<0.0003"] * 3
-    assert _column(str(holm), "pvalue", 2) == ["<0.0001"] * 3
-    assert r"& $<0.0003$ \\" in holm.to_latex(["pvalue_adjusted"])
+    # every raw p-value is 0; Holm adjusts the add-one p-values 2 / (B + 1): 3 x 2 / 10,001
+    lines = str(holm).splitlines()
+    assert lines[2] == ("pvalue_adjusted: holm of add-one p-values (B p + 2) / (B + 1), "
+                        "B = 10000")  # fmt: skip
+    assert _column(str(holm), "pvalue_adjusted", 3) == ["0.00059994"] * 3
+    assert _column(str(holm), "pvalue", 3) == ["<0.0001"] * 3
+    np.testing.assert_allclose(holm.pvalue_adjusted, 6 / 10_001, rtol=1e-15)
+    assert holm.metadata["adjusted_pvalues"] == "add-one p-values (B p + 2) / (B + 1), B = 10000"
+    assert holm.to_dataframe().attrs["adjusted_pvalues"] == holm.metadata["adjusted_pvalues"]
     maxt = frame.paired.bootstrap(item="item", n_resamples=10_000, rng=1, adjust="max-t",
                                   as_result=True)  # fmt: skip
-    assert _column(str(maxt), "pvalue_adjusted", 2) == ["<0.0001"] * 3  # a share of B
+    assert _column(str(maxt), "pvalue_adjusted", 3) == ["<0.0001"] * 3  # a share of B
+    assert str(maxt).splitlines()[2] == (
+        "pvalue_adjusted: max-t of the joint resamples (step-down shares, not add-one)")
 
 
 def test_counts_are_integers_in_every_display():

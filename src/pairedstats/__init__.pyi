@@ -31,6 +31,7 @@ from pairedstats.methods.bootstrap.findings import NaNReplicatesWarning as NaNRe
 from pairedstats.methods.bootstrap.findings import (
     PointDistributionWarning as PointDistributionWarning,
 )
+from pairedstats.methods.bootstrap.findings import ResolutionWarning as ResolutionWarning
 from pairedstats.methods.bootstrap.findings import SingleUnitWarning as SingleUnitWarning
 from pairedstats.methods.bootstrap.result import BootstrapResult as BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
@@ -78,6 +79,7 @@ __all__ = [
     "RankResult",
     "RanksumConfidenceWarning",
     "RanksumResult",
+    "ResolutionWarning",
     "Report",
     "SignrankConfidenceWarning",
     "SignrankPassFailWarning",

@@ -455,3 +455,76 @@ def test_empty_families():
     assert np.isnan(res.critical_value).all()
     assert res.critical_value.shape == (2,)
     assert res.pvalue_adjusted.shape == res.low.shape == (2, 0)
+
+
+# --- add-one p-values: a Monte Carlo zero is not a zero --------------------------------------
+
+
+def test_add_one_pvalues_by_the_formula():
+    # two-sided: min(1, (B p + 2) / (B + 1)); one-sided: (B p + 1) / (B + 1) (Phipson & Smyth)
+    p = np.array([0.0, 0.002, 0.05, 0.5, 1.0, np.nan])
+    np.testing.assert_allclose(
+        adjust.add_one_pvalues(p, 999), [2 / 1000, 3.998 / 1000, 51.95 / 1000, 501.5 / 1000,
+                                         1.0, np.nan], rtol=1e-14)  # fmt: skip
+    for alternative in ("less", "greater"):
+        np.testing.assert_allclose(
+            adjust.add_one_pvalues(p, 999, alternative),
+            [1 / 1000, 2.998 / 1000, 50.95 / 1000, 500.5 / 1000, 1.0, np.nan], rtol=1e-14)
+    # never below the raw p-value, 1 stays 1, the shape is kept
+    q = np.random.default_rng(3).random((4, 7))
+    assert (adjust.add_one_pvalues(q, 50) >= q).all()
+    assert adjust.add_one_pvalues(q, 50).shape == (4, 7)
+
+
+def test_holm_of_add_one_pvalues_does_not_reject_a_monte_carlo_zero():
+    # 300 comparisons, 999 resamples: a p-value of 0 means "below about 1/999". Raw Holm
+    # rejects it (0 < 0.05 / 300); on the add-one p-values the smallest adjusted p-value is
+    # 300 x 2 / 1000 = 0.6 (BH: the largest, (999 x 0.5 + 2) / 1000), so nothing is rejected.
+    p = np.r_[0.0, np.full(299, 0.5)]
+    assert adjust.adjust_pvalues(p, "holm")[0] == 0.0  # what a raw zero did
+    one = adjust.add_one_pvalues(p, 999)
+    for method, smallest in (("holm", 0.6), ("bonferroni", 0.6), ("fdr_bh", 0.5015)):
+        assert adjust.adjust_pvalues(one, method)[0] == pytest.approx(smallest, rel=1e-12)
+    # with 12,000 resamples the zero passes Holm's first threshold 0.05 / 300 again
+    assert adjust.adjust_pvalues(adjust.add_one_pvalues(p, 12_000), "holm")[0] < 0.05
+    assert adjust.adjust_pvalues(adjust.add_one_pvalues(p, 11_998), "holm")[0] > 0.05
+
+
+@pytest.mark.parametrize(
+    ("m", "level", "method", "alternative", "expected"),
+    [
+        (300, 0.95, "holm", "two-sided", 12_000),  # B + 1 > 2 m / alpha
+        (300, 0.95, "bonferroni", "two-sided", 12_000),
+        (300, 0.95, "fdr_bh", "two-sided", 12_000),
+        (300, 0.95, "holm", "greater", 6_000),  # B + 1 > m / alpha
+        (45, 0.95, "holm", "two-sided", 1_800),
+        (10, 0.95, "holm", "two-sided", 400),
+        (10, 0.99, "holm", "less", 1_000),
+        (10, 0.95, "fdr_by", "two-sided", 1_171),  # c(10) = 2.929: 400 c(10) = 1171.6
+        (1, 0.95, "holm", "two-sided", 40),
+    ],
+)
+def test_resamples_to_resolve(m, level, method, alternative, expected):
+    assert adjust.resamples_to_resolve(m, level, method, alternative) == expected
+    # the bound is where the smallest add-one p-value, adjusted, first passes alpha
+    family = np.ones(m)
+    for b, passes in ((expected, True), (expected - 2, False)):
+        family[0] = adjust.add_one_pvalues(0.0, b, alternative)[()]
+        assert (adjust.adjust_pvalues(family, method)[0] < 1 - level - 1e-12) == passes
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: adjust.add_one_pvalues([1.5], 99), ValueError, r"in \[0, 1\]"),
+        (lambda: adjust.add_one_pvalues([0.5], 0), ValueError, "`n_resamples` must be at least 1"),
+        (lambda: adjust.add_one_pvalues([0.5], 9.5), TypeError, "`n_resamples` must be a whole"),
+        (lambda: adjust.add_one_pvalues([0.5], 99, "both"), ValueError, "`alternative`"),
+        (lambda: adjust.resamples_to_resolve(0, 0.95, "holm"), ValueError, "`m` must be"),
+        (lambda: adjust.resamples_to_resolve(5, 0.95, "max-t"), ValueError, "`method`"),
+        (lambda: adjust.resamples_to_resolve(5, 1.5, "holm"), ValueError, "strictly between"),
+    ],
+)
+def test_add_one_and_resolution_refuse_bad_input(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -26,6 +26,12 @@ What each method controls:
   union bound that Bonferroni pays is nearly tight then) and smaller the more they are
   correlated.
 
+Monte Carlo p-values enter Holm, Bonferroni, BH and BY as *add-one* p-values
+(:func:`add_one_pvalues`; Phipson & Smyth 2010): a p-value read off ``B`` resamples is 0
+when no resample crossed, which means "below about ``1 / B``", not 0, and a 0 passes every
+threshold ``alpha / m``. :func:`resamples_to_resolve` gives the resamples a family needs for
+its smallest threshold to be reachable at all.
+
 References (the formulas of each function cite them by author and year):
 
 * Holm, S. (1979). A simple sequentially rejective multiple test procedure.
@@ -35,6 +41,9 @@ References (the formulas of each function cite them by author and year):
   57(1), 289-300.
 * Benjamini, Y. and Yekutieli, D. (2001). The control of the false discovery rate in multiple
   testing under dependency. *The Annals of Statistics* 29(4), 1165-1188.
+* Phipson, B. and Smyth, G. K. (2010). Permutation p-values should never be zero:
+  calculating exact p-values when permutations are randomly drawn. *Statistical
+  Applications in Genetics and Molecular Biology* 9(1), article 39.
 * Westfall, P. H. and Young, S. S. (1993). *Resampling-Based Multiple Testing: Examples and
   Methods for p-Value Adjustment*. Wiley.
 * Romano, J. P. and Wolf, M. (2005). Exact and approximate stepdown methods for multiple
@@ -56,11 +65,13 @@ __all__ = [
     "ALTERNATIVES",
     "PVALUE_METHODS",
     "MaxT",
+    "add_one_pvalues",
     "adjust_pvalues",
     "bonferroni_level",
     "comparison_blocks",
     "max_t",
     "max_t_blocks",
+    "resamples_to_resolve",
     "take_columns",
     "take_rows",
 ]
@@ -177,6 +188,121 @@ def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:
     out = np.empty_like(p)
     np.put_along_axis(out, order, step, axis=-1)
     return out
+
+
+def _check_resamples(n_resamples) -> int:
+    if isinstance(n_resamples, bool | np.bool_) or not isinstance(n_resamples, numbers.Integral):
+        raise TypeError(f"`n_resamples` must be a whole number, at least 1; got {n_resamples!r}.")
+    if n_resamples < 1:
+        raise ValueError(f"`n_resamples` must be at least 1; got {n_resamples}.")
+    return int(n_resamples)
+
+
+def add_one_pvalues(pvalues, n_resamples: int, alternative: str = "two-sided") -> np.ndarray:
+    """Monte Carlo p-values that are never 0: the add-one p-values of Phipson & Smyth (2010).
+
+    A one-sided Monte Carlo p-value ``p`` read off ``B`` resamples counts ``B p`` resamples
+    in its tail; counting the observed data as one more, it is at least ``1 / (B + 1)``:
+    ``(B p + 1) / (B + 1)``. A two-sided one (twice the smaller tail) adds one to each
+    tail: ``min(1, (B p + 2) / (B + 1))``, at least ``2 / (B + 1)``. A 0 then reads "below
+    about 1/B" where it enters a threshold: Holm, Bonferroni, BH and BY compare the smallest
+    p-value of a family with ``alpha / m``, and a raw 0 passes it whatever ``B``. The
+    add-one p-value is at least the raw one, equal at 1, and a valid p-value (``P(p <= u)
+    <= u``) when the resamples are exchangeable with the data (permutations); for the
+    bootstrap it is the same rule applied to the tail counts, so that a threshold below the
+    resolution of ``B`` resamples is never passed by a zero.
+
+    Parameters
+    ----------
+    pvalues : array_like
+        Monte Carlo p-values in [0, 1] (NaN stays NaN); for the bootstrap, the interval
+        inverted (:mod:`pairedstats.core.inference`), so that ``B p`` is the count of its
+        tail (interpolated by the linear quantile rule).
+    n_resamples : int
+        ``B``, the resamples (or Monte Carlo trials) the p-values were read off.
+    alternative : {"two-sided", "less", "greater"}
+        Two-sided p-values are twice a tail (two added), one-sided ones a tail (one added).
+
+    Returns
+    -------
+    ndarray of float
+        The add-one p-values, the shape of ``pvalues``.
+
+    Raises
+    ------
+    ValueError
+        For a p-value outside [0, 1], ``n_resamples < 1`` or an unknown ``alternative``.
+
+    Examples
+    --------
+    With 99 resamples, a two-sided 0 becomes ``2 / 100`` and a one-sided 0 ``1 / 100``:
+
+    >>> add_one_pvalues([0.0, 0.02, 1.0], 99)
+    array([0.02  , 0.0398, 1.    ])
+    >>> add_one_pvalues([0.0, 0.5, np.nan], 99, "greater")
+    array([0.01 , 0.505,   nan])
+    """
+    alternative = _check_alternative(alternative)
+    b = float(_check_resamples(n_resamples))
+    p = np.array(pvalues, dtype=np.float64)
+    bad = ~np.isnan(p) & ((p < 0.0) | (p > 1.0))
+    if bad.any():
+        raise ValueError(f"`pvalues` must lie in [0, 1] (or NaN); got {float(p[bad][0])}.")
+    added = 2.0 if alternative == "two-sided" else 1.0
+    return np.minimum(1.0, (b * p + added) / (b + 1.0))
+
+
+def resamples_to_resolve(
+    m: int, confidence_level: float, method: str, alternative: str = "two-sided"
+) -> int:
+    """The fewest resamples ``B`` with which ``method`` can reject in a family of ``m``.
+
+    The rule: the smallest add-one p-value of ``B`` resamples (:func:`add_one_pvalues`:
+    ``2 / (B + 1)`` two-sided, ``1 / (B + 1)`` one-sided), adjusted by ``method`` in a
+    family of ``m`` whose other p-values are 1, is below ``alpha = 1 - confidence_level``.
+    That is the smallest threshold of every method, the one a family with a single true
+    difference must pass: ``alpha / m`` for Holm, Bonferroni and BH, ``alpha / (m c(m))``
+    for BY. So ``B + 1 > 2 m / alpha`` two-sided (``m / alpha`` one-sided; times ``c(m)``
+    for BY): 12,000 resamples for 300 comparisons at 0.05. With fewer, no comparison of
+    such a family can be declared different. The bound is a minimum, not a precision: at it a
+    rejection needs no resample in the tail at all, and decisions near the threshold rest
+    on about ``B alpha / (2 m)`` resamples of each tail; about ten times as many resamples
+    put some ten resamples there.
+
+    Parameters
+    ----------
+    m : int
+        The family's size, at least 1.
+    confidence_level : float
+        ``1 - alpha``, strictly between 0 and 1.
+    method : {"holm", "bonferroni", "fdr_bh", "fdr_by"}
+    alternative : {"two-sided", "less", "greater"}
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> resamples_to_resolve(300, 0.95, "holm")
+    12000
+    >>> resamples_to_resolve(10, 0.95, "fdr_by"), resamples_to_resolve(10, 0.95, "holm", "less")
+    (1171, 200)
+    """
+    if method not in PVALUE_METHODS:
+        raise ValueError(
+            f"`method` must be one of {', '.join(map(repr, PVALUE_METHODS))}; got {method!r}."
+        )
+    if isinstance(m, bool | np.bool_) or not isinstance(m, numbers.Integral) or m < 1:
+        raise ValueError(f"`m` must be a whole number of comparisons, at least 1; got {m!r}.")
+    m = int(m)
+    alpha = 1.0 - _check_level(confidence_level)
+    _check_alternative(alternative)
+    c = float(np.sum(1.0 / np.arange(1, m + 1))) if method == "fdr_by" else 1.0
+    added = 2.0 if alternative == "two-sided" else 1.0
+    # B + 1 > added m c / alpha; rounded first, so that 1 - 0.95 (0.05000000000000004)
+    # reads as the 0.05 it stands for and the bound is the one of exact arithmetic
+    return max(1, int(np.floor(round(added * m * c / alpha, 6))))
 
 
 def bonferroni_level(confidence_level: float, k, alternative: str = "two-sided"):

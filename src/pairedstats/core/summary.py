@@ -77,7 +77,9 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
         ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue`` (``pvalue < 1 -
         confidence_level`` exactly when the interval excludes 0), ``point`` (every replicate
         the same), ``n_nan``; BCa's ``bias_correction`` and ``acceleration``; with
-        ``adjust``, ``pvalue_adjusted``, and with "max-t" or "bonferroni"
+        ``adjust``, ``pvalue_adjusted`` (max-t's step-down p-values; the others adjust the
+        add-one p-values, :func:`pairedstats.core.adjust.add_one_pvalues`), and with
+        "max-t" or "bonferroni"
         ``ci_low_adjusted`` and ``ci_high_adjusted``.
 
     Examples
@@ -117,7 +119,11 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
         out.update(pvalue_adjusted=joint.pvalue_adjusted, ci_low_adjusted=joint.low,
                    ci_high_adjusted=joint.high)  # fmt: skip
     elif rule.adjust is not None:
-        out["pvalue_adjusted"] = _adjust.adjust_pvalues(out["pvalue"], rule.adjust)
+        # Holm, Bonferroni, BH and BY compare p-values with alpha / m: a Monte Carlo 0 means
+        # "below about 1 / B", so they adjust the add-one p-values (the raw ones stay in
+        # `pvalue`, which inverts the interval)
+        raw = _adjust.add_one_pvalues(out["pvalue"], n_resamples, rule.alternative)
+        out["pvalue_adjusted"] = _adjust.adjust_pvalues(raw, rule.adjust)
     return out
 
 

@@ -6,6 +6,7 @@ from .findings import (
     MissingStratumWarning,
     NaNReplicatesWarning,
     PointDistributionWarning,
+    ResolutionWarning,
     SingleUnitWarning,
 )
 from .result import BootstrapResult
@@ -17,6 +18,7 @@ __all__ = [
     "MissingStratumWarning",
     "NaNReplicatesWarning",
     "PointDistributionWarning",
+    "ResolutionWarning",
     "SingleUnitWarning",
     "bootstrap",
     "bootstrap_design",

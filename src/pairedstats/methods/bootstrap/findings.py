@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ...core import adjust as _adjust
 from ...core import bootstrap as _core
 from .._shared.findings import Findings as _Findings
 from .._shared.findings import listing
@@ -17,9 +18,11 @@ __all__ = [
     "MissingStratumWarning",
     "NaNReplicatesWarning",
     "PointDistributionWarning",
+    "ResolutionWarning",
     "SingleUnitWarning",
     "design_findings",
     "pass_fail",
+    "resolution",
 ]
 
 
@@ -49,6 +52,23 @@ class MissingStratumWarning(DegenerateBootstrapWarning):
 
 class NaNReplicatesWarning(DegenerateBootstrapWarning):
     """``statistic`` returned NaN on some resamples; those comparisons' intervals are NaN."""
+
+
+class ResolutionWarning(UserWarning):
+    """Too few resamples for ``adjust``: the family's smallest threshold (``alpha / m`` for
+    Holm, Bonferroni and BH, ``alpha / (m c(m))`` for BY) is below the smallest add-one
+    p-value of ``n_resamples`` resamples, so no comparison can be declared different
+    (:func:`pairedstats.core.adjust.resamples_to_resolve`). The warning names the
+    ``n_resamples`` needed and the adjustment that held its level best in the calibration
+    study (:data:`RECOMMENDED`)."""
+
+
+#: The adjustment the calibration study (docs/calibration.md) found to hold the family-wise
+#: error best over many comparisons, and why, for the warning.
+RECOMMENDED = (
+    "use adjust='max-t', which compares the maximum statistic of the family with alpha "
+    "itself (resolved by 1,000 resamples whatever the family's size)"
+)
 
 
 class Findings(_Findings):
@@ -85,6 +105,13 @@ class Findings(_Findings):
             "The interval and the standard error of those comparisons are NaN. Make "
             "`statistic` defined on every resample (e.g. an AUC needs both classes: "
             "stratify on the class with `strata` so that every resample has both).",
+        ),
+        "resolution": (
+            ResolutionWarning,
+            "Too few resamples for the adjustment",
+            "No comparison of such a family can be declared different: a Monte Carlo p-value "
+            "of 0 means below about 1 / n_resamples, so the adjustment uses the add-one "
+            "p-values (Phipson and Smyth 2010), whose smallest cannot pass the threshold.",
         ),
         "bca_z0": (
             DegenerateBootstrapWarning,
@@ -147,3 +174,34 @@ def design_findings(findings: Findings, g: int, group: _core.GroupData, weights)
         missing = [labels[c] for c in weights if labels[c] not in group.stratum_keys]
         if missing:
             findings.add("missing", g, f"no items in strata {missing!r}")
+
+
+def resolution(findings: Findings, pvalues: np.ndarray, s) -> None:
+    """The groups whose family (the comparisons with a p-value, ``pvalues`` n_groups x k)
+    is too large for ``s.n_resamples`` to resolve the smallest threshold of ``s.adjust``
+    (Holm, Bonferroni, BH, BY; :func:`pairedstats.core.adjust.resamples_to_resolve`)."""
+    if s.adjust not in _adjust.PVALUE_METHODS:
+        return
+    sizes = (~np.isnan(pvalues)).sum(axis=-1)
+    needed = {m: _adjust.resamples_to_resolve(int(m), s.confidence_level, s.adjust,
+                                              s.alternative)
+              for m in np.unique(sizes) if m > 0}  # fmt: skip
+    short = [g for g, m in enumerate(sizes) if m > 0 and s.n_resamples < needed[m]]
+    if not short:
+        return
+    alpha, two = 1 - s.confidence_level, s.alternative == "two-sided"
+    for g in short:
+        m = int(sizes[g])
+        threshold = f"alpha / (m c(m)) = {alpha / (m * np.sum(1 / np.arange(1, m + 1))):.3g}" \
+            if s.adjust == "fdr_by" else f"alpha / m = {alpha / m:.3g}"  # fmt: skip
+        smallest = (2 if two else 1) / (s.n_resamples + 1)
+        findings.add("resolution", g, (
+            f"adjust={s.adjust!r} tests the {m} comparisons of a family at {threshold}, "
+            f"below the smallest add-one p-value of {s.n_resamples} resamples, "
+            f"{'2' if two else '1'} / (n_resamples + 1) = {smallest:.3g}"))  # fmt: skip
+    most = max(needed[sizes[g]] for g in short)
+    findings.notes["resolution"] = (
+        f"Use n_resamples={most} at least (the threshold then passes when no resample "
+        f"crosses 0; about ten times as many, {10 * most}, put ten resamples at it), or "
+        f"{RECOMMENDED} (docs/bootstrap.md, many comparisons)."
+    )

@@ -41,8 +41,13 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         it as ``<1/n_resamples`` (:meth:`pvalue_bounds`).
     pvalue_adjusted : ndarray or None
         With ``adjust``, the p-values adjusted over the comparisons of the group (the
-        family): Holm's, Bonferroni's or Benjamini-Hochberg's of ``pvalue``, or max-t's
-        step-down p-values from the joint replicates (:mod:`pairedstats.core.adjust`).
+        family): Holm's, Bonferroni's, Benjamini-Hochberg's or Benjamini-Yekutieli's of the
+        *add-one* p-values ``(B p + 2) / (B + 1)`` (one-sided ``(B p + 1) / (B + 1)``,
+        ``B = n_resamples``; :func:`pairedstats.core.adjust.add_one_pvalues`), so that a
+        ``pvalue`` of 0, "below about 1 / B", never passes a threshold ``alpha / m`` finer
+        than the resamples resolve; or max-t's step-down p-values from the joint replicates
+        (:mod:`pairedstats.core.adjust`). The metadata's ``adjusted_pvalues`` and the
+        printed header say which.
     ci_low_adjusted, ci_high_adjusted : ndarray or None
         With ``adjust="max-t"`` or ``"bonferroni"``, simultaneous intervals: all the
         group's comparisons are covered together at ``confidence_level``.
@@ -158,12 +163,17 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     @property
     def caveat(self) -> str | None:
         """What the table could be misread as saying: with ``statistic``, that ``mean_a``
-        and ``mean_b`` hold that statistic; with several comparisons per group and no
-        ``adjust``, that each interval and p-value holds for its comparison alone."""
+        and ``mean_b`` hold that statistic; with ``adjust``, which p-values
+        ``pvalue_adjusted`` adjusts (``pvalue_adjusted: holm of add-one p-values (B p + 2) /
+        (B + 1), B = 10000``); with several comparisons per group and no ``adjust``, that
+        each interval and p-value holds for its comparison alone."""
         lines = []
         statistic = self.metadata.get("statistic")
         if statistic is not None:
             lines.append(f"mean_a, mean_b: {statistic} of each system (statistic=), not means")
+        adjusted = self.metadata.get("adjusted_pvalues")
+        if self.pvalue_adjusted is not None and adjusted:
+            lines.append(f"pvalue_adjusted: {self.metadata.get('adjust')} of {adjusted}")
         k = len(self.label_a)
         if k > 1 and self.pvalue_adjusted is None:
             lines.append(
@@ -179,7 +189,8 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         replicates (``1 / n_resamples`` too), or Holm's, Bonferroni's or
         Benjamini-Hochberg's of ``pvalue``, which multiply it by at most the family size
         ``m`` (the group's comparisons with a p-value): ``m / n_resamples``;
-        Benjamini-Yekutieli's by at most ``m c(m)``, ``c(m) = sum_{i<=m} 1/i``."""
+        Benjamini-Yekutieli's by at most ``m c(m)``, ``c(m) = sum_{i<=m} 1/i``. (Those four
+        adjust the add-one p-values, which are never 0: the bound then marks no value.)"""
         n = self.metadata.get("n_resamples")
         if not n:
             return {}

@@ -22,7 +22,7 @@ from ...core.effects import paired_effects
 from ...core.parallel import run_in_parts
 from ...core.summary import Rule, summarize
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
-from .findings import Findings, binary_comparisons, design_findings, pass_fail
+from .findings import Findings, binary_comparisons, design_findings, pass_fail, resolution
 from .result import BootstrapResult
 from .settings import Settings
 
@@ -153,7 +153,18 @@ def _report(s: Settings, out: Outputs, findings: Findings, binary: np.ndarray) -
                            ("bca_a", ~np.isfinite(out["acceleration"]) & ~point)):  # fmt: skip
             findings.comparisons(kind, mask)
             pass_fail(findings, mask & binary, kind)
+    resolution(findings, out["pvalue"], s)
     findings.warn()
+
+
+def _adjusted(s: Settings) -> str | None:
+    """Which p-values ``pvalue_adjusted`` adjusts (the metadata's ``adjusted_pvalues``)."""
+    if s.adjust is None:
+        return None
+    if s.adjust == "max-t":
+        return "the joint resamples (step-down shares, not add-one)"
+    added = 2 if s.alternative == "two-sided" else 1
+    return f"add-one p-values (B p + {added}) / (B + 1), B = {s.n_resamples}"
 
 
 def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
@@ -170,7 +181,7 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
         baseline=s.baseline, resampling=s.resampling,
         statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
         weights=weights, cluster=design.cluster is not None, strata=design.strata is not None,
-        replicate=design.replicates is not None,
+        replicate=design.replicates is not None, adjusted_pvalues=_adjusted(s),
     )  # fmt: skip
     return BootstrapResult(
         **comparison_labels(design, pairs), metadata=meta,
