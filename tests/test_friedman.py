@@ -208,15 +208,22 @@ def test_cliques_read_an_integer_group_as_its_label():
     keys = dict(item="item", system="system", score="score")
     res = folds.paired.friedman(**keys, by="fold", as_result=True)
     assert [key for (key,) in res.group_keys] == list(FOLD_ORDER)
+    ranks = res.mean_ranks()
     for fold in FOLD_ORDER:
-        alone = folds[folds["fold"] == fold].paired.friedman(**keys, as_result=True).cliques()
+        own = folds[folds["fold"] == fold].paired.friedman(**keys, as_result=True)
+        alone = own.cliques()
         assert res.cliques(group=fold) == res.cliques(group=(fold,)) == alone
         assert res.cliques(group=np.int64(fold)) == alone
+        # the mean ranks' letters and the diagram's bars are the group's own cliques too
+        got = ranks[ranks["fold"] == fold].drop(columns="fold").reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, own.mean_ranks(), check_flags=False)
+        fig = plotting.critical_difference(res, group=fold)
+        assert fig.axes[0].get_title() == f"fold={fold}"
+        bars = [line for line in fig.axes[0].lines if line.get_gid() == "clique"]
+        assert len(bars) == sum(len(clique) > 1 for clique in alone)
+        matplotlib.pyplot.close(fig)
     # the label 0 is not the group at position 0 (fold 2, where no pair differs)
     assert res.cliques(group=0) != res.cliques(group=2)
-    fig = plotting.critical_difference(res, group=0)
-    assert fig.axes[0].get_title() == "fold=0"
-    matplotlib.pyplot.close(fig)
     # integer labels: an integer that is not one of them is refused, never read as a position
     refused = r"`group`: 3 is not a group label; the labels are \[2, 0, 1\] \(fold\)\. The"
     with pytest.raises(ValueError, match=refused):

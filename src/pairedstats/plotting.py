@@ -456,7 +456,7 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     g = _group_index(result, group)
     k = len(result.systems)
     mean = np.asarray(result.mean_rank, dtype=float)[g]
-    cliques = [c for c in result.cliques(alpha, group=g) if len(c) > 1]
+    cliques = [c for c in result._cliques(alpha, g) if len(c) > 1]
     cd = None
     if result.metadata.get("posthoc") == "nemenyi":
         cd = float(result.critical_difference(alpha)[g])

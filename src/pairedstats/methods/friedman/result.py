@@ -143,7 +143,10 @@ class FriedmanResult(ComparisonResult):
         """
         from ...plotting import _group_index
 
-        g = _group_index(self, group)
+        return self._cliques(alpha, _group_index(self, group))
+
+    def _cliques(self, alpha, g: int) -> list[frozenset]:
+        """:meth:`cliques` of the group at position ``g`` (the callers that hold one)."""
         index = {s: i for i, s in enumerate(self.systems)}
         different = self._different(alpha)[g]
         pairs = [(index[a], index[b]) for a, b, d in zip(self.label_a, self.label_b, different)
@@ -214,7 +217,7 @@ class FriedmanResult(ComparisonResult):
         data["mean_rank"] = np.asarray(self.mean_rank).reshape(-1).copy()
         letters = []
         for g in range(len(self.group_keys)):
-            found = self.cliques(alpha, group=g)
+            found = self._cliques(alpha, g)
             letters += ["".join(display._letter(c) for c, clique in enumerate(found)
                                 if s in clique) for s in self.systems]  # fmt: skip
         data["cliques"] = letters
