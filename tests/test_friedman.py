@@ -112,6 +112,13 @@ def test_tie_correction_is_r_and_scipy_and_demsar_divided_by_the_tie_factor():
     ranks = TABLE6[[f"rank_{s}" for s in DEMSAR]].to_numpy()
     scipy = stats.friedmanchisquare(*ranks.T).statistic
     np.testing.assert_allclose(corrected.friedman[0, 0], scipy, rtol=1e-12)
+    # docs/friedman.md: 10.23 and F_F 4.19, (N - 1) chi2 / (N (k - 1) - chi2) with N = 14, k = 4
+    assert round(float(corrected.friedman[0, 0]), 2) == 10.23
+    assert round(float(corrected.iman_davenport[0, 0]), 2) == 4.19
+    f = 13 * scipy / (14 * 3 - scipy)
+    np.testing.assert_allclose(corrected.iman_davenport[0, 0], f, rtol=1e-12)
+    np.testing.assert_allclose(corrected.pvalue_iman_davenport[0, 0], stats.f.sf(f, 3, 39),
+                               rtol=1e-10)  # fmt: skip
     # the post-hoc tests do not depend on it
     np.testing.assert_array_equal(corrected.pvalue_adjusted, plain.pvalue_adjusted)
 

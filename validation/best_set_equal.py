@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from best_set import B, LEVEL, N_SETS, SETS
+from best_set import LEVEL, N_SETS, SETS, B
 
 from pairedstats.inputs import design_from_array
 
