@@ -319,7 +319,8 @@ def test_report_marks_each_metrics_best_set(runs):
 def test_a_system_whose_mcs_pvalue_is_alpha_stays_in_the_set():
     # docs/mcs.md: elimination needs p < alpha, so p == alpha is in the set (arch's
     # MCS.included keeps only p > alpha); at 10 resamples the worse system's p-value is 1/10
-    x = np.random.default_rng(12).normal(size=(12, 2)) + [0.0, 0.5]
+    x = np.random.default_rng(12).normal(size=(12, 2))
+    x[:, 1] += 0.5
     res = pd.DataFrame(x, columns=["a", "b"]).paired.mcs(rng=1, n_resamples=10)
     row = res.set_index("system").loc["a"]
     assert row["mcs_pvalue"] == 0.1

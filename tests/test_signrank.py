@@ -98,7 +98,7 @@ def test_matches_r(row):
             assert got == float(row[end])
 
 
-@pytest.mark.filterwarnings("ignore::pairedstats.SignrankConfidenceWarning")
+@pytest.mark.filterwarnings("ignore::SignrankConfidenceWarning")
 @pytest.mark.parametrize("name", sorted(DATASETS))
 def test_pvalues_match_scipy(name):
     a, b = DATASETS[name]
@@ -423,3 +423,20 @@ def test_scores_on_a_decimal_grid_are_ranked_as_their_decimals():
         ref = stats.wilcoxon(tenths, zero_method="wilcox", correction=True, method="approx")
         assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
         assert row.n_zeros == (tenths == 0).sum()
+
+
+def test_a_zero_without_ties_takes_r_s_asymptotic_path_and_keeps_the_level():
+    # validation/results/signrank_r_level.txt (R 4.2): 1, 2, 3, 4, 5, 0 -> continuity-
+    # corrected normal test, p = 0.05905823, interval [2, 4] at a conf.level lowered to 0.8;
+    # pairedstats keeps 0.95: the widest interval [1, 5], with the warning
+    d = np.array([1.0, 2, 3, 4, 5, 0])
+    with pytest.warns(SignrankConfidenceWarning):
+        res = signrank(np.c_[np.zeros_like(d), d])
+    assert res.method[0, 0] == "asymptotic"
+    assert float(res.pvalue[0, 0]) == pytest.approx(0.05905823, rel=1e-6)
+    assert (float(res.ci_low[0, 0]), float(res.ci_high[0, 0])) == (1.0, 5.0)
+    d = np.array([1.5, 2, 3, 4, 5, 6, 0])  # R: [2, 5] at 0.9; here 0.95 is reached
+    res = signrank(np.c_[np.zeros_like(d), d])
+    assert float(res.pvalue[0, 0]) == pytest.approx(0.03603169, rel=1e-6)
+    assert (float(res.ci_low[0, 0]), float(res.ci_high[0, 0])) == (1.5, 6.0)
+    assert float(res.ci_coverage[0, 0]) == 0.95

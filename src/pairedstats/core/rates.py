@@ -7,9 +7,11 @@ Wilson (1927) inverts the score test of a binomial proportion: at ``x`` passes o
     centre = (x + z^2 / 2) / (n + z^2),
     half = z sqrt(x (n - x) / n + z^2 / 4) / (n + z^2).
 
-It keeps its coverage near the nominal level down to small ``n`` where the Wald interval
-``p +- z sqrt(p (1 - p) / n)`` does not, and unlike Wald it is not a point at 0% or 100%
-(Brown, Cai and DasGupta 2001, Statistical Science 16:101-133, recommend it). At ``x = 0``
+It keeps its coverage nearer the nominal level at small ``n`` than the Wald interval
+``p +- z sqrt(p (1 - p) / n)``, though it dips near rates of 0 and 1 (at 95%, 0.837 at
+``n = 11``, by exact enumeration in ``validation/mcnemar_enumeration.py``), and unlike Wald
+it is not a point at 0% or 100% (Brown, Cai and DasGupta 2001, Statistical Science
+16:101-133, recommend it). At ``x = 0``
 and ``x = n`` its open end is replaced by the exact bound of Clopper and Pearson (1934),
 ``1 - (alpha / 2)^(1 / n)`` and ``(alpha / 2)^(1 / n)``, which guarantees the level there
 (the Wilson end is ``z^2 / (n + z^2)``, slightly narrower); the closed end stays 0 or 1.
