@@ -98,7 +98,7 @@ def test_matches_r(row):
             assert got == float(row[end])
 
 
-@pytest.mark.filterwarnings("ignore::SignrankConfidenceWarning")
+@pytest.mark.filterwarnings("ignore::pairedstats.SignrankConfidenceWarning")
 @pytest.mark.parametrize("name", sorted(DATASETS))
 def test_pvalues_match_scipy(name):
     a, b = DATASETS[name]
