@@ -356,7 +356,7 @@ def test_holm_does_not_reject_on_a_monte_carlo_zero():
     with pytest.warns(pairedstats.ResolutionWarning, match=r"n_resamples=12000 at least") as w:
         res = bootstrap(x, adjust="holm", n_resamples=999, rng=2)
     assert "alpha / m = 0.000167" in str(w[0].message)
-    assert "adjust='max-t'" in str(w[0].message)  # the recommendation
+    assert "method='studentized' with adjust='holm'" in str(w[0].message)  # recommended
     zeros = res.pvalue[0] == 0
     assert zeros.any()
     from pairedstats.core.adjust import adjust_pvalues

@@ -469,7 +469,9 @@ def test_add_one_pvalues_by_the_formula():
     for alternative in ("less", "greater"):
         np.testing.assert_allclose(
             adjust.add_one_pvalues(p, 999, alternative),
-            [1 / 1000, 2.998 / 1000, 50.95 / 1000, 500.5 / 1000, 1.0, np.nan], rtol=1e-14)
+            [1 / 1000, 2.998 / 1000, 50.95 / 1000, 500.5 / 1000, 1.0, np.nan],
+            rtol=1e-14,
+        )
     # never below the raw p-value, 1 stays 1, the shape is kept
     q = np.random.default_rng(3).random((4, 7))
     assert (adjust.add_one_pvalues(q, 50) >= q).all()
