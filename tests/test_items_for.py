@@ -20,10 +20,12 @@ from pairedstats import ItemsForResult, PlanningWarning, cli
 from pairedstats.core.power import (
     detectable_difference,
     items_for,
+    paired_power,
+)
+from pairedstats.core.power_mcnemar import (
     mcnemar_detectable_difference,
     mcnemar_items_for,
     mcnemar_power,
-    paired_power,
 )
 
 REF = Path(__file__).parent / "reference" / "power"

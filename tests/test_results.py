@@ -624,7 +624,8 @@ def test_an_adjusted_bootstrap_pvalue_is_never_zero_and_says_what_it_adjusts():
                                   as_result=True)  # fmt: skip
     assert _column(str(maxt), "pvalue_adjusted", 3) == ["<0.0001"] * 3  # a share of B
     assert str(maxt).splitlines()[2] == (
-        "pvalue_adjusted: max-t of the joint resamples (step-down shares, not add-one)")
+        "pvalue_adjusted: max-t of the joint resamples (step-down shares, not add-one)"
+    )
 
 
 def test_counts_are_integers_in_every_display():

@@ -7,7 +7,7 @@ rates ``delta = f psi`` with ``f`` in 0.2, 0.35, 0.5, 0.8 (plans of up to a few 
 items); power 0.8 and 0.9; two-sided, ``alpha = 0.05``. For each: Connor's items
 (``method="asymptotic"``), the exact test's and the mid-p test's (the smallest ``n`` whose
 exact power reaches the target), and the exact test's power at Connor's items. The exact
-power is ``pairedstats.core.power.mcnemar_exact_power``, itself checked against an
+power is ``pairedstats.core.power_mcnemar.mcnemar_exact_power``, itself checked against an
 enumeration of every table with scipy's p-values in ``tests/core/test_power.py``.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pairedstats.core.power import mcnemar_items_for, mcnemar_power
+from pairedstats.core.power_mcnemar import mcnemar_items_for, mcnemar_power
 
 OUT = Path(__file__).parent / "results" / "mcnemar_plan.json"
 

@@ -15,11 +15,13 @@ import pairedstats
 from pairedstats.core.power import (
     detectable_difference,
     items_for,
+    paired_power,
+    standard_deviation_limit,
+)
+from pairedstats.core.power_mcnemar import (
     mcnemar_detectable_difference,
     mcnemar_items_for,
     mcnemar_power,
-    paired_power,
-    standard_deviation_limit,
 )
 
 REF = pd.read_csv(Path(__file__).parents[1] / "reference" / "power" / "reference.csv")

@@ -47,7 +47,7 @@ class ItemsForResult(ComparisonResult):
         (:func:`pairedstats.items_for`); ``"mcnemar"``: McNemar's test for 0/1 scores with
         ``discordant_rate`` (the test of ``mcnemar_method``, in the metadata: by default
         the exact test's exact power; Connor 1987 for the asymptotic test;
-        :func:`pairedstats.core.power.mcnemar_items_for`).
+        :func:`pairedstats.core.power_mcnemar.mcnemar_items_for`).
     n_items_needed : ndarray
         The items needed to detect ``difference`` with probability ``power`` at level
         ``alpha`` (a count; NaN where the table cannot say: see

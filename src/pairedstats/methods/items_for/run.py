@@ -1,7 +1,7 @@
 """The plan's run: for every comparison of every group of a paired design, the spread of its
 per-item differences (or, for 0/1 scores, its discordant rate), the items needed to detect
 the planned difference and the difference detectable at the table's size (:func:`run`); the
-numbers come from :mod:`pairedstats.core.power`."""
+numbers come from :mod:`pairedstats.core.power` and :mod:`pairedstats.core.power_mcnemar`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 
 from ... import _validation
 from ...core import power as _power
+from ...core import power_mcnemar as _mcnemar_power
 from ...core.ties import tie_error
 from .._shared.runs import Outputs, comparison_labels
 from .findings import Findings
@@ -74,10 +75,10 @@ def _plan(pair: np.ndarray, tie: float, s: Settings) -> tuple[dict, list[str]]:
         if abs(s.difference) > planned:
             found.append("beyond")
         else:
-            row["n_items_needed"] = _needed(_power.mcnemar_items_for, s, found,
+            row["n_items_needed"] = _needed(_mcnemar_power.mcnemar_items_for, s, found,
                                             discordant_rate=planned,
                                             method=s.mcnemar_method)  # fmt: skip
-        row["detectable_difference"] = _power.mcnemar_detectable_difference(
+        row["detectable_difference"] = _mcnemar_power.mcnemar_detectable_difference(
             n, discordant_rate=planned, method=s.mcnemar_method, **plan
         )
         if np.isnan(row["detectable_difference"]):

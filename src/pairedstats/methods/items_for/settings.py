@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ... import _validation
 from ...core.design import PairedDesign, comparison_pairs
 from ...core.inference import ALTERNATIVES
-from ...core.power import MCNEMAR_METHODS, check_level, check_plan
+from ...core.power import check_level, check_plan
+from ...core.power_mcnemar import MCNEMAR_METHODS
 from ...inputs import check_design
 
 __all__ = ["Settings", "check"]

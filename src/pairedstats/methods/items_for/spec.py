@@ -8,7 +8,7 @@ deviation of ``b - a`` (:func:`pairedstats.items_for`, :func:`pairedstats.detect
 0/1 scores (pass/fail): McNemar's test with the observed discordant rate, Connor (1987),
 *Sample size for testing differences in proportions for the paired-sample design*,
 Biometrics 43(1), 207-211, for the asymptotic test, and the exact power of the exact (default)
-and mid-p tests (:func:`pairedstats.core.power.mcnemar_items_for`, ``mcnemar_method``).
+and mid-p tests (:func:`pairedstats.core.power_mcnemar.mcnemar_items_for`, ``mcnemar_method``).
 
 The function :func:`pairedstats.items_for` takes a difference and a standard deviation, no
 table, and stays what it is: this method has no function on arrays of its own (the name is
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import inspect
 
-from ...core.power import MCNEMAR_METHODS
+from ...core.power_mcnemar import MCNEMAR_METHODS
 from .._shared.keywords import (
     NO_REPLICATE,
     PAIRED_INPUTS,
@@ -64,7 +64,8 @@ KEYWORDS = (
         "mcnemar_method", "exact", '{"exact", "mid-p", "asymptotic"}, default "exact"',
         "For 0/1 scores, the McNemar test planned for (``mcnemar``'s ``method``): "
         '``"exact"``, its default, and ``"mid-p"`` by the exact power of the test (a sum over '
-        "the number of discordant items, :func:`pairedstats.core.power.mcnemar_exact_power`); "
+        "the number of discordant items, "
+        ":func:`pairedstats.core.power_mcnemar.mcnemar_exact_power`); "
         '``"asymptotic"`` by Connor\'s (1987) formula. The exact test needs a median 5% more '
         "items than Connor's plan (-3% to +10% for plans of 50 items or more; "
         "``validation/mcnemar_plan.py``). Other scores ignore it.",
