@@ -432,22 +432,25 @@ def test_tie_tolerance_is_the_float64_rule_or_the_error_of_the_differences():
     reps = np.array([1.0 - 1e-9, 0.5, 0.7, 1.5])
     assert cb.bias_correction(reps, 1.0) == pytest.approx(NormalDist().inv_cdf(6 / 8))
     assert cb.bias_correction(reps, 1.0, 2e-9) == pytest.approx(NormalDist().inv_cdf(5 / 8))
-    # a b - a of scores spread over 0.75 given in float32 errs by 16 * 2**-24 * 0.75 (the tie
-    # rule of core.ties); a weighted mean of such differences minus another by twice that
-    x = np.array([[0.25, -0.5], [0.125, 0.0]])
-    assert cb.tie_error(x, 2.0**-24) == 2 * 16 * 2.0**-24 * 0.75
-    assert cb.tie_error(x) == 2 * 16 * 2.0**-53 * 0.75
-    assert cb.tie_error(x + 2.0**50) == cb.tie_error(x)  # an exact offset changes nothing
+    # a b - a of float32 scores up to 0.7 in size errs by 2 * 2 * 2**-24 * 0.7 (the tie rule
+    # of core.ties: each score by 2 units of roundoff of its own size); a weighted mean of
+    # such differences minus another by twice that
+    x = np.array([[0.2, -0.7], [0.1, 0.0]])
+    assert cb.tie_error(x, 2.0**-24) == 2 * 4 * 2.0**-24 * 0.7
+    assert cb.tie_error(x) == 2 * 4 * 2.0**-53 * 0.7
+    # integers are exact, at any offset float64 holds; binary fractions are read by their size
+    assert cb.tie_error(np.array([[1.0, -3.0], [2.0, 0.0]]) + 2.0**50) == 0.0
+    assert cb.tie_error(np.array([[0.25, -0.5], [0.125, 0.0]]), 2.0**-24) == 8 * 2.0**-24 * 0.5
     # per comparison in a group (with BCa or without): its own two systems; with a
     # statistic, its two values
     scores = np.array([[0.5, -4.0, 0.25], [0.0, 1.0, 0.125], [0.25, 2.0, 0.0]])
     group = _group(scores, [(0, 2), (0, 1)], precision=2.0**-24)
     for influence in (True, False):
         out = _reps(group, 20, influence=influence)
-        # spread of systems 0 and 2: 0.5; of systems 0 and 1: 6
-        np.testing.assert_array_equal(out.tie_error, [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 6.0])
+        # largest score in size of systems 0 and 2: 0.5; of systems 0 and 1: 4
+        np.testing.assert_array_equal(out.tie_error, [8 * 2.0**-24 * 0.5, 8 * 2.0**-24 * 4.0])
         out = _reps(group, 20, influence=influence, statistic=lambda v, axis: np.max(v, axis=axis))
-        np.testing.assert_array_equal(out.tie_error, [32 * 2.0**-24 * 0.5, 32 * 2.0**-24 * 2.0])
+        np.testing.assert_array_equal(out.tie_error, [8 * 2.0**-24 * 0.5, 8 * 2.0**-24 * 2.0])
 
 
 # -------------------------------------------------------------------------- mirror

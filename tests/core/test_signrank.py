@@ -190,7 +190,7 @@ def test_no_nonzero_difference():
 def test_differences_within_the_tie_error_are_tied_and_zero(factor):
     # integer scores times factor: differences equal in exact arithmetic an ulp apart; with
     # the tie error of the scores (core.ties) they are the integers' ties and zeros
-    from pairedstats.core.ties import tie_error
+    from pairedstats.core.ties import difference_errors
 
     rng = np.random.default_rng(4)
     x = rng.integers(0, 9, size=(40, 2)).astype(float)
@@ -198,13 +198,13 @@ def test_differences_within_the_tie_error_are_tied_and_zero(factor):
     scaled = factor * x
     ds = scaled[:, 1] - scaled[:, 0]
     assert np.unique(np.abs(ds)).size > np.unique(np.abs(d)).size
-    st = core.signed_ranks(ds, tie_error(scaled))
+    error = difference_errors(scaled[:, 0], scaled[:, 1])
+    st = core.signed_ranks(ds, error)
     nonzero = d[d != 0]
     assert st.n_zeros == (d == 0).sum()
     np.testing.assert_array_equal(st.doubled, 2 * stats.rankdata(np.abs(nonzero)))
     assert st.statistic == stats.rankdata(np.abs(nonzero))[nonzero > 0].sum()
     ref = stats.wilcoxon(d, zero_method="wilcox", correction=True, method="approx")
-    tie = tie_error(scaled)
     out = core.signrank_1d(ds, alternative="two-sided", confidence_level=0.95,
-                           method="asymptotic", correction=True, tie=tie)  # fmt: skip
+                           method="asymptotic", correction=True, error=error)  # fmt: skip
     assert out.pvalue == pytest.approx(ref.pvalue, rel=1e-12)

@@ -193,7 +193,7 @@ def tie_errors(cells, labels, pairs, precision: float = 2.0**-53) -> np.ndarray:
 
     Examples
     --------
-    >>> x = [np.array([[1.0, 2.0]]), np.array([[1.5, 2.0]]) + 2.0**50]
+    >>> x = [np.array([[1.0, 2.0]]), np.array([[3.0, 2.0]]) + 2.0**50]
     >>> t = tie_errors([x[0] + 2.0**50, x[1]], [(1, 2), (1, 2)], [(0, 1)])
     >>> bool(t[0] == tie_errors([x[0], x[1] - 2.0**50], [(1, 2), (1, 2)], [(0, 1)])[0])
     True

@@ -156,6 +156,9 @@ class TwoSampleDesign:
     dropped : tuple of int
         Per group, the number of missing values removed (trailing NaN of unequal columns in
         a wide table, NaN padding in a dataset); :meth:`n_dropped` reads it as an array.
+    precision : float
+        Unit roundoff of the scores as given (:func:`unit_roundoff`): the tie rule of
+        :mod:`pairedstats.core.ties` reads ties within it.
     """
 
     a: np.ndarray
@@ -167,6 +170,7 @@ class TwoSampleDesign:
     group_names: tuple = ()
     group_keys: tuple = ((),)
     dropped: tuple = (0,)
+    precision: float = 2.0**-53
 
     @property
     def n_groups(self) -> int:

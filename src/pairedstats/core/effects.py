@@ -11,6 +11,7 @@ import numpy as np
 
 from .intervals import comparison_tie_errors
 from .pairs import difference_moments
+from .ties import ERROR_ULPS
 
 __all__ = ["paired_effects"]
 
@@ -29,8 +30,8 @@ def paired_effects(
     differences of 0 is 0 (:func:`pairedstats.core.intervals.tie_error`, the tie rule of
     :mod:`pairedstats.core.ties`; differences equal in exact arithmetic can differ by an
     ulp), so that rescaling the scores changes no ``d_z``. ``wins``, ``ties`` and ``losses``
-    count the items where ``b - a`` is above, within and below that tie error of 0 (the
-    signed-rank test's zeros): ``b == a`` is always a tie.
+    count the items where ``b - a`` is above, within and below its own error
+    ``e(a) + e(b)`` of 0 (the signed-rank test's zeros): ``b == a`` is always a tie.
 
     Parameters
     ----------
@@ -56,7 +57,7 @@ def paired_effects(
     """
     scores = np.asarray(scores, dtype=np.float64)
     tol = comparison_tie_errors(scores, pairs, precision)
-    moments = difference_moments(scores, pairs, tol)
+    moments = difference_moments(scores, pairs, np.where(tol > 0, ERROR_ULPS * precision, 0.0))
     mean = np.where(np.abs(moments["mean"]) <= tol, 0.0, moments["mean"])
     n = scores.shape[0]
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -63,17 +63,17 @@ __all__ = [
 ]
 
 
-def within_ranks(losses, tie) -> np.ndarray:
+def within_ranks(losses, error) -> np.ndarray:
     """Each row's midranks, ascending (rank 1 to the smallest loss).
 
     Parameters
     ----------
     losses : array_like, shape (n, k)
         One row per data set; lower is better.
-    tie : array_like, shape (n,) or float
-        Per row, how close two values must be to tie: sorted, a value within ``tie`` of the
-        one before it joins its run of ties (the rule of
-        :func:`pairedstats.core.ties.tied_values`); 0 ties equal floats only.
+    error : array_like, shape (n, k) or float
+        Each value's error (the rule of :func:`pairedstats.core.ties.tied_values`): sorted,
+        a value within its error plus its predecessor's of the one before it joins its run
+        of ties; 0 ties equal floats only.
 
     Returns
     -------
@@ -83,16 +83,17 @@ def within_ranks(losses, tie) -> np.ndarray:
     --------
     >>> within_ranks([[0.3, 0.1, 0.3], [1.0, 2.0, 3.0]], 0.0).tolist()
     [[2.5, 1.0, 2.5], [1.0, 2.0, 3.0]]
-    >>> within_ranks([[0.1 + 0.2, 0.3, 0.0]], 1e-15).tolist()
+    >>> within_ranks([[0.1 + 0.2, 0.3, 0.0]], 1e-16).tolist()
     [[2.5, 2.5, 1.0]]
     """
     x = np.asarray(losses, dtype=np.float64)
     n, k = x.shape
-    tie = np.broadcast_to(np.asarray(tie, dtype=np.float64), (n,))
+    error = np.broadcast_to(np.asarray(error, dtype=np.float64), (n, k))
     order = np.argsort(x, axis=1, kind="stable")
     ordered = np.take_along_axis(x, order, axis=1)
+    e = np.take_along_axis(error, order, axis=1)
     starts = np.ones((n, k), dtype=bool)
-    starts[:, 1:] = np.diff(ordered, axis=1) > tie[:, None]
+    starts[:, 1:] = np.diff(ordered, axis=1) > e[:, 1:] + e[:, :-1]
     ends = np.ones((n, k), dtype=bool)
     ends[:, :-1] = starts[:, 1:]
     position = np.arange(k)

@@ -121,7 +121,7 @@ def bias_correction(replicates, estimate, tie_error=0.0) -> np.ndarray:
     >>> rep, est = (float(f(0.1)) + float(f(0.5))) / 2, (float(f(0.2)) + float(f(0.4))) / 2
     >>> rep == est
     False
-    >>> error = tie_error(np.array([[0.0, 0.5]]), 2.0**-24)
+    >>> error = tie_error(np.array([[f(0.1), f(0.2)], [f(0.5), f(0.4)]], dtype=float), 2.0**-24)
     >>> float(bias_correction([rep, 0.0, 1.0], est, error))
     0.0
     """
@@ -141,14 +141,14 @@ def tie_error(scores, precision: float = 2.0**-53) -> float:
     """Bound on how far the rounding of the differences moves a replicate from the estimate.
 
     The tie rule of :mod:`pairedstats.core.ties` on the per-item differences ``b - a`` of
-    the two systems' scores: each difference is known to ``E = ERROR_ULPS * precision * S``
-    (:func:`pairedstats.core.ties.difference_error`, ``S`` the spread ``max x - min x`` of
-    the two systems' scores). A replicate and the estimate are both weighted means of those
-    differences, with weights that sum to one (items, the ratio of cluster sums to cluster
-    sizes, strata combined with their weights), so rounding moves them apart by at most
-    ``2 E``: a replicate closer to the estimate than this cannot be told from a tie. The
-    bound follows differences, not the size of the scores: an offset that float64 holds
-    exactly (integers plus ``2**50``) changes nothing.
+    the two systems' scores: each difference is known to ``E = 2 * ERROR_ULPS * precision *
+    max|x|`` (:func:`pairedstats.core.ties.difference_error`: each score carries a rounding
+    relative to its own size), or exactly (``E = 0``) when the scores are integers or on a
+    binary grid (:func:`pairedstats.core.ties.is_exact`). A replicate and the estimate are
+    both weighted means of those differences, with weights that sum to one (items, the ratio
+    of cluster sums to cluster sizes, strata combined with their weights), so rounding moves
+    them apart by at most ``2 E``: a replicate closer to the estimate than this cannot be
+    told from a tie. Integers offset by ``2**50`` stay exact.
 
     Parameters
     ----------
@@ -160,8 +160,10 @@ def tie_error(scores, precision: float = 2.0**-53) -> float:
 
     Examples
     --------
-    >>> tie_error(np.array([[0.25, -0.5], [0.0, 0.125]]), 2.0**-24) == 2 * 16 * 2.0**-24 * 0.75
+    >>> tie_error(np.array([[0.2, -0.5], [0.0, 0.1]]), 2.0**-24) == 2 * 4 * 2.0**-24 * 0.5
     True
+    >>> tie_error(np.array([[0.25, -0.5], [0.0, 0.125]]), 2.0**-24)  # a binary grid: exact
+    0.0
     >>> tie_error(np.array([[1.0, 3.0]]) + 2.0**50) == tie_error(np.array([[1.0, 3.0]]))
     True
     """
@@ -180,23 +182,27 @@ def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None
 
     Examples
     --------
-    >>> x = np.array([[0.5, -4.0, 0.25], [0.0, 1.0, 0.125]])
-    >>> (comparison_tie_errors(x, [(0, 2), (0, 1)]) / (32 * 2.0**-53)).tolist()
-    [0.5, 5.0]
+    >>> x = np.array([[0.5, -4.0, 0.2], [0.0, 1.0, 0.1]])
+    >>> (comparison_tie_errors(x, [(0, 2), (0, 1)]) / (8 * 2.0**-53)).tolist()
+    [0.5, 4.0]
+    >>> comparison_tie_errors(np.array([[2.0, -4.0], [0.0, 1.0]]), [(0, 1)]).tolist()
+    [0.0]
     >>> sides = (np.array([0.5]), np.array([-2.0]))
-    >>> (comparison_tie_errors(x, [(0, 1)], sides=sides) / (32 * 2.0**-53)).tolist()
+    >>> (comparison_tie_errors(x, [(0, 1)], sides=sides) / (8 * 2.0**-53)).tolist()
     [2.0]
     """
-    if sides is None:  # the spread of two systems from each one's largest and smallest
+    if sides is None:  # each system's largest magnitude and binary grid, then per pair
         x = np.asarray(scores, dtype=np.float64)
         a = np.array([p[0] for p in pairs], dtype=np.intp)
         b = np.array([p[1] for p in pairs], dtype=np.intp)
         if x.shape[0] == 0:
             return np.zeros(a.size)
         xt = np.ascontiguousarray(x.T)  # each system's scores in a row: fast reductions
-        high, low = xt.max(axis=1), xt.min(axis=1)
-        spread = np.maximum(high[a], high[b]) - np.minimum(low[a], low[b])
-        return 2.0 * (_ties.ERROR_ULPS * precision * spread)
+        largest = np.maximum(xt.max(axis=1), -xt.min(axis=1))
+        grid = _ties.grid_exponents(xt)
+        size = np.maximum(largest[a], largest[b])
+        exact = _ties.exact_scores(size, np.minimum(grid[a], grid[b]), precision)
+        return np.where(exact, 0.0, 4.0 * _ties.ERROR_ULPS * precision * size)
     return np.array([_ties.magnitude_tie_error(np.array([sa, sb]), precision)
                      for sa, sb in zip(*sides, strict=True)])  # fmt: skip
 

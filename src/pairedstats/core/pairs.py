@@ -46,10 +46,11 @@ def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> 
     return 1.0 * (out / float(xt.shape[1]))
 
 
-def difference_moments(scores, pairs: Sequence[tuple[int, int]], tol, workers=None) -> dict:
+def difference_moments(scores, pairs: Sequence[tuple[int, int]], rel, workers=None) -> dict:
     """Per comparison: ``mean`` of ``d = b - a``, ``ss`` the sum of ``(d - mean)**2``, and
     ``wins``, ``ties``, ``losses``, the items where ``d`` is above, within and below its
-    ``tol`` (k,) of 0.
+    error ``rel * (|a| + |b|)`` of 0 (``rel`` (k,): ``ERROR_ULPS`` units of roundoff of the
+    scores, 0 for exact scores: the tie rule of :mod:`pairedstats.core.ties`).
 
     Examples
     --------
@@ -61,12 +62,12 @@ def difference_moments(scores, pairs: Sequence[tuple[int, int]], tol, workers=No
     from .kernels import pairs as kernels
 
     xt, a, b = _layout(scores, pairs)
-    tol = np.ascontiguousarray(np.broadcast_to(np.asarray(tol, dtype=np.float64), a.shape))
+    rel = np.ascontiguousarray(np.broadcast_to(np.asarray(rel, dtype=np.float64), a.shape))
     out = {"mean": np.empty(a.size), "ss": np.empty(a.size)}
     out.update({k: np.empty(a.size, dtype=np.int64) for k in ("wins", "ties", "losses")})
 
     def part(s):
-        kernels.difference_moments(xt, a, b, tol, s.start, s.stop, out["mean"], out["ss"],
+        kernels.difference_moments(xt, a, b, rel, s.start, s.stop, out["mean"], out["ss"],
                                    out["wins"], out["ties"], out["losses"])  # fmt: skip
 
     run_in_parts(a.size, workers, part)

@@ -6,12 +6,12 @@ Conventions (the whole package reads differences as b minus a; ``d = b - a``):
   reported); ``n`` below is the number of non-zero differences;
 * the absolute differences are ranked ascending (midranks for ties); the statistic ``V``
   is the sum of the ranks of the positive differences (R's ``V``);
-* zeros and ties follow the tie rule of :mod:`pairedstats.core.ties`: a difference within
-  ``2 E`` of 0 is a zero, and sizes ``|d|`` within ``2 E`` of each other are tied (``E =
-  16 u S``, ``S`` the spread of the two systems' scores, ``u`` the unit roundoff of the
-  scores as given). Differences equal in exact arithmetic stay tied when the scores are
-  scaled (``0.1 * x`` of integer scores) or given as decimals, which R's exact equality
-  splits by an ulp; an offset of the scores that float64 holds exactly changes nothing;
+* zeros and ties follow the tie rule of :mod:`pairedstats.core.ties`: a difference
+  ``b - a`` carries the error ``e = 2 u (|a| + |b|)`` of its two scores (``u`` the unit
+  roundoff of their dtype; 0 when the scores are integers or on a binary grid); it is a zero
+  within ``e`` of 0, and two sizes ``|d|`` are tied within their errors added. Differences
+  equal in exact arithmetic stay tied when the scores are scaled (``0.1 * x`` of integer
+  scores), offset, or given as decimals, which R's exact equality splits by an ulp;
 * ``alternative`` is about b - a: ``"greater"`` means b tends to exceed a (``V`` large);
 * ``shift`` is the median of the Walsh averages ``(d_i + d_j) / 2``, ``i <= j``, of the
   non-zero differences (the paired Hodges-Lehmann estimate); its interval is made of order
@@ -48,7 +48,7 @@ import numpy as np
 from scipy import special
 
 from .ranktest import RankTest, asymptotic_pvalue, ci_tail, continuity, exact_ci_rank, z_score
-from .ties import tie_error, tied_values
+from .ties import difference_errors, tied_values
 
 __all__ = [
     "EXACT_MAX_OPERATIONS",
@@ -99,6 +99,8 @@ class SignedRanks:
     ----------
     nonzero : ndarray of float64
         The non-zero differences, in their given order.
+    error : ndarray of float64
+        Their errors (the tie rule's; 0 for exact scores).
     n_zeros : int
         Differences read as zero (dropped).
     n : int
@@ -116,6 +118,7 @@ class SignedRanks:
     """
 
     nonzero: np.ndarray
+    error: np.ndarray
     n_zeros: int
     n: int
     doubled: np.ndarray
@@ -126,12 +129,14 @@ class SignedRanks:
     null_variance: float
 
 
-def signed_ranks(d: np.ndarray, tie: float = 0.0) -> SignedRanks:
+def signed_ranks(d: np.ndarray, error=0.0) -> SignedRanks:
     """The signed-rank statistic of the differences ``d`` (zeros dropped).
 
-    A difference within ``tie`` of 0 is a zero, and sizes ``|d|`` within ``tie`` of each
-    other share their midrank (:func:`pairedstats.core.ties.tied_values`); ``tie = 0``
-    reads both by exact equality, as R does.
+    ``error`` is each difference's error (one number, or one per difference;
+    :func:`pairedstats.core.ties.difference_errors`): a difference within its error of 0 is
+    a zero, and sizes ``|d|`` within their errors added share their midrank
+    (:func:`pairedstats.core.ties.tied_values`); ``error = 0`` reads both by exact
+    equality, as R does.
 
     Examples
     --------
@@ -139,24 +144,27 @@ def signed_ranks(d: np.ndarray, tie: float = 0.0) -> SignedRanks:
     >>> st.n, st.n_zeros, st.statistic, st.doubled.tolist()
     (4, 1, 6.5, [5, 2, 8, 5])
 
-    ``0.3 - 0.2`` and ``0.2 - 0.1`` are an ulp apart; within the tie error of the scores
-    (:func:`pairedstats.core.ties.tie_error`) they share a rank:
+    ``0.3 - 0.2`` and ``0.2 - 0.1`` are an ulp apart; within the errors of the scores
+    (:func:`pairedstats.core.ties.difference_errors`) they share a rank:
 
-    >>> from pairedstats.core.ties import tie_error
+    >>> from pairedstats.core.ties import difference_errors
     >>> a, b = np.array([0.2, 0.1, 0.0]), np.array([0.3, 0.2, 0.5])
-    >>> tie = tie_error(np.column_stack([a, b]))
-    >>> signed_ranks(b - a).doubled.tolist(), signed_ranks(b - a, tie).doubled.tolist()
+    >>> error = difference_errors(a, b)
+    >>> signed_ranks(b - a).doubled.tolist(), signed_ranks(b - a, error).doubled.tolist()
     ([2, 4, 6], [3, 3, 6])
     """
     d = np.asarray(d, dtype=np.float64)
-    nonzero = d[np.abs(d) > tie]
+    error = np.broadcast_to(np.asarray(error, dtype=np.float64), d.shape)
+    kept = np.abs(d) > error
+    nonzero, error = d[kept], error[kept]
     n = nonzero.size
-    absolute = tied_values(np.abs(nonzero), tie)
+    absolute = tied_values(np.abs(nonzero), error)
     doubled = _doubled_midranks(absolute)
     positive = nonzero > 0
     ties = _tie_term(absolute)
     return SignedRanks(
         nonzero=nonzero,
+        error=error,
         n_zeros=int(d.size - n),
         n=n,
         doubled=doubled,
@@ -343,8 +351,8 @@ class SignrankTest(RankTest):
 
 def signrank_pair(a: np.ndarray, b: np.ndarray, *, precision: float, **test) -> SignrankTest:
     """:func:`signrank_1d` of ``b - a`` for the scores of two systems, its zeros and ties read
-    by the package's tie rule: :func:`pairedstats.core.ties.tie_error` of both systems' scores
-    at ``precision`` (the unit roundoff of the scores as given).
+    by the package's tie rule: :func:`pairedstats.core.ties.difference_errors` of the two
+    systems' scores at ``precision`` (the unit roundoff of the scores as given).
 
     Examples
     --------
@@ -354,8 +362,7 @@ def signrank_pair(a: np.ndarray, b: np.ndarray, *, precision: float, **test) -> 
     >>> test.statistic, test.method  # three tied differences of 0.1, as the decimals say
     (10.0, 'exact-conditional')
     """
-    tie = tie_error(np.column_stack([a, b]), precision)
-    return signrank_1d(b - a, tie=tie, **test)
+    return signrank_1d(b - a, error=difference_errors(a, b, precision), **test)
 
 
 def signrank_1d(
@@ -365,23 +372,24 @@ def signrank_1d(
     confidence_level: float,
     method: str,
     correction: bool,
-    tie: float = 0.0,
+    error=0.0,
 ) -> SignrankTest:
     """The test, the shift and its interval for the validated differences ``d = b - a``.
 
     ``method`` is ``"auto"``, ``"exact"`` or ``"asymptotic"``; the result's ``method`` says
     which was used (``"exact"``, ``"exact-conditional"`` given tied ranks,
-    ``"asymptotic"``). Zeros and ties are read within ``tie`` (:func:`signed_ranks`):
-    :func:`pairedstats.core.ties.tie_error` of the two systems' scores, by the package's tie
-    rule; 0 reads them by exact equality, as R does.
+    ``"asymptotic"``). Zeros and ties are read within ``error``, each difference's
+    (:func:`signed_ranks`; :func:`pairedstats.core.ties.difference_errors` of the two
+    systems' scores, by the package's tie rule); 0 reads them by exact equality, as R does.
     """
-    st = signed_ranks(d, tie)
+    st = signed_ranks(d, error)
     n = st.n
     has_ties = st.ties > 0
     sigma = math.sqrt(st.null_variance)
     use_exact = _use_exact(method, st, has_ties)
     z = z_score(st.statistic - st.null_mean, sigma, alternative, correction)
-    x = np.sort(st.nonzero)
+    order = np.argsort(st.nonzero, kind="stable")
+    x, x_error = st.nonzero[order], st.error[order]
     if use_exact:
         pvalue = _exact_pvalue(st, alternative)
         used = "exact-conditional" if has_ties else "exact"
@@ -397,7 +405,7 @@ def signrank_1d(
     else:
         shift = walsh_median(x)
         ci_low, ci_high, level_reached = _asymptotic_interval(x, alternative, confidence_level,
-                                                              correction, tie)  # fmt: skip
+                                                              correction, x_error)  # fmt: skip
         coverage = confidence_level if level_reached else math.nan
     return SignrankTest(
         n_items=int(np.asarray(d).size),
@@ -457,13 +465,13 @@ def _exact_interval(x: np.ndarray, alternative: str, confidence_level: float):
 
 
 def _asymptotic_interval(x: np.ndarray, alternative: str, confidence_level: float,
-                         correction: bool, tie: float = 0.0):  # fmt: skip
+                         correction: bool, error=0.0):  # fmt: skip
     """``(ci_low, ci_high, level_reached)`` by R's normal inversion, solved exactly (R's
-    ``SIGMA`` with the ties of the differences ``x``, read within ``tie``)."""
+    ``SIGMA`` with the ties of the differences ``x``, read within their ``error``)."""
     n = x.size
     total = n * (n + 1) // 2
     tail = ci_tail(alternative, confidence_level)
-    sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - _tie_term(tied_values(x, tie)) / 48.0)
+    sigma = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - _tie_term(tied_values(x, error)) / 48.0)
     z_hi = float(-special.ndtri(tail))
     reached = True
     ends = []

@@ -11,11 +11,13 @@ having ``n_items`` scores); no +1 is added. Both statistics are read from the sa
 
 Ties are read by the rule of :mod:`pairedstats.core.ties`, in exact arithmetic where
 possible. Each item is shifted so that its smallest score is 0 (this changes neither the
-observed differences nor any range); a difference ``d`` is then known to ``error =
-ERROR_ULPS * u * (max x - min x)`` (``u`` the unit roundoff of the scores as given:
-``2**-53`` for float64, ``2**-24`` for float32; ``max x - min x`` the spread of the group's
-scores), which no offset that float64 holds exactly changes (the rule is decided on ``d``
-scaled by a power of two, exactly, so that subnormal scores are read as any others):
+observed differences nor any range); a difference ``d`` is then known to ``error = 2 *
+ERROR_ULPS * u * max|x|`` (``u`` the unit roundoff of the scores as given: ``2**-53`` for
+float64, ``2**-24`` for float32; ``max|x|`` the group's largest score: each score carries a
+rounding relative to its own size), or exactly (``error = 0``) when the group's scores are
+exact, integers or on a binary grid (:func:`pairedstats.core.ties.is_exact`). The rule is
+decided on ``d`` scaled by a power of two, exactly, so that subnormal scores are read as any
+others:
 
 * **grid mode**: when every ``d`` is within ``error`` of a multiple of a common quantum ``q``
   (the approximate greatest common divisor of the distinct differences) and so many
@@ -47,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .parallel import default_workers
-from .ties import ERROR_ULPS, difference_error, spread, unit_scaled
+from .ties import ERROR_ULPS, is_exact, unit_scaled
 from .tukey_mc import MonteCarloBatch, count_trials, trials_per_block
 
 __all__ = [
@@ -60,7 +62,6 @@ __all__ = [
     "TukeyGroup",
     "count_trials",
     "default_workers",
-    "difference_error",
     "exact_pvalues",
     "prepare_group",
     "quantize",
@@ -88,24 +89,26 @@ def quantize(x: np.ndarray, precision: float = 2.0**-53) -> tuple[np.ndarray | N
     """Integers and quantum of scores on a common grid, or ``(None, None)``.
 
     The within-item differences ``d = x - x.min(axis=1)`` are on a grid of step ``q`` when
-    every one is within ``error`` (:func:`~pairedstats.core.ties.difference_error`, ``16 *
-    precision * (max x - min x)``, the tie rule of :mod:`pairedstats.core.ties`) of a
-    multiple of ``q``, and the fit is not a coincidence: ``N`` distinct non-zero multiples,
-    the largest ``K``, would all fall that close to a grid of at most ``K`` steps by chance
-    about ``K * (4 * error / q)**(N - 1)`` times, which must not exceed ``FALSE_GRID``. ``q``
-    is the approximate greatest common divisor of the distinct differences
-    (:func:`_approximate_gcd`), refined by least squares. The decision depends on ``x`` only
-    through its differences, scaled exactly by a power of two: it is the same for ``x + c``
-    whenever float64 holds the offset scores exactly (the differences are the same floats),
-    at any scale, subnormal scores included, and for ``s * x`` (``s > 0``) as long as the
-    rounding of ``s * x`` stays within the error (scores within a few spreads of 0).
+    every one is within twice its ``error`` (its own and the fitted step's;
+    :func:`~pairedstats.core.ties.difference_error`, ``4 * precision * max|x|``, or 0 for
+    integers: the tie rule of :mod:`pairedstats.core.ties`) of a multiple of ``q``, and the
+    fit is not a coincidence: ``N`` distinct non-zero multiples, the largest ``K``, would all
+    fall that close to a grid of at most ``K`` steps by chance about ``K * (4 * error /
+    q)**(N - 1)`` times, which must not exceed ``FALSE_GRID`` (integers are on their grid by
+    construction). ``q`` is the
+    approximate greatest common divisor of the distinct differences
+    (:func:`_approximate_gcd`), refined by least squares. The decision depends on ``x``
+    through its differences, scaled exactly by a power of two, and on the rounding of each
+    score, relative to its size: an affine map ``s * x + c`` of scores on a grid keeps the
+    grid, its rounding being within the error.
 
     Parameters
     ----------
     x : ndarray of float, shape (n_items, k)
         Finite scores.
     precision : float
-        Unit roundoff of the scores as they were given (see :func:`difference_error`).
+        Unit roundoff of the scores as they were given
+        (:func:`~pairedstats.core.ties.difference_error`).
 
     Returns
     -------
@@ -148,7 +151,10 @@ def _working(x: np.ndarray, precision: float):
     the units of the scores).
     """
     scaled, exponent = unit_scaled(_differences(x))
-    error = ERROR_ULPS * precision * float(np.ldexp(spread(x), -exponent))
+    # the error relative to the scores' size, computed on the scaled size (exact: a power of
+    # two), so that it does not underflow for subnormal scores
+    size = float(np.ldexp(np.abs(x).max(initial=0.0), -exponent))
+    error = 0.0 if is_exact(x, precision) else 2.0 * ERROR_ULPS * precision * size
     ints, step, relative = _grid(scaled, error)
     quantum = None if ints is None else _resolved(float(np.ldexp(step, exponent)), relative)
     return ints, scaled, exponent, quantum, error
@@ -179,12 +185,14 @@ def _grid(d: np.ndarray, error: float):
         return None, None, None
     multiples = np.cumsum(increments)
     q = float(multiples @ values / (multiples @ multiples))
-    if np.abs(values - multiples * q).max() > error:
+    if np.abs(values - multiples * q).max() > 2 * error:  # its error and the step's
         return None, None, None
     distinct = np.count_nonzero(increments)
     steps = multiples[-1]
-    if distinct > 1 and (
-        math.log(steps) + (distinct - 1) * math.log(4 * error / q) > math.log(FALSE_GRID)
+    if (
+        distinct > 1
+        and error > 0
+        and (math.log(steps) + (distinct - 1) * math.log(4 * error / q) > math.log(FALSE_GRID))
     ):
         return None, None, None
     ints = np.rint(d / q).astype(np.int64)
@@ -244,8 +252,8 @@ def _multiples(gaps: np.ndarray, step: float, error: float) -> np.ndarray | None
 def _resolved(q: float, relative_error: float) -> float:
     """``q`` to one significant digit more than ``relative_error`` resolves (at most 12);
     0 stays 0."""
-    if q == 0.0:
-        return 0.0
+    if q == 0.0 or relative_error == 0.0:  # exact scores: the exact step
+        return q
     digits = int(min(12, max(1, math.floor(-math.log10(relative_error)) + 1)))
     return float(f"{q:.{digits}g}")
 

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from ..core._warn import warn
-from ..core.design import TwoSampleDesign
+from ..core.design import TwoSampleDesign, unit_roundoff
 from .datasets import _check_dims, _coordinate
 from .frames import _check_by, _check_columns, _group_codes
 from .labels import _as_list, _check_labels, _fmt, _object_array, _pandas, _positions
@@ -57,10 +57,11 @@ def two_sample_from_arrays(a, b, *, labels=("a", "b")) -> TwoSampleDesign:
                 f"`{arg}`: each group needs at least 1 value; group {label!r} has none (`{arg}` "
                 "is empty)."
             )
-    return _two_sample([xa], [xb], labels, "score", [], [()], [0])
+    precision = unit_roundoff(*(np.asarray(x).dtype for x in (a, b)))
+    return _two_sample([xa], [xb], labels, "score", [], [()], [0], precision)
 
 
-def _two_sample(list_a, list_b, labels, column, group_names, group_keys, dropped):
+def _two_sample(list_a, list_b, labels, column, group_names, group_keys, dropped, precision):
     off = lambda parts: np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int64)
     design = TwoSampleDesign(
         a=np.concatenate(list_a),
@@ -72,6 +73,7 @@ def _two_sample(list_a, list_b, labels, column, group_names, group_keys, dropped
         group_names=tuple(group_names),
         group_keys=tuple(group_keys),
         dropped=tuple(int(d) for d in dropped),
+        precision=precision,
     )
     return check_two_sample(design, "score")
 
@@ -195,7 +197,8 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
         rows = _rows_by_code(code, len(keys))
         list_a = [values[r[is_a[r]]] for r in rows]
         list_b = [values[r[is_b[r]]] for r in rows]
-        return _two_sample(list_a, list_b, (la, lb), score, by, keys, [0] * len(keys))
+        return _two_sample(list_a, list_b, (la, lb), score, by, keys, [0] * len(keys),
+                           unit_roundoff(frame[score].dtype))  # fmt: skip
     reserved = set(by)
     numeric = [c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biuf"]
     if a is None and b is None:
@@ -226,7 +229,8 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
             f"{sum(map(len, list_a))}, column {lb!r} keeps {sum(map(len, list_b))} value(s).",
             DroppedDataWarning,
         )
-    return _two_sample(list_a, list_b, (la, lb), "score", by, keys, dropped)
+    return _two_sample(list_a, list_b, (la, lb), "score", by, keys, dropped,
+                       unit_roundoff(frame[la].dtype, frame[lb].dtype))  # fmt: skip
 
 
 def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, item="item"):
@@ -295,4 +299,5 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
             "sizes) and were left out.",
             DroppedDataWarning,
         )
-    return _two_sample(list_a, list_b, (la, lb), score, sweep, keys, dropped)
+    return _two_sample(list_a, list_b, (la, lb), score, sweep, keys, dropped,
+                       unit_roundoff(*(s.dtype for s in sides)))  # fmt: skip

@@ -32,10 +32,10 @@ def difference_sums(xt, a, b, lo, hi, out):  # pragma: no cover
 
 
 @_njit
-def difference_moments(xt, a, b, tol, lo, hi, mean, ss, wins, ties, losses):  # pragma: no cover
+def difference_moments(xt, a, b, rel, lo, hi, mean, ss, wins, ties, losses):  # pragma: no cover
     """For ``lo <= c < hi``: ``mean[c]`` the mean of ``d = xt[b[c]] - xt[a[c]]`` (sequential
     sum over ``n``), ``ss[c]`` the sum of ``(d - mean)**2``, and the items where ``d`` is
-    above, within and below ``tol[c]`` of 0."""
+    above, within and below its error ``rel[c] * (|xa| + |xb|)`` of 0."""
     n = xt.shape[1]
     for c in range(lo, hi):
         ra, rb = xt[a[c]], xt[b[c]]
@@ -47,9 +47,10 @@ def difference_moments(xt, a, b, tol, lo, hi, mean, ss, wins, ties, losses):  # 
             d = rb[i] - ra[i]
             e = d - m
             q += e * e
-            if d > tol[c]:
+            tol = rel[c] * (abs(ra[i]) + abs(rb[i]))
+            if d > tol:
                 w += 1
-            elif d >= -tol[c]:
+            elif d >= -tol:
                 t += 1
         mean[c] = m
         ss[c] = q

@@ -15,7 +15,7 @@ from ... import _validation
 from ...core import friedman as core
 from ...core.adjust import adjust_pvalues
 from ...core.design import comparison_pairs
-from ...core.ties import tie_error
+from ...core.ties import row_score_errors
 from .._shared.registry import SPECS
 from .._shared.runs import Outputs, comparison_labels
 from ..signrank.findings import SignrankConfidenceWarning, SignrankPassFailWarning
@@ -78,8 +78,7 @@ def run(s: Settings) -> FriedmanResult:
     single = np.empty(out.shape)
     for g in range(design.n_groups):
         x = goodness[design.group(g)]
-        tie = np.array([tie_error(row, design.precision) for row in x])
-        ranks = core.within_ranks(-x, tie)
+        ranks = core.within_ranks(-x, row_score_errors(x, design.precision))
         test = core.friedman_test(ranks, tie_correction=s.tie_correction)
         mean_rank[g] = test.mean_ranks
         out.set(g, mean_rank_a=test.mean_ranks[a], mean_rank_b=test.mean_ranks[b],

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _validation
+from ...core.intervals import comparison_tie_errors
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
 from .result import RankResult
@@ -30,7 +31,8 @@ def run(s: Settings) -> RankResult:
                      for x in systems)  # fmt: skip
         against = [_against(r, labelled_pairs(r)[1], x, systems) for x, r in zip(systems, runs)]
     mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
-    sets = ranks(mean, against, s.lower_is_better)
+    difference, tie = _differences(pairs, columns, systems, s.design)
+    sets = ranks(mean, against, s.lower_is_better, difference=difference, tie=tie)
     meta = _validation.metadata(
         "rank", confidence_level=pairs.metadata["confidence_level"],
         simultaneous=s.simultaneous, lower_is_better=s.lower_is_better,
@@ -63,9 +65,33 @@ def _against(pairs, columns: dict, system, systems) -> tuple[np.ndarray, np.ndar
     return np.stack(lows, axis=-1), np.stack(highs, axis=-1)
 
 
-def ranks(mean, against, lower_is_better: bool = False) -> dict:
+def _differences(pairs, columns: dict, systems, design) -> tuple[np.ndarray, np.ndarray]:
+    """``d[g, j, k] = mean_k - mean_j`` of every two systems, the bootstrap's estimates (the
+    mean of the per-item differences: exact for integer scores at any offset, where the
+    means themselves round), and the tie rule's error of each
+    (:func:`~pairedstats.core.intervals.comparison_tie_errors`), both by label."""
+    difference = np.asarray(pairs.difference, dtype=np.float64)
+    index = [design.systems.index(x) for x in systems]
+    found = list(columns.items())
+    tie_of = np.stack([
+        comparison_tie_errors(design.scores[design.group(g), :, 0],
+                              [(index[systems.index(a)], index[systems.index(b)])
+                               for (a, b), _ in found], design.precision)
+        for g in range(difference.shape[0])
+    ])  # fmt: skip
+    p = len(systems)
+    d = np.zeros((difference.shape[0], p, p))
+    tie = np.zeros_like(d)
+    for i, ((a, b), c) in enumerate(found):
+        j, k = systems.index(a), systems.index(b)
+        d[:, j, k], d[:, k, j] = difference[:, c], -difference[:, c]
+        tie[:, j, k] = tie[:, k, j] = tie_of[:, i]
+    return d, tie
+
+
+def ranks(mean, against, lower_is_better: bool = False, difference=None, tie=0.0) -> dict:
     """Ranks and rank sets from the means and, per system, the intervals of the others'
-    differences from it.
+    differences from it, their ties read by the tie rule of :mod:`pairedstats.core.ties`.
 
     Parameters
     ----------
@@ -74,6 +100,13 @@ def ranks(mean, against, lower_is_better: bool = False) -> dict:
         For system ``j``: the confidence intervals of ``mean_k - mean_j`` over the other
         systems ``k``. A NaN interval decides nothing.
     lower_is_better : bool
+    difference : ndarray, shape (n_groups, p, p), optional
+        ``mean_k - mean_j`` at ``[g, j, k]`` as estimated (default: from ``mean``); a system
+        is ahead of another when its difference exceeds ``tie``.
+    tie : float or ndarray, shape (n_groups, p, p)
+        The error of each difference (0: exact). An interval end counts as above or below 0
+        beyond it and the float rounding of the end (16 units of roundoff of its size), so
+        that an end equal to 0 in exact arithmetic is read alike in any units.
 
     Returns
     -------
@@ -95,13 +128,20 @@ def ranks(mean, against, lower_is_better: bool = False) -> dict:
     """
     mean = np.asarray(mean, dtype=float)
     p = mean.shape[-1]
+    if difference is None:
+        difference = mean[..., None, :] - mean[..., :, None]
+    tie = np.broadcast_to(np.asarray(tie, dtype=float), np.shape(difference))
+    off = ~np.eye(p, dtype=bool)  # the others of each system j, in system order
+    others = tie[..., off].reshape(*tie.shape[:-2], p, p - 1)
     low = np.stack([np.asarray(a[0], dtype=float) for a in against], axis=-2)
     high = np.stack([np.asarray(a[1], dtype=float) for a in against], axis=-2)
-    above, below = low > 0, high < 0  # NaN compares False: it decides nothing
+    with np.errstate(invalid="ignore"):
+        end = others + 16 * 2.0**-53 * np.fmax(np.abs(low), np.abs(high))
+    above, below = low > end, high < -end  # NaN compares False: it decides nothing
     if lower_is_better:
         above, below = below, above
     sign = -1.0 if lower_is_better else 1.0
-    ahead = (sign * mean[..., None, :]) > (sign * mean[..., :, None])  # [g, j, k]: k ahead of j
+    ahead = sign * difference > tie  # [g, j, k]: k ahead of j
     rank_low = 1 + above.sum(axis=-1)
     return dict(
         rank=(1 + ahead.sum(axis=-1)).astype(np.int64),

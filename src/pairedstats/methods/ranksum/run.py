@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import ranksum as _core
+from ...core.ties import tied_samples
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
 from .findings import Findings
 from .result import RanksumResult
@@ -27,7 +28,7 @@ def run(s: Settings) -> RanksumResult:
     with ProgressBar(s.progress, total=design.n_groups, unit="group") as bar:
         for g in range(design.n_groups):
             test = _core.ranksum_1d(
-                *design.samples(g), alternative=s.alternative,
+                *tied_samples(*design.samples(g), design.precision), alternative=s.alternative,
                 confidence_level=s.confidence_level, method=s.method, correction=s.correction,
             )  # fmt: skip
             if not test.level_reached:
