@@ -61,6 +61,21 @@ LEVEL = 0.95
 SEED = 20240601
 
 
+def write_info(filename: str, **fields) -> None:
+    """``RESULTS / filename``: the run's ``fields``, the seed, the versions, the machine and
+    the date, one ``key, value`` row each."""
+    import pandas as pd
+    import scipy
+
+    info = {**fields, "seed": SEED, "pairedstats": pairedstats.__version__,
+            "numpy": np.__version__, "scipy": scipy.__version__,
+            "python": platform.python_version(), "cpus": os.cpu_count(),
+            "date": time.strftime("%Y-%m-%d")}  # fmt: skip
+    pd.DataFrame({"key": list(info), "value": list(info.values())}).to_csv(
+        RESULTS / filename, index=False
+    )
+
+
 def binomial_se(p, n):
     """Monte Carlo standard error of a proportion ``p`` estimated from ``n`` simulations."""
     p = np.asarray(p, dtype=float)

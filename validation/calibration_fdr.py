@@ -37,8 +37,6 @@ FDR, FWER and the share with any rejection are one number.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 import warnings
@@ -52,7 +50,6 @@ sys.path.insert(0, str(HERE))
 import calibration as cal  # noqa: E402
 import calibration_families as fam  # noqa: E402
 
-import pairedstats  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
 from pairedstats.methods.bootstrap import bootstrap_design  # noqa: E402
 
@@ -177,13 +174,7 @@ def main(n_sims: int, quick: bool) -> None:
         print(pd.DataFrame(rows).to_string())
         return
     pd.DataFrame(rows).to_csv(cal.RESULTS / "fdr.csv", index=False)
-    info = {"n_sims": n_sims, "n_resamples": N_RESAMPLES, "seed": cal.SEED,
-            "pairedstats": pairedstats.__version__, "numpy": np.__version__,
-            "python": platform.python_version(), "cpus": os.cpu_count(),
-            "date": time.strftime("%Y-%m-%d"), "seconds": round(seconds)}  # fmt: skip
-    pd.DataFrame({"key": list(info), "value": list(info.values())}).to_csv(
-        cal.RESULTS / "fdr_info.csv", index=False
-    )
+    cal.write_info("fdr_info.csv", n_sims=n_sims, n_resamples=N_RESAMPLES, seconds=round(seconds))
     print(f"\ntotal {seconds:.0f} s")
 
 

@@ -46,8 +46,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import platform
 import sys
 import time
 import warnings
@@ -62,7 +60,6 @@ import calibration as cal  # noqa: E402
 import calibration_families as fam  # noqa: E402
 import calibration_fdr as fdr  # noqa: E402
 
-import pairedstats  # noqa: E402
 from pairedstats.core.adjust import add_one_pvalues, adjust_pvalues  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
 from pairedstats.methods.bootstrap.spec import SPEC  # noqa: E402
@@ -222,13 +219,11 @@ def main(n_sims, quick: bool) -> None:
     if quick:
         print(pd.DataFrame(rows).to_string())
         return
-    info = {"n_sims": f"{N_SIMS} (25 systems x 200 items: {KEY_SIMS})",
-            "n_resamples": str(N_RESAMPLES), "seed": cal.SEED,
-            "pairedstats": pairedstats.__version__, "numpy": np.__version__,
-            "python": platform.python_version(), "cpus": os.cpu_count(),
-            "date": time.strftime("%Y-%m-%d"), "seconds": round(seconds)}  # fmt: skip
-    pd.DataFrame({"key": list(info), "value": list(info.values())}).to_csv(
-        cal.RESULTS / "many_info.csv", index=False
+    cal.write_info(
+        "many_info.csv",
+        n_sims=f"{N_SIMS} (25 systems x 200 items: {KEY_SIMS})",
+        n_resamples=str(N_RESAMPLES),
+        seconds=round(seconds),
     )
     print(f"\ntotal {seconds:.0f} s")
 
