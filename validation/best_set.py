@@ -42,15 +42,16 @@ SETS = {
 }  # fmt: skip
 
 
-def simulate(mu) -> dict:
-    mu = np.asarray(mu)
+def simulate(mu, *, n_items: int = N_ITEMS, systems=SYSTEMS, seed: int = 20250) -> dict:
+    """Coverage and mean size of each set over ``N_SETS`` data sets with true means ``mu``."""
+    mu = np.asarray(mu, dtype=float)
     best = mu == mu.max()
-    rng = np.random.default_rng(20250)
+    rng = np.random.default_rng(seed)
     covered = {name: 0 for name in SETS}
     size = {name: 0 for name in SETS}
     for k in range(N_SETS):
-        scores = rng.normal(size=(N_ITEMS, 1)) + mu + rng.normal(size=(N_ITEMS, len(mu)))
-        design = design_from_array(scores, systems=SYSTEMS)
+        scores = rng.normal(size=(n_items, 1)) + mu + rng.normal(size=(n_items, len(mu)))
+        design = design_from_array(scores, systems=list(systems))
         for name, members in SETS.items():
             found = np.asarray(members(design, k))
             covered[name] += bool(found[best].all())

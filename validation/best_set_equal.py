@@ -11,35 +11,18 @@ holds all ten systems, with its Monte Carlo standard error ``sqrt(c (1 - c) / 50
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import numpy as np
-from best_set import LEVEL, N_SETS, SETS, B
-
-from pairedstats.inputs import design_from_array
+from best_set import LEVEL, N_SETS, B, simulate
 
 OUT = Path(__file__).parent / "results" / "best_set_equal.json"
 N_SYSTEMS, N_ITEMS = 10, 30
 
 
 def main() -> None:
-    rng = np.random.default_rng(20251)
-    systems = [f"s{j}" for j in range(N_SYSTEMS)]
-    covered = {name: 0 for name in SETS}
-    size = {name: 0 for name in SETS}
-    for k in range(N_SETS):
-        scores = rng.normal(size=(N_ITEMS, 1)) + rng.normal(size=(N_ITEMS, N_SYSTEMS))
-        design = design_from_array(scores, systems=systems)
-        for name, members in SETS.items():
-            found = np.asarray(members(design, k))
-            covered[name] += bool(found.all())
-            size[name] += int(found.sum())
-    results = {}
-    for name in SETS:
-        share = covered[name] / N_SETS
-        results[name] = dict(coverage=share, coverage_se=math.sqrt(share * (1 - share) / N_SETS),
-                             mean_size=size[name] / N_SETS)  # fmt: skip
+    systems = [f"s{j}" for j in range(N_SYSTEMS)]  # every one is best: all must be kept
+    results = simulate(np.zeros(N_SYSTEMS), n_items=N_ITEMS, systems=systems, seed=20251)
     OUT.write_text(json.dumps(dict(level=LEVEL, n_sets=N_SETS, n_items=N_ITEMS,
                                    n_systems=N_SYSTEMS, n_resamples=B, results=results),
                               indent=1) + "\n")  # fmt: skip
