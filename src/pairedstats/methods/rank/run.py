@@ -71,21 +71,21 @@ def _differences(pairs, columns: dict, systems, design) -> tuple[np.ndarray, np.
     means themselves round), and the tie rule's error of each
     (:func:`~pairedstats.core.intervals.comparison_tie_errors`), both by label."""
     difference = np.asarray(pairs.difference, dtype=np.float64)
-    index = [design.systems.index(x) for x in systems]
-    found = list(columns.items())
-    tie_of = np.stack([
-        comparison_tie_errors(design.scores[design.group(g), :, 0],
-                              [(index[systems.index(a)], index[systems.index(b)])
-                               for (a, b), _ in found], design.precision)
+    position = {x: j for j, x in enumerate(systems)}  # in the result
+    column = {x: j for j, x in enumerate(design.systems)}  # in the design's scores
+    j = np.array([position[a] for a, _ in columns], dtype=np.intp)
+    k = np.array([position[b] for _, b in columns], dtype=np.intp)
+    c = np.fromiter(columns.values(), dtype=np.intp, count=len(columns))
+    scored = [(column[a], column[b]) for a, b in columns]
+    errors = np.stack([
+        comparison_tie_errors(design.scores[design.group(g), :, 0], scored, design.precision)
         for g in range(difference.shape[0])
     ])  # fmt: skip
     p = len(systems)
     d = np.zeros((difference.shape[0], p, p))
     tie = np.zeros_like(d)
-    for i, ((a, b), c) in enumerate(found):
-        j, k = systems.index(a), systems.index(b)
-        d[:, j, k], d[:, k, j] = difference[:, c], -difference[:, c]
-        tie[:, j, k] = tie[:, k, j] = tie_of[:, i]
+    d[:, j, k], d[:, k, j] = difference[:, c], -difference[:, c]
+    tie[:, j, k] = tie[:, k, j] = errors
     return d, tie
 
 
