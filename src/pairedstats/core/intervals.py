@@ -143,8 +143,8 @@ def tie_error(scores, precision: float = 2.0**-53) -> float:
     The tie rule of :mod:`pairedstats.core.ties` on the per-item differences ``b - a`` of
     the two systems' scores: each difference is known to ``E = 2 * ERROR_ULPS * precision *
     max|x|`` (:func:`pairedstats.core.ties.difference_error`: each score carries a rounding
-    relative to its own size), or exactly (``E = 0``) when the scores are integers or on a
-    binary grid (:func:`pairedstats.core.ties.is_exact`). A replicate and the estimate are
+    relative to its own size), or exactly (``E = 0``) when the scores are integers
+    (:func:`pairedstats.core.ties.is_exact`). A replicate and the estimate are
     both weighted means of those differences, with weights that sum to one (items, the ratio
     of cluster sums to cluster sizes, strata combined with their weights), so rounding moves
     them apart by at most ``2 E``: a replicate closer to the estimate than this cannot be
@@ -162,7 +162,7 @@ def tie_error(scores, precision: float = 2.0**-53) -> float:
     --------
     >>> tie_error(np.array([[0.2, -0.5], [0.0, 0.1]]), 2.0**-24) == 2 * 4 * 2.0**-24 * 0.5
     True
-    >>> tie_error(np.array([[0.25, -0.5], [0.0, 0.125]]), 2.0**-24)  # a binary grid: exact
+    >>> tie_error(np.array([[2.0, -5.0], [0.0, 1.0]]), 2.0**-24)  # integers: exact
     0.0
     >>> tie_error(np.array([[1.0, 3.0]]) + 2.0**50) == tie_error(np.array([[1.0, 3.0]]))
     True
@@ -191,7 +191,7 @@ def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None
     >>> (comparison_tie_errors(x, [(0, 1)], sides=sides) / (8 * 2.0**-53)).tolist()
     [2.0]
     """
-    if sides is None:  # each system's largest magnitude and binary grid, then per pair
+    if sides is None:  # each system's largest magnitude and whether it is integers, per pair
         x = np.asarray(scores, dtype=np.float64)
         a = np.array([p[0] for p in pairs], dtype=np.intp)
         b = np.array([p[1] for p in pairs], dtype=np.intp)
@@ -199,9 +199,9 @@ def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None
             return np.zeros(a.size)
         xt = np.ascontiguousarray(x.T)  # each system's scores in a row: fast reductions
         largest = np.maximum(xt.max(axis=1), -xt.min(axis=1))
-        grid = _ties.grid_exponents(xt)
+        whole = _ties.whole_rows(xt)
         size = np.maximum(largest[a], largest[b])
-        exact = _ties.exact_scores(size, np.minimum(grid[a], grid[b]), precision)
+        exact = _ties.exact_scores(size, whole[a] & whole[b], precision)
         return np.where(exact, 0.0, 4.0 * _ties.ERROR_ULPS * precision * size)
     return np.array([_ties.magnitude_tie_error(np.array([sa, sb]), precision)
                      for sa, sb in zip(*sides, strict=True)])  # fmt: skip

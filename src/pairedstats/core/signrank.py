@@ -8,7 +8,7 @@ Conventions (the whole package reads differences as b minus a; ``d = b - a``):
   is the sum of the ranks of the positive differences (R's ``V``);
 * zeros and ties follow the tie rule of :mod:`pairedstats.core.ties`: a difference
   ``b - a`` carries the error ``e = 2 u (|a| + |b|)`` of its two scores (``u`` the unit
-  roundoff of their dtype; 0 when the scores are integers or on a binary grid); it is a zero
+  roundoff of their dtype; 0 when the scores are integers); it is a zero
   within ``e`` of 0, and two sizes ``|d|`` are tied within their errors added. Differences
   equal in exact arithmetic stay tied when the scores are scaled (``0.1 * x`` of integer
   scores), offset, or given as decimals, which R's exact equality splits by an ulp;

@@ -60,7 +60,6 @@ __all__ = [
     "difference_error",
     "difference_errors",
     "exact_scores",
-    "grid_exponents",
     "is_exact",
     "magnitude_tie_error",
     "row_score_errors",
@@ -69,6 +68,7 @@ __all__ = [
     "tied_samples",
     "tied_values",
     "unit_scaled",
+    "whole_rows",
 ]
 
 #: A score is taken to be known to this many units of roundoff of its dtype, relative to its
@@ -76,31 +76,24 @@ __all__ = [
 ERROR_ULPS = 2
 
 
-def grid_exponents(x) -> np.ndarray:
-    """Per row of ``x`` (its last axis), the largest ``e`` such that every finite value is a
-    multiple of ``2**e`` (``inf`` when all are 0): the binary grid the values lie on, read
-    from their 53-bit significands.
+def whole_rows(x) -> np.ndarray:
+    """Per row of ``x`` (its last axis), whether every finite value is a whole number.
 
     Examples
     --------
-    >>> grid_exponents(np.array([[0.75, 2.0], [3.0, 0.0], [0.1, 1.0]])).tolist()
-    [-2.0, 0.0, -55.0]
+    >>> whole_rows(np.array([[3.0, -2.0], [3.0, 0.5], [2.0**52 + 1, np.nan]])).tolist()
+    [True, False, True]
     """
     x = np.asarray(x, dtype=np.float64)
-    present = np.isfinite(x) & (x != 0)
-    mantissa, exponent = np.frexp(np.where(present, x, 1.0))  # x = mantissa * 2**exponent
-    whole = np.ldexp(np.abs(mantissa), 53).astype(np.int64)  # the significand, an integer
-    lowest = (whole & -whole).astype(np.float64)  # its lowest set bit, a power of two
-    e = (exponent - 54 + np.frexp(lowest)[1]).astype(np.float64)
-    return np.where(present, e, np.inf).min(axis=-1, initial=np.inf)
+    with np.errstate(invalid="ignore"):
+        return ((x == np.rint(x)) | ~np.isfinite(x)).all(axis=-1)
 
 
-def exact_scores(largest, exponent, precision: float = 2.0**-53) -> np.ndarray:
-    """:func:`is_exact` from the scores' largest magnitude and :func:`grid_exponents`
+def exact_scores(largest, whole, precision: float = 2.0**-53) -> np.ndarray:
+    """:func:`is_exact` from the scores' largest magnitude and :func:`whole_rows`
     (elementwise, for many sets of scores at once)."""
     largest = np.asarray(largest, dtype=np.float64)
-    exponent = np.asarray(exponent, dtype=np.float64)
-    return (exponent >= 0) & (largest * precision <= 1.0)
+    return np.asarray(whole, dtype=bool) & (largest * precision <= 1.0)
 
 
 def is_exact(x, precision: float = 2.0**-53) -> bool:
@@ -121,7 +114,7 @@ def is_exact(x, precision: float = 2.0**-53) -> bool:
     """
     x = np.asarray(x, dtype=np.float64).ravel()
     largest = np.abs(x[np.isfinite(x)]).max(initial=0.0)
-    return bool(exact_scores(largest, grid_exponents(x), precision))
+    return bool(exact_scores(largest, whole_rows(x), precision))
 
 
 def score_errors(x, precision: float = 2.0**-53) -> np.ndarray:
@@ -153,7 +146,7 @@ def row_score_errors(x, precision: float = 2.0**-53) -> np.ndarray:
     """
     x = np.asarray(x, dtype=np.float64)
     largest = np.abs(np.where(np.isfinite(x), x, 0.0)).max(axis=-1, initial=0.0)
-    exact = exact_scores(largest, grid_exponents(x), precision)
+    exact = exact_scores(largest, whole_rows(x), precision)
     return np.where(exact[..., None], 0.0, ERROR_ULPS * precision * np.abs(x))
 
 

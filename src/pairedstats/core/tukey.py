@@ -15,12 +15,12 @@ observed differences nor any range); a difference ``d`` is then known to ``error
 ERROR_ULPS * u * max|x|`` (``u`` the unit roundoff of the scores as given: ``2**-53`` for
 float64, ``2**-24`` for float32; ``max|x|`` the group's largest score: each score carries a
 rounding relative to its own size), or exactly (``error = 0``) when the group's scores are
-exact, integers or on a binary grid (:func:`pairedstats.core.ties.is_exact`). The rule is
+integers (:func:`pairedstats.core.ties.is_exact`). The rule is
 decided on ``d`` scaled by a power of two, exactly, so that subnormal scores are read as any
 others:
 
-* **grid mode**: when every ``d`` is within ``error`` of a multiple of a common quantum ``q``
-  (the approximate greatest common divisor of the distinct differences) and so many
+* **grid mode**: when every ``d`` is within ``2 * error`` of a multiple of a common quantum
+  ``q`` (the approximate greatest common divisor of the distinct differences) and so many
   distinct multiples fit that chance cannot explain it (:func:`quantize`), the differences
   become integers and all sums and comparisons are exact;
 * **tolerance mode**: otherwise sums are floats and a range counts when it is at least the
