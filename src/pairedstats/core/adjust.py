@@ -68,6 +68,7 @@ __all__ = [
     "add_one_pvalues",
     "adjust_pvalues",
     "bonferroni_level",
+    "by_factor",
     "comparison_blocks",
     "max_t",
     "max_t_blocks",
@@ -179,15 +180,27 @@ def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:
         step = np.fmax.accumulate((m - i + 1.0) * s, axis=-1)  # fmax: NaN tail ignored
     else:
         factor = m / i
-        if method == "fdr_by":
-            # c(m) = sum_{j<=m} 1/j per family (m counts the family's non-NaN p-values)
-            harmonic = np.concatenate([[0.0], np.cumsum(1.0 / i)])
-            factor = factor * harmonic[m.astype(np.intp)]
+        if method == "fdr_by":  # m counts the family's non-NaN p-values
+            factor = factor * by_factor(m)
         step = np.flip(np.fmin.accumulate(np.flip(factor * s, -1), axis=-1), -1)
     step = np.where(np.isnan(s), np.nan, np.minimum(1.0, step))
     out = np.empty_like(p)
     np.put_along_axis(out, order, step, axis=-1)
     return out
+
+
+def by_factor(m):
+    """Benjamini and Yekutieli's ``c(m) = sum_{j<=m} 1/j`` of each family size ``m`` (0 for
+    an empty family), elementwise.
+
+    Examples
+    --------
+    >>> by_factor(3), by_factor([0, 1, 4]).tolist()
+    (np.float64(1.8333333333333333), [0.0, 1.0, 2.083333333333333])
+    """
+    m = np.asarray(m).astype(np.intp)
+    harmonic = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, int(m.max(initial=0)) + 1))])
+    return harmonic[m]
 
 
 def _check_resamples(n_resamples) -> int:
@@ -298,7 +311,7 @@ def resamples_to_resolve(
     m = int(m)
     alpha = 1.0 - _check_level(confidence_level)
     _check_alternative(alternative)
-    c = float(np.sum(1.0 / np.arange(1, m + 1))) if method == "fdr_by" else 1.0
+    c = float(by_factor(m)) if method == "fdr_by" else 1.0
     added = 2.0 if alternative == "two-sided" else 1.0
     # B + 1 > added m c / alpha; rounded first, so that 1 - 0.95 (0.05000000000000004)
     # reads as the 0.05 it stands for and the bound is the one of exact arithmetic

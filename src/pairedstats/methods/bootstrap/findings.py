@@ -194,7 +194,7 @@ def resolution(findings: Findings, pvalues: np.ndarray, s) -> None:
     alpha, two = 1 - s.confidence_level, s.alternative == "two-sided"
     for g in short:
         m = int(sizes[g])
-        threshold = f"alpha / (m c(m)) = {alpha / (m * np.sum(1 / np.arange(1, m + 1))):.3g}" \
+        threshold = f"alpha / (m c(m)) = {alpha / (m * _adjust.by_factor(m)):.3g}" \
             if s.adjust == "fdr_by" else f"alpha / m = {alpha / m:.3g}"  # fmt: skip
         smallest = (2 if two else 1) / (s.n_resamples + 1)
         findings.add("resolution", g, (

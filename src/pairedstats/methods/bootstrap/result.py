@@ -8,6 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ...core.adjust import by_factor
 from .._shared.results import ComparisonResult, IntervalRule, labelled_flags
 
 __all__ = ["BootstrapResult"]
@@ -202,8 +203,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
                 m = (~np.isnan(pvalue)).sum(axis=-1, keepdims=True)
                 family *= m
                 if self.metadata.get("adjust") == "fdr_by":
-                    harmonic = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, m.max() + 1))])
-                    family *= harmonic[m]
+                    family *= by_factor(m)
             out["pvalue_adjusted"] = (family / n).reshape(-1)
         return out
 
