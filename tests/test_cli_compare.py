@@ -306,6 +306,53 @@ def test_missing_files_and_unreadable_ones(capsys, tmp_path):
     assert message == f"RUN: {str(empty)!r} is empty; it holds no run line"
 
 
+def test_a_line_of_too_few_or_too_many_fields_is_refused_naming_it(capsys, tmp_path):
+    for text, said in [("101 Q0 d1 1 2.0 t\n\n101 Q0 d2 2 1.0\n",
+                        "non-blank line 2 has fewer than 6 fields"),
+                       ("101 Q0 d1 1 2.0 t x\n101 Q0 d2 2 1.0 t\n",
+                        "non-blank line 1 has 7 fields"),
+                       ("101 Q0 d1 1 2.0 t\n101 Q0 d2 2 1.0 t x\n", "saw 7"),
+                       ("101 Q0 d1 1 high t\n", "could not convert string to float")]:  # fmt: skip
+        bad = tmp_path / "bad.run"
+        bad.write_text(text)
+        message = _error(capsys, _compare(files=[FILES[0], str(bad)]))
+        assert message.startswith(f"RUN: {str(bad)!r} is not a run file (")
+        assert said in message
+
+
+def test_runs_read_as_ir_measures_reads_them(tmp_path):
+    """Labels as written (``NA``, ``None``, ``nan``, a quote, a hash), tabs, runs of spaces,
+    blank and CRLF lines, exponents: the measures equal ir_measures' on its own reader."""
+    gen = np.random.default_rng(11)
+    queries = ["NA", "101", "None", "1e3", "q#4"]
+    docs = ["nan", '"d', "#x", "null", *[f"d{i}" for i in range(12)]]
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {gen.integers(0, 3)}\n" for q in queries for d in docs))
+    paths = []
+    for r in ("zeta", "alpha", "mid"):
+        lines = []
+        for q in queries[: 4 if r == "mid" else 5]:
+            for rank, d in enumerate(gen.permutation(docs)[:10], 1):
+                sep = "\t" if rank % 3 == 0 else "   "
+                score = repr(gen.normal()) if rank % 4 else f"{gen.normal():.17e}"
+                lines.append(f"  {q}{sep}Q0 {d} {rank} {score} {r}\r\n")
+            lines.append("\n")
+        paths.append(tmp_path / f"{r}.run")
+        paths[-1].write_text("".join(lines))
+    with paths[0].open("a") as f:  # scores only Python's float() reads
+        f.write("q#4 Q0 x1 11 1_0 zeta\nq#4 Q0 x2 12 +1E-2 zeta\n")
+    frame, _ = evaluate_runs(paths, qrels, ["nDCG@10", "AP"])
+    judged = list(ir_measures.read_trec_qrels(str(qrels)))
+    for path in paths:
+        ranked = list(ir_measures.read_trec_run(str(path)))
+        found = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(
+            [ir_measures.nDCG @ 10, ir_measures.AP], judged, ranked)}  # fmt: skip
+        for q in queries:
+            for m in ("nDCG@10", "AP"):
+                assert _value(frame, path.stem, q, m) == found.get((q, m), 0.0), (path, q, m)
+    assert frame["query"].unique().tolist() == queries
+
+
 def test_a_run_of_other_queries_is_refused(capsys, tmp_path):
     other = tmp_path / "other.run"
     other.write_text("301 Q0 d1 1 2.0 x\n302 Q0 d2 1 1.0 x\n")

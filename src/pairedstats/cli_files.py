@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import gzip
 import io
-import math
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 __all__ = ["evaluate_runs", "read_table", "read_trec_eval", "read_trec_eval_measures"]
@@ -278,36 +278,97 @@ def _complete(measure, text: str):
     raise ValueError(f"--measure: {text!r} needs {needs}; write it with one, as {example}")
 
 
-def _read_trec(read, path: Path, option: str, what: str) -> list:
+def _read_qrels(read, path: Path) -> list:
+    """The judgements of a qrels file, read by ir_measures' ``read`` (a small file)."""
     try:
         rows = list(read(str(path)))
     except UnicodeDecodeError:
-        raise _not_utf8(option, repr(str(path))) from None
+        raise _not_utf8("--qrels", repr(str(path))) from None
     except (ValueError, TypeError, IndexError) as err:
         raise ValueError(
-            f"{option}: {str(path)!r} is not a {what} file ({err}); each line of it is "
-            + (
-                "'query iteration document relevance'"
-                if what == "qrels"
-                else "'query Q0 document rank score tag'"
-            )
+            f"--qrels: {str(path)!r} is not a qrels file ({err}); each line of it is "
+            "'query iteration document relevance'"
         ) from None
     if not rows:
-        raise ValueError(f"{option}: {str(path)!r} is empty; it holds no {what} line")
+        raise ValueError(f"--qrels: {str(path)!r} is empty; it holds no qrels line")
     return rows
 
 
-def _check_run(ranked: list, path: Path) -> None:
+#: The fields of a line of a TREC run file.
+_RUN_FIELDS = ("query_id", "iteration", "doc_id", "rank", "score", "tag")
+
+
+#: pandas' C parser reads floats correctly rounded by default from pandas 3 on (which
+#: deprecates the option); before, only with ``float_precision="round_trip"``.
+_EXACT_FLOATS = (
+    {} if int(version("pandas").split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+)
+
+
+def _run_frame(path: Path, score):
+    """The six fields of the run file's non-blank lines, the score's read as ``score``."""
+    import pandas as pd
+
+    frame = pd.read_csv(path, sep=r"\s+", header=None, na_filter=False,
+                        dtype={i: score if i == 4 else object for i in range(6)},
+                        skip_blank_lines=True, encoding="utf-8", engine="c", quoting=3,
+                        **_EXACT_FLOATS)  # fmt: skip
+    if frame.shape[1] != len(_RUN_FIELDS):
+        raise ValueError(f"non-blank line 1 has {frame.shape[1]} fields, not 6")
+    short = (frame[5].to_numpy() == "").nonzero()[0]
+    if len(short):
+        raise ValueError(f"non-blank line {short[0] + 1} has fewer than 6 fields")
+    return frame
+
+
+def _read_run(path: Path) -> dict:
+    """A TREC run file as arrays (``query_id``, ``doc_id``: text as written, ``score``:
+    float), read by pandas' C parser (ir_measures' reader builds a tuple per line, several
+    times slower): six whitespace-separated fields per non-blank line, as ir_measures and
+    trec_eval read it, each score as Python's ``float`` reads it (``1_0``, ``-Infinity``);
+    refused as ir_measures would refuse it, naming the file."""
+    import numpy as np
+    import pandas as pd
+
+    try:
+        try:
+            frame = _run_frame(path, np.float64)
+        except ValueError:  # a score pandas' parser does not read: each by float()
+            frame = _run_frame(path, object)
+        score = frame[4].to_numpy().astype(np.float64)
+    except UnicodeDecodeError:
+        raise _not_utf8("RUN", repr(str(path))) from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"RUN: {str(path)!r} is empty; it holds no run line") from None
+    except (ValueError, TypeError) as err:  # pandas' ParserError is a ValueError
+        raise ValueError(
+            f"RUN: {str(path)!r} is not a run file ({str(err).strip()}); each line of it is "
+            "'query Q0 document rank score tag'"
+        ) from None
+    return {"query_id": frame[0].to_numpy(dtype=object),
+            "doc_id": frame[2].to_numpy(dtype=object), "score": score}  # fmt: skip
+
+
+def _ranking(run: dict) -> dict:
+    """The run as ir_measures' dict of dicts (query -> document -> score)."""
+    import pandas as pd
+
+    docs, scores = run["doc_id"], run["score"]
+    groups = pd.Series(range(len(docs))).groupby(run["query_id"], sort=False).indices
+    return {q: dict(zip(docs[i].tolist(), scores[i].tolist())) for q, i in groups.items()}
+
+
+def _check_run(run: dict, path: Path) -> None:
     """Refuse a run that trec_eval would refuse or could not rank: a score that is not a
     finite number, or a document listed twice for a query; the error names the file and
-    the lines (the file's non-blank lines, one per document, as ir_measures reads them)."""
-    bad = [i for i, doc in enumerate(ranked) if not math.isfinite(doc.score)]
-    first, twice = {}, []
-    for i, doc in enumerate(ranked):
-        at = first.setdefault((doc.query_id, doc.doc_id), i)
-        if at != i:
-            twice.append((at, i))
-    if not bad and not twice:
+    the lines (the file's non-blank lines, one per document)."""
+    import numpy as np
+    import pandas as pd
+
+    bad = np.flatnonzero(~np.isfinite(run["score"])).tolist()
+    keys = pd.DataFrame({"q": run["query_id"], "d": run["doc_id"]})
+    again = np.flatnonzero(keys.duplicated().to_numpy()).tolist()
+    if not bad and not again:
         return
     opener = gzip.open if path.name.endswith(".gz") else open
     with opener(path, "rt") as lines:
@@ -320,7 +381,11 @@ def _check_run(ranked: list, path: Path) -> None:
             f"{_few([number[i] for i in bad])}; trec_eval ranks a query's documents by "
             "score: give each a finite score"
         )
-    where = [f"document {ranked[i].doc_id!r} of query {ranked[i].query_id!r} on lines "
+    first = {}
+    for i, key in enumerate(zip(run["query_id"].tolist(), run["doc_id"].tolist())):
+        first.setdefault(key, i)
+    twice = [(first[(run["query_id"][i], run["doc_id"][i])], i) for i in again]
+    where = [f"document {run['doc_id'][i]!r} of query {run['query_id'][i]!r} on lines "
              f"{number[at]} and {number[i]}" for at, i in twice]  # fmt: skip
     raise ValueError(
         f"RUN: {str(path)!r} lists {_count(len(twice), 'document', 'documents')} twice for a "
@@ -402,8 +467,7 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
                 f"({measure}); give it once"
             )
         parsed[measure] = text
-    judged = _read_trec(ir_measures.read_trec_qrels, _input_path(qrels, "--qrels"),
-                        "--qrels", "qrels")  # fmt: skip
+    judged = _read_qrels(ir_measures.read_trec_qrels, _input_path(qrels, "--qrels"))
     queries = list(dict.fromkeys(q.query_id for q in judged))
     known = set(queries)
     try:
@@ -414,9 +478,9 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
     values = {}
     unretrieved, unjudged = {}, set()
     for path, name in zip(paths, names):
-        ranked = _read_trec(ir_measures.read_trec_run, _input_path(path, "RUN"), "RUN", "run")
-        _check_run(ranked, path)
-        retrieved = {d.query_id for d in ranked}
+        run = _read_run(_input_path(path, "RUN"))
+        _check_run(run, path)
+        retrieved = set(run["query_id"].tolist())
         unjudged |= retrieved - known
         if not retrieved & known:
             raise ValueError(
@@ -426,7 +490,7 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
             )
         unretrieved[name] = [q for q in queries if q not in retrieved]
         try:
-            for metric in evaluator.iter_calc(ranked):
+            for metric in evaluator.iter_calc(_ranking(run)):
                 values[(name, metric.query_id, metric.measure)] = float(metric.value)
         except Exception as err:
             text = ", ".join(map(repr, parsed.values()))
