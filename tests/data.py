@@ -7,6 +7,9 @@ the sorted and the given order agree. The bundled runs name their systems in sor
 so the tests read them through :data:`RUNS`, whose rows put the systems in another order.
 """
 
+import numpy as np
+from scipy import stats
+
 import pairedstats
 
 #: The order in which the systems of :data:`RUNS` first appear: not sorted.
@@ -76,3 +79,18 @@ def assert_same_table(got, expected) -> None:
             np.testing.assert_array_equal(got[name].to_numpy(), expected[name].to_numpy())
         else:
             assert got[name].astype(str).tolist() == expected[name].astype(str).tolist()
+
+
+def binomtest_half(n: int, alternative: str = "two-sided") -> np.ndarray:
+    """scipy's ``binomtest(k, n, 0.5, alternative).pvalue`` of every count ``k = 0..n``, from
+    scipy's binomial cdf and sf in one call: the null is symmetric at 1/2, so the two-sided
+    p-value (the outcomes no likelier than ``k``) is both tails beyond ``min(k, n - k)``, at
+    most 1. One call instead of ``n + 1`` calls of ``binomtest``, which the enumerations of
+    the power of McNemar's test make for every number of discordant items;
+    ``tests/core/test_mcnemar.py`` checks it against ``binomtest`` itself."""
+    k = np.arange(n + 1)
+    if alternative == "less":
+        return stats.binom.cdf(k, n, 0.5)
+    if alternative == "greater":
+        return stats.binom.sf(k - 1, n, 0.5)
+    return np.minimum(1.0, 2.0 * stats.binom.cdf(np.minimum(k, n - k), n, 0.5))

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.polynomial import Polynomial
 from scipy import special, stats
+from tests.data import binomtest_half
 
 from pairedstats.core.mcnemar import (
     cluster_design_effect,
@@ -89,6 +90,9 @@ def test_exact_equals_scipy_binomtest(n, alternative):
         expected = stats.binomtest(x, n, 0.5, alternative=alternative).pvalue
         got = mcnemar_test(n - x, x, alternative=alternative).pvalue
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-300)
+        # the tests' shortcut for the power enumerations (tests.data.binomtest_half)
+        np.testing.assert_allclose(binomtest_half(n, alternative)[x], expected, rtol=1e-12,
+                                   atol=1e-300)  # fmt: skip
 
 
 def _binomial(n):

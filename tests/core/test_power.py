@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from tests.data import binomtest_half
 
 import pairedstats
 from pairedstats.core.power import (
@@ -316,15 +317,15 @@ def test_items_for_with_the_upper_limit_plans_with_it():
 def _test_power(n, p01, p10, alpha, alternative, method):
     """The power of McNemar's exact or mid-p test by enumeration of every table: N ~
     Binomial(n, psi) discordant items, only_b | N ~ Binomial(N, p01 / psi), each table's
-    p-value from scipy (``binomtest``; the mid-p from the binomial pmf and cdf), rejected
-    when below ``alpha``. Independent of the critical values the package computes."""
+    p-value from scipy (``binomtest``'s, by :func:`tests.data.binomtest_half`; the mid-p from
+    the binomial pmf and cdf), rejected when below ``alpha``. Independent of the critical
+    values the package computes."""
     psi = p01 + p10
     total = 0.0
     for big, weight in enumerate(stats.binom.pmf(np.arange(n + 1), n, psi)):
         k = np.arange(big + 1)
         if method == "exact":
-            p = np.array([stats.binomtest(int(j), big, 0.5, alternative=alternative).pvalue
-                          for j in k]) if big else np.ones(1)  # fmt: skip
+            p = binomtest_half(big, alternative)
         else:
             below, at = stats.binom.cdf(k - 1, big, 0.5), stats.binom.pmf(k, big, 0.5)
             above = stats.binom.sf(k, big, 0.5)
