@@ -325,7 +325,7 @@ def test_many_before_and_after_add_one_pvalues():
     # 25 systems of equal means, all 300 pairs, 60 items, 999 resamples: Holm on the raw
     # p-values declares some pair different in far more than 5% of data sets (the study:
     # about 45%), on the add-one p-values in none (it cannot reject: 300 x 2 / 1000 > 0.05)
-    n_sims = 150
+    n_sims = 80
     rows = many.run_cell("complete null", 25, 60, n_sims, n_resamples=999,
                          key=("test", 1), procedures=("holm, raw p", "holm"),
                          studentized=False)  # fmt: skip
@@ -336,23 +336,25 @@ def test_many_before_and_after_add_one_pvalues():
 
 
 def test_many_comparisons_hold_their_level():
-    # 10 systems of equal means, 45 pairs, 200 items, 8,000 resamples (Holm resolves
-    # alpha / 45 from 1,800, BY from 7,910): every FWER within 3 Monte Carlo s.e. of 0.05
-    n_sims = 300
+    # 10 systems of equal means, 45 pairs, 100 items, 2,500 resamples (Holm resolves
+    # alpha / 45 from 1,800): every FWER within 3 Monte Carlo s.e. of 0.05 (Benjamini and
+    # Yekutieli's procedure needs 7,910 resamples here: the committed study holds it)
+    n_sims = 200
     rows = many.run_cell(
         "complete null",
         10,
-        200,
+        100,
         n_sims,
+        n_resamples=2500,
         key=("test", 2),
-        procedures=("holm", "fdr_bh", "fdr_by", "max-t"),
+        procedures=("holm", "fdr_bh", "max-t"),
         studentized=False,
     )
     se = np.sqrt(0.05 * 0.95 / n_sims)
     for row in rows:
         assert row["fwer"] <= 0.05 + 3 * se, (row["procedure"], row["fwer"])
         assert row["fdr"] == row["fwer"]  # every rejection is false
-    assert {r["procedure"] for r in rows} == {"holm", "fdr_bh", "fdr_by", "max-t"}
+    assert {r["procedure"] for r in rows} == {"holm", "fdr_bh", "max-t"}
 
 
 def test_many_study_adjusts_as_the_bootstrap_does():
