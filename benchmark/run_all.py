@@ -43,8 +43,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import floors  # noqa: E402  (benchmark/, on the path above)
+import compare_cases  # noqa: E402  (benchmark/, on the path above)
+import floors  # noqa: E402
 import leaderboard  # noqa: E402
+import mcs_cases  # noqa: E402
 
 
 # --------------------------------------------------------------------------- cases
@@ -62,6 +64,8 @@ def _sizes(quick: bool) -> dict:
             "tukey_floor": (200, 20, 2_000),
             "leaderboard": (2_000, 30, 300),
             "leaderboard_large": (2_000, 200, 300),
+            "mcs": (500, 10, 500),
+            "compare": (50, 3, 1_000),
         }
     return {
         "boot": (10_000, 10_000),
@@ -75,6 +79,8 @@ def _sizes(quick: bool) -> dict:
         "tukey_floor": (1000, 20, 100_000),
         "leaderboard": (10_000, 100, 1_000),
         "leaderboard_large": (10_000, 1_000, 1_000),
+        "mcs": (1_000, 20, 1_000),
+        "compare": (250, 8, 1_000),
     }
 
 
@@ -324,6 +330,8 @@ def _case_table(quick: bool) -> dict:
     # the physical limit
     floors.add_cases(add, s)
     leaderboard.add_cases(add, s)
+    mcs_cases.add_cases(add, s)
+    compare_cases.add_cases(add, s)
 
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
@@ -383,7 +391,7 @@ def run_case(name: str, quick: bool, repeats: int) -> dict:
     if name == "leaderboard_large_rank":
         repeats = 1  # about a minute
     reference = None
-    if name in _interleaved():
+    if name in _interleaved(table):
         reference, repeats = table[peer][2]()[0], max(repeats, 9)
     if warm:
         fn()
@@ -523,17 +531,39 @@ _HEADLINES = (
     ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 3.0, True),
     ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 3.0, True),
     ("pairedstats, seconds", "leaderboard_large_rank", None, 120.0, True),
+    ("arch / pairedstats (timed in turn)", "mcs_arch_max", "mcs_ours_max", 3.0, False),
+    ("arch / pairedstats (timed in turn)", "mcs_arch_range", "mcs_ours_range", 3.0, False),
+    ("ranx / pairedstats (timed in turn)", "compare_ranx", "compare_ours", 3.0, False),
 )  # fmt: skip
 
 #: Peak resident memory goals: (case, at most MiB).
 _MEMORY = (("leaderboard_large_rank", 2048.0),)
 
 
-def _interleaved() -> set:
-    """The cases timed in turn with their floor (floor, case, floor, case, ...) in one
-    process: the floor headlines. On a shared machine the load changes over minutes, and a
-    ratio of two cases timed minutes apart moved by up to 2x between runs."""
-    return {top for _, top, bottom, *_ in _HEADLINES if bottom and bottom.startswith("floor")}
+def _interleaved(table: dict) -> set:
+    """The cases timed in turn with their floor or peer (floor, case, floor, case, ...) in
+    one process: the floor headlines, and the headlines marked "(timed in turn)", peer over
+    pairedstats. On a shared machine the load changes over minutes, and a ratio of two cases
+    timed minutes apart moved by up to 2x between runs."""
+    out = set()
+    for what, top, bottom, *_ in _HEADLINES:
+        if bottom and bottom.startswith("floor"):
+            out.add(top)
+        elif "(timed in turn)" in what and table[bottom][4] == top:
+            out.add(bottom)
+    return out
+
+
+def _turns(results: dict, top: str, bottom: str):
+    """The seconds of ``top`` and ``bottom`` turn by turn, when one was timed with the other
+    as its reference; else None."""
+    if results[top].get("reference_seconds") and results[top]["peer"] == bottom:
+        return results[top]["all_seconds"], results[top]["reference_seconds"]
+    if results[bottom].get("reference_seconds") and results[bottom]["peer"] == top:
+        return results[bottom]["reference_seconds"], results[bottom]["all_seconds"]
+    if results[top].get("reference_seconds"):  # a floor headline: the floor's turns
+        return results[top]["all_seconds"], results[top]["reference_seconds"]
+    return None
 
 
 def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool]]:
@@ -542,12 +572,12 @@ def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool
     for what, top, bottom, goal, at_most in _HEADLINES:
         if top not in results or (bottom and bottom not in results):
             continue
-        what = f"{results[top]['group']}: {what}"
+        what = f"{results[top]['group']}: {what.replace(' (timed in turn)', '')}"
         value = results[top]["seconds"] / (results[bottom]["seconds"] if bottom else 1.0)
-        turns = results[top].get("reference_seconds")
-        if bottom and turns:  # timed in turn: the median of the ratios of each turn
-            value = float(np.median(np.divide(results[top]["all_seconds"], turns)))
-            what += f" (timed in turn, median of {len(turns)} ratios)"
+        turns = _turns(results, top, bottom) if bottom else None
+        if turns:  # timed in turn: the median of the ratios of each turn
+            value = float(np.median(np.divide(*turns)))
+            what += f" (timed in turn, median of {len(turns[0])} ratios)"
         unit = "x" if bottom else " s"
         met = value <= goal if at_most else value >= goal
         rows.append((what, f"{value:.2f}{unit}", f"{'<=' if at_most else '>='} {goal:g}{unit}",

@@ -349,27 +349,26 @@ def _read_run(path: Path) -> dict:
             "doc_id": frame[2].to_numpy(dtype=object), "score": score}  # fmt: skip
 
 
-def _ranking(run: dict) -> dict:
-    """The run as ir_measures' dict of dicts (query -> document -> score)."""
-    import pandas as pd
-
-    docs, scores = run["doc_id"], run["score"]
-    groups = pd.Series(range(len(docs))).groupby(run["query_id"], sort=False).indices
-    return {q: dict(zip(docs[i].tolist(), scores[i].tolist())) for q, i in groups.items()}
-
-
-def _check_run(run: dict, path: Path) -> None:
-    """Refuse a run that trec_eval would refuse or could not rank: a score that is not a
-    finite number, or a document listed twice for a query; the error names the file and
-    the lines (the file's non-blank lines, one per document)."""
+def _ranking(run: dict, path: Path) -> dict:
+    """The run as ir_measures' dict of dicts (query -> document -> score), refused as
+    trec_eval refuses it or could not rank it: a score that is not a finite number, or a
+    document listed twice for a query; the error names the file and the lines (the file's
+    non-blank lines, one per document)."""
     import numpy as np
-    import pandas as pd
 
+    ranking: dict = {}
+    for query, doc, score in zip(run["query_id"].tolist(), run["doc_id"].tolist(),
+                                 run["score"].tolist()):  # fmt: skip
+        ranking.setdefault(query, {})[doc] = score
     bad = np.flatnonzero(~np.isfinite(run["score"])).tolist()
-    keys = pd.DataFrame({"q": run["query_id"], "d": run["doc_id"]})
-    again = np.flatnonzero(keys.duplicated().to_numpy()).tolist()
-    if not bad and not again:
-        return
+    if bad or sum(map(len, ranking.values())) != len(run["score"]):
+        _refuse(run, path, bad)
+    return ranking
+
+
+def _refuse(run: dict, path: Path, bad: list) -> None:
+    """The error of a run with scores that are not finite (their positions ``bad``) or with
+    a document listed twice for a query."""
     opener = gzip.open if path.name.endswith(".gz") else open
     with opener(path, "rt") as lines:
         number = [n for n, line in enumerate(lines, 1) if line.strip()]
@@ -381,10 +380,11 @@ def _check_run(run: dict, path: Path) -> None:
             f"{_few([number[i] for i in bad])}; trec_eval ranks a query's documents by "
             "score: give each a finite score"
         )
-    first = {}
+    first, twice = {}, []
     for i, key in enumerate(zip(run["query_id"].tolist(), run["doc_id"].tolist())):
-        first.setdefault(key, i)
-    twice = [(first[(run["query_id"][i], run["doc_id"][i])], i) for i in again]
+        at = first.setdefault(key, i)
+        if at != i:
+            twice.append((at, i))
     where = [f"document {run['doc_id'][i]!r} of query {run['query_id'][i]!r} on lines "
              f"{number[at]} and {number[i]}" for at, i in twice]  # fmt: skip
     raise ValueError(
@@ -478,9 +478,8 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
     values = {}
     unretrieved, unjudged = {}, set()
     for path, name in zip(paths, names):
-        run = _read_run(_input_path(path, "RUN"))
-        _check_run(run, path)
-        retrieved = set(run["query_id"].tolist())
+        ranking = _ranking(_read_run(_input_path(path, "RUN")), path)
+        retrieved = set(ranking)
         unjudged |= retrieved - known
         if not retrieved & known:
             raise ValueError(
@@ -490,7 +489,7 @@ def evaluate_runs(paths, qrels, measures, names=None, *, wide: bool = False):
             )
         unretrieved[name] = [q for q in queries if q not in retrieved]
         try:
-            for metric in evaluator.iter_calc(_ranking(run)):
+            for metric in evaluator.iter_calc(ranking):
                 values[(name, metric.query_id, metric.measure)] = float(metric.value)
         except Exception as err:
             text = ", ".join(map(repr, parsed.values()))
