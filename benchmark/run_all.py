@@ -19,7 +19,8 @@ Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
 randomization test, as ``tukey_hsd`` with two systems); the straightforward vectorized numpy
 randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
 ``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
-``np.median(np.subtract.outer(b, a))``. The physical limit: random 64-bit words per second
+``np.median(np.subtract.outer(b, a))``; for Friedman's test, autorank and scikit-posthocs
+(``benchmark/friedman_cases.py``). The physical limit: random 64-bit words per second
 from ``BitGenerator.random_raw`` and bounded integers per second from
 ``Generator.integers``; a method drawing one random number per item and resample cannot be
 faster than ``draws / rate``.
@@ -44,6 +45,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import floors  # noqa: E402  (benchmark/, on the path above)
+import friedman_cases  # noqa: E402
 import leaderboard  # noqa: E402
 
 
@@ -62,6 +64,8 @@ def _sizes(quick: bool) -> dict:
             "tukey_floor": (200, 20, 2_000),
             "leaderboard": (2_000, 30, 300),
             "leaderboard_large": (2_000, 200, 300),
+            "friedman": (300, 12),
+            "friedman_large": (300, 50),
         }
     return {
         "boot": (10_000, 10_000),
@@ -75,6 +79,8 @@ def _sizes(quick: bool) -> dict:
         "tukey_floor": (1000, 20, 100_000),
         "leaderboard": (10_000, 100, 1_000),
         "leaderboard_large": (10_000, 1_000, 1_000),
+        "friedman": (1_000, 12),
+        "friedman_large": (1_000, 50),
     }
 
 
@@ -324,6 +330,7 @@ def _case_table(quick: bool) -> dict:
     # the physical limit
     floors.add_cases(add, s)
     leaderboard.add_cases(add, s)
+    friedman_cases.add_cases(add, s)
 
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
@@ -523,6 +530,9 @@ _HEADLINES = (
     ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 3.0, True),
     ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 3.0, True),
     ("pairedstats, seconds", "leaderboard_large_rank", None, 120.0, True),
+    ("pairedstats (Wilcoxon-Holm) / autorank", "friedman_wh_ours", "friedman_autorank", 1.0,
+     True),
+    ("pairedstats (Wilcoxon-Holm), seconds", "friedman_large_wh_ours", None, 2.0, True),
 )  # fmt: skip
 
 #: Peak resident memory goals: (case, at most MiB).
@@ -530,10 +540,12 @@ _MEMORY = (("leaderboard_large_rank", 2048.0),)
 
 
 def _interleaved() -> set:
-    """The cases timed in turn with their floor (floor, case, floor, case, ...) in one
-    process: the floor headlines. On a shared machine the load changes over minutes, and a
-    ratio of two cases timed minutes apart moved by up to 2x between runs."""
-    return {top for _, top, bottom, *_ in _HEADLINES if bottom and bottom.startswith("floor")}
+    """The cases timed in turn with their floor or peer (floor, case, floor, case, ...) in
+    one process: the floor headlines and Friedman's against autorank. On a shared machine the
+    load changes over minutes, and a ratio of two cases timed minutes apart moved by up to 2x
+    between runs."""
+    floor = {top for _, top, bottom, *_ in _HEADLINES if bottom and bottom.startswith("floor")}
+    return floor | friedman_cases.IN_TURN
 
 
 def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool]]:
@@ -585,15 +597,17 @@ Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`;
 `scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher's paired
 randomization test, as `tukey_hsd` with two systems); a vectorized numpy randomized Tukey HSD
 (`Generator.permuted` in batches, `bench_tukey.py`); `scipy.stats.mannwhitneyu`; the naive
-Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`. The physical limit: random 64-bit
+Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`; for Friedman's test, autorank's
+`autorank(force_mode="nonparametric")` and scikit-posthocs' post-hoc tests
+(`friedman_cases.py`). The physical limit: random 64-bit
 words per second from `BitGenerator.random_raw` and bounded integers per second from
 `Generator.integers`.
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
-the floor headlines: there the library's case and its floor are timed in turn in one
-process (at least 9 turns, after a warm-up of each) and the figure is the median of the
-turns' ratios, which the load of the machine moves far less.
+the floor headlines and Friedman's against autorank: there the library's case and its floor
+(or peer) are timed in turn in one process (at least 9 turns, after a warm-up of each) and
+the figure is the median of the turns' ratios, which the load of the machine moves far less.
 
 | figure | this run | goal | met |
 |---|---|---|---|
