@@ -95,6 +95,9 @@ def test_blocks_of_pairs_and_no_pairs(monkeypatch):
     blocks = signrank_pvalues(x, _all_pairs(6))
     np.testing.assert_array_equal(whole.pvalue, blocks.pvalue)
     assert signrank_pvalues(x, []).pvalue.shape == (0,)
+    none = core.signrank_1d(np.empty(0), alternative="two-sided", confidence_level=0.95,
+                            method="auto", correction=True)  # fmt: skip
+    assert signrank_pvalues(np.empty((0, 3)), [(0, 1)]).pvalue.tolist() == [none.pvalue] == [1]
 
 
 def test_friedman_wilcoxon_holm_is_the_signed_rank_test_of_each_pair():

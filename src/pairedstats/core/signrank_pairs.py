@@ -166,7 +166,7 @@ def _signed_ranks(d: np.ndarray, error: np.ndarray):
     position = np.arange(m)
     valid = position < n[:, None]
     starts = ~valid
-    starts[:, 0] = True
+    starts[:, :1] = True
     with np.errstate(invalid="ignore"):
         starts[:, 1:] |= np.diff(size, axis=1) > e[:, 1:] + e[:, :-1]
     ends = np.ones(d.shape, dtype=bool)
