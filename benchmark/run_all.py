@@ -19,7 +19,8 @@ Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
 randomization test, as ``tukey_hsd`` with two systems); the straightforward vectorized numpy
 randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
 ``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
-``np.median(np.subtract.outer(b, a))``. The physical limit: random 64-bit words per second
+``np.median(np.subtract.outer(b, a))``; for Friedman's test, autorank and scikit-posthocs
+(``benchmark/friedman_cases.py``). The physical limit: random 64-bit words per second
 from ``BitGenerator.random_raw`` and bounded integers per second from
 ``Generator.integers``; a method drawing one random number per item and resample cannot be
 faster than ``draws / rate``.
@@ -45,6 +46,7 @@ sys.path.insert(0, str(HERE))
 
 import compare_cases  # noqa: E402  (benchmark/, on the path above)
 import floors  # noqa: E402
+import friedman_cases  # noqa: E402
 import leaderboard  # noqa: E402
 import mcs_cases  # noqa: E402
 
@@ -66,6 +68,8 @@ def _sizes(quick: bool) -> dict:
             "leaderboard_large": (2_000, 200, 300),
             "mcs": (500, 10, 500),
             "compare": (50, 3, 1_000),
+            "friedman": (300, 12),
+            "friedman_large": (300, 50),
         }
     return {
         "boot": (10_000, 10_000),
@@ -81,6 +85,8 @@ def _sizes(quick: bool) -> dict:
         "leaderboard_large": (10_000, 1_000, 1_000),
         "mcs": (1_000, 20, 1_000),
         "compare": (250, 8, 1_000),
+        "friedman": (1_000, 12),
+        "friedman_large": (1_000, 50),
     }
 
 
@@ -332,6 +338,7 @@ def _case_table(quick: bool) -> dict:
     leaderboard.add_cases(add, s)
     mcs_cases.add_cases(add, s)
     compare_cases.add_cases(add, s)
+    friedman_cases.add_cases(add, s)
 
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
@@ -534,6 +541,9 @@ _HEADLINES = (
     ("arch / pairedstats (timed in turn)", "mcs_arch_max", "mcs_ours_max", 3.0, False),
     ("arch / pairedstats (timed in turn)", "mcs_arch_range", "mcs_ours_range", 3.0, False),
     ("ranx / pairedstats (timed in turn)", "compare_ranx", "compare_ours", 3.0, False),
+    ("pairedstats (Wilcoxon-Holm) / autorank (timed in turn)", "friedman_wh_ours",
+     "friedman_autorank", 1.0, True),
+    ("pairedstats (Wilcoxon-Holm), seconds", "friedman_large_wh_ours", None, 2.0, True),
 )  # fmt: skip
 
 #: Peak resident memory goals: (case, at most MiB).
@@ -549,8 +559,8 @@ def _interleaved(table: dict) -> set:
     for what, top, bottom, *_ in _HEADLINES:
         if bottom and bottom.startswith("floor"):
             out.add(top)
-        elif "(timed in turn)" in what and table[bottom][4] == top:
-            out.add(bottom)
+        elif "(timed in turn)" in what:  # the case whose peer is the other one
+            out.add(bottom if table[bottom][4] == top else top)
     return out
 
 
@@ -615,15 +625,17 @@ Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`;
 `scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher's paired
 randomization test, as `tukey_hsd` with two systems); a vectorized numpy randomized Tukey HSD
 (`Generator.permuted` in batches, `bench_tukey.py`); `scipy.stats.mannwhitneyu`; the naive
-Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`. The physical limit: random 64-bit
+Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`; for Friedman's test, autorank's
+`autorank(force_mode="nonparametric")` and scikit-posthocs' post-hoc tests
+(`friedman_cases.py`). The physical limit: random 64-bit
 words per second from `BitGenerator.random_raw` and bounded integers per second from
 `Generator.integers`.
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
-the floor headlines: there the library's case and its floor are timed in turn in one
-process (at least 9 turns, after a warm-up of each) and the figure is the median of the
-turns' ratios, which the load of the machine moves far less.
+the floor headlines and Friedman's against autorank: there the library's case and its floor
+(or peer) are timed in turn in one process (at least 9 turns, after a warm-up of each) and
+the figure is the median of the turns' ratios, which the load of the machine moves far less.
 
 | figure | this run | goal | met |
 |---|---|---|---|

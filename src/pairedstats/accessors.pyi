@@ -113,57 +113,6 @@ class PairedDataArrayAccessor:
         as_result: _Bool = ...,
     ) -> xr.Dataset | BootstrapResult: ...
     @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[False] = ...,
-    ) -> xr.Dataset: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[True],
-    ) -> SignrankResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: _Bool = ...,
-    ) -> xr.Dataset | SignrankResult: ...
-    @overload
     def friedman(
         self,
         *,
@@ -506,6 +455,57 @@ class PairedDataArrayAccessor:
         mcs: _Bool = ...,
     ) -> Report: ...
     @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[True],
+    ) -> SignrankResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SignrankResult: ...
+    @overload
     def tukey_hsd(
         self,
         *,
@@ -649,60 +649,6 @@ class PairedDataFrameAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | BootstrapResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[False] = ...,
-    ) -> pd.DataFrame: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[True],
-    ) -> SignrankResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: _Bool = ...,
-    ) -> pd.DataFrame | SignrankResult: ...
     @overload
     def friedman(
         self,
@@ -1062,6 +1008,60 @@ class PairedDataFrameAccessor:
         mcs: _Bool = ...,
     ) -> Report: ...
     @overload
+    def signrank(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[True],
+    ) -> SignrankResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | SignrankResult: ...
+    @overload
     def tukey_hsd(
         self,
         *,
@@ -1205,57 +1205,6 @@ class PairedDatasetAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | BootstrapResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[False] = ...,
-    ) -> xr.Dataset: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: Literal[True],
-    ) -> SignrankResult: ...
-    @overload
-    def signrank(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        alternative: Literal["two-sided", "less", "greater"] = ...,
-        confidence_level: _Float = ...,
-        method: Literal["auto", "exact", "asymptotic"] = ...,
-        correction: _Bool = ...,
-        progress: _Bool = ...,
-        as_result: _Bool = ...,
-    ) -> xr.Dataset | SignrankResult: ...
     @overload
     def friedman(
         self,
@@ -1598,6 +1547,57 @@ class PairedDatasetAccessor:
         ranks: _Bool = ...,
         mcs: _Bool = ...,
     ) -> Report: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: Literal[True],
+    ) -> SignrankResult: ...
+    @overload
+    def signrank(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        method: Literal["auto", "exact", "asymptotic"] = ...,
+        correction: _Bool = ...,
+        progress: _Bool = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SignrankResult: ...
     @overload
     def tukey_hsd(
         self,

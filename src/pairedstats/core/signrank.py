@@ -29,18 +29,23 @@ the midranks.
 
 Walsh averages without forming them
 -----------------------------------
-:func:`kth_walsh` selects the ``k``-th smallest of the ``n (n + 1) / 2`` Walsh averages exactly
-(the number ``np.sort`` of all of them, computed as ``fl(d_i + d_j) / 2``, holds at ``k - 1``)
-in ``O(n)`` memory and a few ``O(n)`` passes: the number of sums ``<= t`` is counted row by
-row with two pointers over the sorted differences (:mod:`pairedstats.core.kernels.walsh`),
-and Floyd-Rivest rounds on a random sample of the remaining candidates (Monahan 1984) shrink
-them until they fit in memory, where ``np.partition`` finishes.
+:func:`walsh_order_statistics` selects the ``k``-th smallest of the ``n (n + 1) / 2`` Walsh
+averages exactly (the number ``np.sort`` of all of them, computed as ``fl(d_i + d_j) / 2``,
+holds at ``k - 1``), every rank a test needs (the median's one or two, the interval's two) at
+once. Up to ``2**20`` of them (``n <= 1447``) the sums are formed (by numpy with the indices of
+the pairs kept per ``n`` up to ``2**16`` sums, by a compiled loop beyond) and one
+``np.partition`` places every rank. Beyond, each rank is selected in ``O(n)`` memory and a few
+``O(n)`` passes: the number of sums ``<= t`` is counted row by row with two pointers over the
+sorted differences (:mod:`pairedstats.core.kernels.walsh`), and Floyd-Rivest rounds on a
+random sample of the remaining candidates (Monahan 1984) shrink them until they fit in
+memory, where ``np.partition`` finishes.
 
 This module imports numpy and scipy only (the kernel imports numba, lazily).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -61,6 +66,7 @@ __all__ = [
     "signrank_1d",
     "signrank_pair",
     "walsh_median",
+    "walsh_order_statistics",
 ]
 
 #: ``method="exact"`` refuses when the recursion would take more than this many operations
@@ -70,6 +76,8 @@ EXACT_MAX_OPERATIONS = 1e9
 AUTO_EXACT_BELOW = 50
 #: Number of candidate sums below which :func:`kth_walsh` materialises them.
 _MATERIALISE = 1 << 20
+#: Number of Walsh sums up to which numpy forms them (their indices kept per ``n``).
+_SMALL = 1 << 16
 #: Size of the random sample of candidates a selection round draws.
 _SAMPLE = 16384
 
@@ -219,6 +227,69 @@ def _walsh_kernel():
     return walsh
 
 
+@functools.lru_cache(maxsize=16)
+def _upper_triangle(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n)``, built once per ``n`` (small ``n`` only: at most
+    ``_SMALL`` pairs)."""
+    return np.triu_indices(n)
+
+
+def _all_walsh_sums(d: np.ndarray) -> np.ndarray:
+    """Every Walsh sum ``fl(d_i + d_j)``, ``i <= j``, row after row (no order)."""
+    n = d.size
+    total = n * (n + 1) // 2
+    if total <= _SMALL:  # numpy, the indices kept between calls
+        i, j = _upper_triangle(n)
+        return d[i] + d[j]
+    out = np.empty(total)  # compiled, without index arrays
+    _walsh_kernel().gather(d, np.arange(n, dtype=np.int64), np.full(n, n, dtype=np.int64), out)
+    return out
+
+
+def walsh_order_statistics(d: np.ndarray, ks, *, rng=None) -> np.ndarray:
+    """The ``ks``-th smallest (1-based) Walsh averages of ``d``, all selected at once.
+
+    Up to :data:`_MATERIALISE` Walsh sums they are formed (by numpy with indices kept per
+    ``n`` up to ``_SMALL`` sums, else by a compiled loop) and one ``np.partition`` places
+    every requested rank; beyond, each rank is selected by :func:`kth_walsh`'s rounds
+    without forming them. Either way the values are those of ``np.sort`` of all the Walsh
+    averages, bit for bit.
+
+    Parameters
+    ----------
+    d : ndarray of float64
+        Sorted ascending.
+    ks : sequence of int
+        Ranks, each ``1 <= k <= n (n + 1) / 2``.
+    rng : numpy.random.Generator, optional
+        Draws :func:`kth_walsh`'s candidate samples (large ``n`` only; only the running time
+        depends on it).
+
+    Returns
+    -------
+    ndarray of float64
+        ``fl(d_i + d_j) / 2`` of the pair at each rank, in the order of ``ks``.
+
+    Examples
+    --------
+    >>> walsh_order_statistics(np.array([-1.0, 2.0, 4.0]), [6, 1, 3]).tolist()
+    [4.0, -1.0, 1.5]
+    """
+    n = d.size
+    total = n * (n + 1) // 2
+    ks = np.asarray(ks, dtype=np.int64).reshape(-1)
+    if ks.size and not (ks.min() >= 1 and ks.max() <= total):
+        bad = ks[(ks < 1) | (ks > total)][0]
+        raise ValueError(f"`k` must be between 1 and {total}; got {bad}.")
+    if total > _MATERIALISE:
+        return np.array([_select_walsh(d, int(k), rng) for k in ks], dtype=np.float64)
+    if ks.size == 0:
+        return np.empty(0)
+    places = np.unique(ks - 1)
+    sums = np.partition(_all_walsh_sums(d), places)
+    return sums[ks - 1] / 2.0
+
+
 def kth_walsh(d: np.ndarray, k: int, *, rng=None) -> float:
     """The ``k``-th smallest (1-based) Walsh average of ``d``, without forming them all.
 
@@ -244,13 +315,13 @@ def kth_walsh(d: np.ndarray, k: int, *, rng=None) -> float:
     >>> [kth_walsh(d, k) for k in range(1, 7)]
     [-1.0, 0.5, 1.5, 2.0, 3.0, 4.0]
     """
+    return float(walsh_order_statistics(d, [k], rng=rng)[0])
+
+
+def _select_walsh(d: np.ndarray, k: int, rng) -> float:
+    """:func:`kth_walsh` beyond :data:`_MATERIALISE` sums: Floyd-Rivest rounds on a random
+    sample of the candidates (Monahan 1984) shrink them until they fit in memory."""
     n = d.size
-    total = n * (n + 1) // 2
-    if not 1 <= k <= total:
-        raise ValueError(f"`k` must be between 1 and {total}; got {k}.")
-    if total <= _MATERIALISE:
-        i, j = np.triu_indices(n)
-        return float(np.partition(d[i] + d[j], k - 1)[k - 1]) / 2.0
     walsh = _walsh_kernel()
     rng = np.random.default_rng(0x5EED) if rng is None else rng
     lo = np.arange(n, dtype=np.int64)  # row i: j < lo[i] are below the answer
@@ -295,7 +366,8 @@ def walsh_median(d: np.ndarray) -> float:
     total = d.size * (d.size + 1) // 2
     if total % 2:
         return kth_walsh(d, total // 2 + 1)
-    return (kth_walsh(d, total // 2) + kth_walsh(d, total // 2 + 1)) / 2
+    low, high = walsh_order_statistics(d, [total // 2, total // 2 + 1])
+    return float((low + high) / 2)
 
 
 def asymptotic_ci_count(
@@ -399,13 +471,12 @@ def signrank_1d(
         ci_low = ci_high = shift = coverage = math.nan
         level_reached = True
     elif use_exact:
-        shift = walsh_median(x)
-        ci_low, ci_high, coverage, level_reached = _exact_interval(x, alternative,
-                                                                   confidence_level)  # fmt: skip
+        ends, coverage, level_reached = _exact_interval(n, alternative, confidence_level)
+        shift, ci_low, ci_high = _shift_and_ends(x, ends)
     else:
-        shift = walsh_median(x)
-        ci_low, ci_high, level_reached = _asymptotic_interval(x, alternative, confidence_level,
-                                                              correction, x_error)  # fmt: skip
+        ends, level_reached = _asymptotic_interval(x, alternative, confidence_level,
+                                                   correction, x_error)  # fmt: skip
+        shift, ci_low, ci_high = _shift_and_ends(x, ends)
         coverage = confidence_level if level_reached else math.nan
     return SignrankTest(
         n_items=int(np.asarray(d).size),
@@ -451,23 +522,38 @@ def _exact_pvalue(st: SignedRanks, alternative: str) -> float:
     return min(1.0, 2.0 * min(lower, upper))  # the null is symmetric
 
 
-def _exact_interval(x: np.ndarray, alternative: str, confidence_level: float):
-    """``(ci_low, ci_high, coverage, level_reached)`` at R's ``qsignrank`` ranks."""
-    n = x.size
+def _shift_and_ends(x: np.ndarray, ends) -> tuple[float, float, float]:
+    """The median of the Walsh averages of ``x`` (sorted) and the interval's two ends, each
+    given as the rank of a Walsh average (an int) or as its value (a float), every rank
+    selected in one pass (:func:`walsh_order_statistics`)."""
+    total = x.size * (x.size + 1) // 2
+    middle = [total // 2 + 1] if total % 2 else [total // 2, total // 2 + 1]
+    ranks = middle + [e for e in ends if isinstance(e, int)]
+    found = iter(walsh_order_statistics(x, ranks).tolist())
+    shift = next(found) if total % 2 else (next(found) + next(found)) / 2
+    low, high = (next(found) if isinstance(e, int) else float(e) for e in ends)
+    return shift, low, high
+
+
+def _exact_interval(n: int, alternative: str, confidence_level: float):
+    """``(ends, coverage, level_reached)`` at R's ``qsignrank`` ranks: each end the rank of
+    its Walsh average among the ``n (n + 1) / 2``, or an infinite one-sided end."""
     total = n * (n + 1) // 2
     tail = ci_tail(alternative, confidence_level)
     _, pmf = null_pmf(2 * np.arange(1, n + 1))
     q, missed = exact_ci_rank(tail, pmf)
-    ci_low = kth_walsh(x, q) if alternative in ("two-sided", "greater") else -math.inf
-    ci_high = kth_walsh(x, total - q + 1) if alternative in ("two-sided", "less") else math.inf
+    low = q if alternative in ("two-sided", "greater") else -math.inf
+    high = total - q + 1 if alternative in ("two-sided", "less") else math.inf
     coverage = 1 - (2 * missed if alternative == "two-sided" else missed)
-    return ci_low, ci_high, coverage, missed <= tail
+    return (low, high), coverage, missed <= tail
 
 
 def _asymptotic_interval(x: np.ndarray, alternative: str, confidence_level: float,
                          correction: bool, error=0.0):  # fmt: skip
-    """``(ci_low, ci_high, level_reached)`` by R's normal inversion, solved exactly (R's
-    ``SIGMA`` with the ties of the differences ``x``, read within their ``error``)."""
+    """``(ends, level_reached)`` by R's normal inversion, solved exactly (R's ``SIGMA`` with
+    the ties of the differences ``x``, read within their ``error``): each end the rank of its
+    Walsh average, or its value (infinite, or the extreme difference when the level is out of
+    reach)."""
     n = x.size
     total = n * (n + 1) // 2
     tail = ci_tail(alternative, confidence_level)
@@ -486,5 +572,5 @@ def _asymptotic_interval(x: np.ndarray, alternative: str, confidence_level: floa
             reached = False
             ends.append(float(extreme))
         else:
-            ends.append(kth_walsh(x, total - c + 1))
-    return ends[0], ends[1], reached
+            ends.append(total - c + 1)
+    return tuple(ends), reached

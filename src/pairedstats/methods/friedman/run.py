@@ -1,13 +1,10 @@
 """Friedman's run: every group of a paired design ranked within each data set, the Friedman
 and Iman-Davenport tests, and the post-hoc test of all pairs (:func:`run`). The numbers come
-from :mod:`pairedstats.core.friedman`; the Wilcoxon-Holm post-hoc takes the signed-rank test
-from the registry (``SPECS["signrank"]``) and Holm's step-down from
-:mod:`pairedstats.core.adjust`."""
+from :mod:`pairedstats.core.friedman`; the Wilcoxon-Holm post-hoc takes the signed-rank
+p-values of all pairs at once from :mod:`pairedstats.core.signrank_pairs` and Holm's
+step-down from :mod:`pairedstats.core.adjust`."""
 
 from __future__ import annotations
-
-import dataclasses
-import warnings
 
 import numpy as np
 
@@ -15,10 +12,9 @@ from ... import _validation
 from ...core import friedman as core
 from ...core.adjust import adjust_pvalues
 from ...core.design import comparison_pairs
+from ...core.signrank_pairs import signrank_pvalues
 from ...core.ties import row_score_errors
-from .._shared.registry import SPECS
 from .._shared.runs import Outputs, comparison_labels
-from ..signrank.findings import SignrankConfidenceWarning, SignrankPassFailWarning
 from .result import FriedmanResult
 from .settings import Settings
 
@@ -35,22 +31,16 @@ def _goodness(design, lower_is_better: bool) -> np.ndarray:
     return -design.scores if lower_is_better else design.scores
 
 
-def _wilcoxon(s: Settings, pairs) -> np.ndarray:
+def _wilcoxon(design, goodness: np.ndarray, pairs) -> np.ndarray:
     """The two-sided signed-rank p-value of every pair in every group, ``(n_groups,
-    n_pairs)``: the registry's signed-rank test (R's ``wilcox.test`` defaults: exact below 50
-    non-zero differences without ties or zeros, else normal with the continuity correction)
-    on the scores oriented higher-is-better, its rows found by their labels."""
-    design = dataclasses.replace(s.design, scores=_goodness(s.design, s.lower_is_better))
-    with warnings.catch_warnings():  # its interval and shift, which are not used here
-        warnings.simplefilter("ignore", SignrankConfidenceWarning)
-        warnings.simplefilter("ignore", SignrankPassFailWarning)
-        res = SPECS["signrank"].compute(design, keep=False, alternative="two-sided", method="auto",
-                               correction=True)  # fmt: skip
-    column = {(a, b): c for c, (a, b) in enumerate(zip(res.label_a, res.label_b))}
-    systems = design.systems
-    found = [column.get((systems[a], systems[b]), column.get((systems[b], systems[a])))
-             for a, b in pairs]  # fmt: skip
-    return np.asarray(res.pvalue, dtype=np.float64)[:, found]
+    n_pairs)``, of the scores oriented higher-is-better: R's ``wilcox.test`` defaults (exact
+    below 50 non-zero differences without ties or zeros, else normal with the continuity
+    correction), zeros and ties by the package's tie rule at the design's precision."""
+    out = np.empty((design.n_groups, len(pairs)))
+    for g in range(design.n_groups):
+        out[g] = signrank_pvalues(goodness[design.group(g)], pairs,
+                                  precision=design.precision).pvalue  # fmt: skip
+    return out
 
 
 def _posthoc(s: Settings, ranks, test, pairs) -> tuple[np.ndarray, np.ndarray | None]:
@@ -90,7 +80,7 @@ def run(s: Settings) -> FriedmanResult:
             out["pvalue"][g], adjusted = _posthoc(s, ranks, test, pairs)
             single[g] = np.nan if adjusted is None else adjusted
     if s.posthoc == "wilcoxon-holm":
-        out["pvalue"][...] = _wilcoxon(s, pairs)
+        out["pvalue"][...] = _wilcoxon(design, goodness, pairs)
     # Nemenyi's family-wise p-values are the studentized range's; the others are Holm's
     holm = adjust_pvalues(out["pvalue"], "holm")
     out["pvalue_adjusted"][...] = single if s.posthoc == "nemenyi" else holm

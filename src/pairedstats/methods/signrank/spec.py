@@ -84,11 +84,11 @@ SPEC = register(
             McNemar's without its interval; ``mcnemar`` is the test to use. Once per call,
             naming the comparisons and how many groups.""",
         notes="""
-        The interval is made of order statistics of the ``n (n + 1) / 2`` Walsh averages
-        (never formed: they are selected with a few ``O(n)`` passes over the sorted
-        differences). On the exact path their ranks are R's exact critical values
-        (``qsignrank``); on the asymptotic path they are the Walsh averages where R's
-        normal score crosses its quantile, so the intervals of R's
+        The interval is made of order statistics of the ``n (n + 1) / 2`` Walsh averages,
+        selected with the shift in one pass (beyond ``2**20`` of them, never formed: a few
+        ``O(n)`` passes over the sorted differences). On the exact path their ranks are
+        R's exact critical values (``qsignrank``); on the asymptotic path they are the
+        Walsh averages where R's normal score crosses its quantile, so the intervals of R's
         ``wilcox.test(b, a, paired=TRUE, conf.int=TRUE)`` are reproduced (R finds the
         asymptotic ends with ``uniroot`` to within 1e-4; these are the exact Walsh
         averages). The shift is always the median of the Walsh averages; on its asymptotic
