@@ -259,6 +259,7 @@ def test_a_plan_at_level_0_8_reaches_its_power_in_about_80_percent_of_pilots():
     assert abs(_pilots(1000, 2025, None) - 0.5) <= 3 * np.sqrt(0.25 / 1000)
 
 
+@pytest.mark.slow
 def test_0_1_plan_at_level_0_8_reaches_its_power_in_at_least_80_percent_of_pilots():
     # discordant cells p10 = 0.05, p01 = 0.15 (psi 0.2, difference 0.1), pilots of 80 items;
     # the power at the plan from Connor's formula at the true discordant rate
