@@ -88,18 +88,31 @@ def binary_matrix(x, name: str = "x") -> np.ndarray:
     return np.asarray(x, dtype=np.float64)
 
 
-def _pair_products(m: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``sum_i m[i, a_p] m[i, b_p]`` of each pair ``p``, from one matrix product: of the
-    whole ``m^T m`` when most systems are on both sides, else of the columns of the smaller
-    side with all of ``m`` (one baseline against the others: ``k`` products, not ``k^2``)."""
+def _pair_products(m: np.ndarray, a: np.ndarray, b: np.ndarray, largest: int):
+    """``sum_i m[i, a_p] m[i, b_p]`` of each pair ``p`` and ``sum_i m[i, s]^2`` of each
+    column, as int64, from one matrix product: of the whole ``m^T m`` when most systems are
+    on both sides, else of the columns of the smaller side with all of ``m`` (one baseline
+    against the others: ``k`` products, not ``k^2``).
+
+    ``m`` holds integers, and ``largest`` bounds every sum of products: they are exact in
+    float32 up to ``2**24`` (products of 0s and 1s in any order of summation), in float64 up
+    to ``2**53``, and taken in int64 beyond.
+    """
+    dtype = np.float32 if largest <= 2**24 else np.float64 if largest < _EXACT else np.int64
+    m = np.asarray(m, dtype=dtype)
     k = m.shape[1]
     side_a, in_a = np.unique(a, return_inverse=True)
     side_b, in_b = np.unique(b, return_inverse=True)
     if 2 * min(side_a.size, side_b.size) > k:
-        return (m.T @ m)[a, b]
-    if side_a.size <= side_b.size:
-        return (m[:, side_a].T @ m)[in_a, b]
-    return (m.T @ m[:, side_b])[a, in_b]
+        gram = m.T @ m
+        cross, squares = gram[a, b], np.diagonal(gram)
+    else:
+        squares = np.einsum("ij,ij->j", m, m)
+        if side_a.size <= side_b.size:
+            cross = (m[:, side_a].T @ m)[in_a, b]
+        else:
+            cross = (m.T @ m[:, side_b])[a, in_b]
+    return cross.astype(np.int64), squares.astype(np.int64)
 
 
 def mcnemar_pvalues(
@@ -168,12 +181,10 @@ def _clustered(x, cluster, a, b, only_a, only_b):
     ``(sum_c D_c^2, design_effect)``, every sum exact (in integers)."""
     n = x.shape[0]
     sums, sizes = _cluster_sums(x, cluster)
-    if n * n >= _EXACT:  # sums of products up to n^2: integers beyond float64's exact range
-        sums = sums.astype(np.int64)
-    square = (sums * sums).sum(axis=0)
-    cross = _pair_products(sums, a, b)
-    s_dd = (square[a] + square[b] - 2 * cross).astype(np.int64)  # sum_c D_c^2
-    with_sizes = (sums.T @ sizes.astype(sums.dtype)).astype(np.int64)
+    sums = sums.astype(np.int64)  # sums of products up to n^2: exact in int64
+    cross, square = _pair_products(sums, a, b, n * n)
+    s_dd = square[a] + square[b] - 2 * cross  # sum_c D_c^2
+    with_sizes = sizes @ sums
     s_dm = with_sizes[b] - with_sizes[a]  # sum_c D_c m_c
     s_mm = int(np.sum(sizes * sizes))
     effect = np.ones(a.size)
@@ -239,10 +250,8 @@ def mcnemar_pairs(
     if n == 0 or n >= _EXACT:
         raise ValueError(f"`x` must hold at least one item and fewer than 2**53; got {n}.")
     a, b = pairs[:, 0], pairs[:, 1]
-    ones = x.sum(axis=0)  # each system's 1s: exact integers
-    both = _pair_products(x, a, b)
-    only_a = (ones[a] - both).astype(np.int64)
-    only_b = (ones[b] - both).astype(np.int64)
+    both, ones = _pair_products(x, a, b, n)  # the 1s of both, and each system's 1s
+    only_a, only_b = ones[a] - both, ones[b] - both
     extra: dict = {}
     if cluster is None:
         statistic, z, p = mcnemar_pvalues(only_a, only_b, method=method, alternative=alternative)
@@ -264,8 +273,8 @@ def mcnemar_pairs(
     low, high = tango_ends(only_a, only_b, n, confidence_level=confidence_level,
                            alternative=alternative, design_effect=effect)  # fmt: skip
     return McNemarPairs(
-        n_items=n, only_a=only_a, only_b=only_b, rate_a=ones[a].astype(np.int64) / n,
-        rate_b=ones[b].astype(np.int64) / n, difference=(only_b - only_a) / n, ci_low=low,
+        n_items=n, only_a=only_a, only_b=only_b, rate_a=ones[a] / n,
+        rate_b=ones[b] / n, difference=(only_b - only_a) / n, ci_low=low,
         ci_high=high, statistic=statistic, z=z, pvalue=p,
         method="clustered" if cluster is not None else method, **extra,
     )  # fmt: skip

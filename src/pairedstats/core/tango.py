@@ -228,15 +228,16 @@ def tango_ends(
     target = np.array([math.atan(z * math.sqrt(e)) for e in effect.ravel().tolist()])
     x, y, n = x.ravel(), y.ravel(), n.ravel()
     estimate = (x - y) / n
-    low, high = np.full(x.shape, -1.0), np.full(x.shape, 1.0)
-    if alternative != "less":
-        at = np.flatnonzero(estimate > -1.0)
-        low[at] = _root(x[at], y[at], n[at], target[at], np.full(at.size, -1.0), estimate[at])
-    if alternative != "greater":
-        at = np.flatnonzero(estimate < 1.0)
-        high[at] = _root(x[at], y[at], n[at], -target[at], estimate[at], np.full(at.size, 1.0))
+    low = np.flatnonzero(estimate > -1.0) if alternative != "less" else np.array([], int)
+    high = np.flatnonzero(estimate < 1.0) if alternative != "greater" else np.array([], int)
+    at = np.concatenate([low, high])  # the lower ends, then the upper ends: one root finding
+    is_low = np.arange(at.size) < low.size
+    lo, hi = np.where(is_low, -1.0, estimate[at]), np.where(is_low, estimate[at], 1.0)
+    ends = _root(x[at], y[at], n[at], np.where(is_low, target[at], -target[at]), lo, hi)
+    out = np.full(x.shape, -1.0), np.full(x.shape, 1.0)
+    out[0][low], out[1][high] = ends[: low.size], ends[low.size :]
     shape = np.broadcast_shapes(*(np.shape(v) for v in (only_b, only_a, n_items, design_effect)))
-    return low.reshape(shape), high.reshape(shape)
+    return out[0].reshape(shape), out[1].reshape(shape)
 
 
 #: The tolerances of the ends: an absolute 1e-15 and four units of roundoff.
