@@ -355,11 +355,15 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     clash = [c for c in chosen if c in reserved]
     if clash:
         raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
-    values = np.stack([_numeric(frame[c], "systems", f"column {c!r}") for c in chosen], axis=1)[
+    # one row per system, then its transpose (a view): _finish copies the rows in order
+    values = np.stack([_numeric(frame[c], "systems", f"column {c!r}") for c in chosen]).T[
         :, :, None
     ]
-    items = (frame[item] if item is not None else frame.index).to_numpy(dtype=object)
-    _check_labels(items, "item", "item")
+    labels = frame[item] if item is not None else frame.index
+    items = labels.to_numpy(dtype=object)
+    ranks = _integer_ranks(labels)
+    if ranks is None:  # integers of a numpy dtype are never missing
+        _check_labels(items, "item", "item")
 
     def where(idx):
         return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
@@ -372,8 +376,32 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     st = None if strata is None else frame[strata].to_numpy(dtype=object)
     return _finish(
         values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
-        unit_roundoff(*(frame[c].dtype for c in chosen)), missing=missing,
+        unit_roundoff(*(frame[c].dtype for c in chosen)), missing=missing, item_ranks=ranks,
     )  # fmt: skip
+
+
+def _integer_ranks(labels) -> np.ndarray | None:
+    """The canonical ranks of item labels held as integers of a numpy dtype (an index or
+    column of ints: never missing, ordered as numbers, as :func:`canonical_ranks` orders
+    them), without making Python objects of them; None for any other labels."""
+    if not (isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iu"):
+        return None
+    values = labels.to_numpy()
+    if values.size < 2 or bool(np.all(values[1:] > values[:-1])):  # sorted, as a RangeIndex
+        return np.arange(values.size)
+    return np.unique(values, return_inverse=True)[1].reshape(-1)
+
+
+def _distinct(column) -> bool:
+    """Whether a column of integers holds distinct values: never when its range is shorter
+    than the column (the pigeonhole principle, two reductions), else by hashing."""
+    values = column.to_numpy()
+    if (
+        isinstance(column.dtype, np.dtype)
+        and int(values.max()) - int(values.min()) < len(values) - 1
+    ):
+        return False
+    return bool(column.is_unique)
 
 
 def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
@@ -434,7 +462,7 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
         ids = [
             c for c in candidates
             if str(c).startswith("Unnamed:")
-            or (frame[c].dtype.kind in "iu" and len(frame) > 1 and frame[c].is_unique)
+            or (frame[c].dtype.kind in "iu" and len(frame) > 1 and _distinct(frame[c]))
         ]  # fmt: skip
         if ids:
             raise ValueError(

@@ -38,11 +38,17 @@ def _finish(
     replicate_labels: tuple = (),
     *,
     missing: str,
+    item_ranks=None,
 ) -> PairedDesign:
     """Check the labels, drop incomplete rows (if asked: ``missing``, the rule that made
     ``complete``, which the design keeps), put the rows in their canonical order (by group,
-    then item label), check sizes and magnitudes, build the design."""
-    _check_labels(items, "item", "item")
+    then item label), check sizes and magnitudes, build the design.
+
+    ``item_ranks``, when the caller has them, are integers in the canonical order of the
+    items (:func:`canonical_ranks`, or any ranks in the same order), which are then known to
+    be labels (none missing)."""
+    if item_ranks is None:
+        _check_labels(items, "item", "item")
     _check_labels(systems, "systems", "system")
     for arg, values, what in (("cluster", cluster, "cluster"), ("strata", strata, "stratum")):
         if values is not None:
@@ -56,7 +62,8 @@ def _finish(
         cluster = None if cluster is None else cluster[complete]
         strata = None if strata is None else strata[complete]
         replicates = None if replicates is None else [c[complete] for c in replicates]
-    ranks = canonical_ranks(items)
+        item_ranks = None if item_ranks is None else item_ranks[complete]
+    ranks = canonical_ranks(items) if item_ranks is None else item_ranks
     order = np.lexsort((ranks, group_code))
     scores, items, group_code = scores[order], items[order], group_code[order]
     _check_unique_items(items, ranks[order], group_code, group_names, group_keys)

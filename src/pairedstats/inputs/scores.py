@@ -94,7 +94,11 @@ def first_non_number(values) -> object:
 
 
 def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
-    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)] if arr.size else arr
+    if not arr.size or (
+        arr.dtype != object and -_EXACT_INT <= arr.min() <= arr.max() <= _EXACT_INT
+    ):
+        return
+    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)]
     if big.size:
         raise ValueError(
             f"`{arg}`: {what} must be integers of magnitude at most 2**53, which float64 "
