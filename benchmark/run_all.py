@@ -19,8 +19,9 @@ Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
 randomization test, as ``tukey_hsd`` with two systems); the straightforward vectorized numpy
 randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
 ``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
-``np.median(np.subtract.outer(b, a))``. The physical limit: random 64-bit words per second
-from ``BitGenerator.random_raw`` and bounded integers per second from
+``np.median(np.subtract.outer(b, a))``; statsmodels' exact ``mcnemar`` of each pair's 2 x 2
+table in a loop over the pairs (``mcnemar_cases.py``). The physical limit: random 64-bit
+words per second from ``BitGenerator.random_raw`` and bounded integers per second from
 ``Generator.integers``; a method drawing one random number per item and resample cannot be
 faster than ``draws / rate``.
 """
@@ -46,6 +47,7 @@ sys.path.insert(0, str(HERE))
 import compare_cases  # noqa: E402  (benchmark/, on the path above)
 import floors  # noqa: E402
 import leaderboard  # noqa: E402
+import mcnemar_cases  # noqa: E402
 import mcs_cases  # noqa: E402
 
 
@@ -66,6 +68,7 @@ def _sizes(quick: bool) -> dict:
             "leaderboard_large": (2_000, 200, 300),
             "mcs": (500, 10, 500),
             "compare": (50, 3, 1_000),
+            "mcnemar": (100_000, 20),  # the size of the issue: under a second a case
         }
     return {
         "boot": (10_000, 10_000),
@@ -81,6 +84,7 @@ def _sizes(quick: bool) -> dict:
         "leaderboard_large": (10_000, 1_000, 1_000),
         "mcs": (1_000, 20, 1_000),
         "compare": (250, 8, 1_000),
+        "mcnemar": (100_000, 20),
     }
 
 
@@ -332,6 +336,7 @@ def _case_table(quick: bool) -> dict:
     leaderboard.add_cases(add, s)
     mcs_cases.add_cases(add, s)
     compare_cases.add_cases(add, s)
+    mcnemar_cases.add_cases(add, s)
 
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
@@ -530,6 +535,9 @@ _HEADLINES = (
     ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
     ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 3.0, True),
     ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 3.0, True),
+    ("pairedstats / X^T X floor", "mcnemar_ours", "floor_mcnemar", 5.0, True),
+    ("statsmodels loop / pairedstats (timed in turn)", "mcnemar_statsmodels", "mcnemar_ours_loop",
+     3.0, False),
     ("pairedstats, seconds", "leaderboard_large_rank", None, 120.0, True),
     ("arch / pairedstats (timed in turn)", "mcs_arch_max", "mcs_ours_max", 3.0, False),
     ("arch / pairedstats (timed in turn)", "mcs_arch_range", "mcs_ours_range", 3.0, False),
@@ -615,9 +623,10 @@ Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`;
 `scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher's paired
 randomization test, as `tukey_hsd` with two systems); a vectorized numpy randomized Tukey HSD
 (`Generator.permuted` in batches, `bench_tukey.py`); `scipy.stats.mannwhitneyu`; the naive
-Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`. The physical limit: random 64-bit
-words per second from `BitGenerator.random_raw` and bounded integers per second from
-`Generator.integers`.
+Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`; statsmodels' exact `mcnemar` of
+each pair's 2 x 2 table in a loop over the pairs (`mcnemar_cases.py`). The physical limit:
+random 64-bit words per second from `BitGenerator.random_raw` and bounded integers per second
+from `Generator.integers`.
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
