@@ -437,8 +437,8 @@ def _distinct(column) -> bool:
     hashing."""
     if isinstance(column.dtype, np.dtype):
         values = column.to_numpy()
-        head = values[:16]
-        if np.unique(head).size < head.size:
+        head = values[:16].tolist()
+        if len(set(head)) < len(head):
             return False
         if int(values.max()) - int(values.min()) < len(values) - 1:
             return False
