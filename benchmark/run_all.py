@@ -20,8 +20,10 @@ randomization test, as ``tukey_hsd`` with two systems); the straightforward vect
 randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
 ``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
 ``np.median(np.subtract.outer(b, a))``; for Friedman's test, autorank and scikit-posthocs
-(``benchmark/friedman_cases.py``). The physical limit: random 64-bit words per second
-from ``BitGenerator.random_raw`` and bounded integers per second from
+(``friedman_cases.py``); statsmodels' exact ``mcnemar`` of each pair's 2 x 2 table in a loop
+over the pairs (``mcnemar_cases.py``); arch's model confidence set (``mcs_cases.py``); ranx's
+comparison of TREC run files (``compare_cases.py``). The physical limit: random 64-bit words
+per second from ``BitGenerator.random_raw`` and bounded integers per second from
 ``Generator.integers``; a method drawing one random number per item and resample cannot be
 faster than ``draws / rate``.
 """
@@ -48,6 +50,7 @@ import compare_cases  # noqa: E402  (benchmark/, on the path above)
 import floors  # noqa: E402
 import friedman_cases  # noqa: E402
 import leaderboard  # noqa: E402
+import mcnemar_cases  # noqa: E402
 import mcs_cases  # noqa: E402
 
 
@@ -70,6 +73,7 @@ def _sizes(quick: bool) -> dict:
             "compare": (50, 3, 1_000),
             "friedman": (300, 12),
             "friedman_large": (300, 50),
+            "mcnemar": (100_000, 20),  # the size of the issue: under a second a case
         }
     return {
         "boot": (10_000, 10_000),
@@ -87,6 +91,7 @@ def _sizes(quick: bool) -> dict:
         "compare": (250, 8, 1_000),
         "friedman": (1_000, 12),
         "friedman_large": (1_000, 50),
+        "mcnemar": (100_000, 20),
     }
 
 
@@ -339,6 +344,7 @@ def _case_table(quick: bool) -> dict:
     mcs_cases.add_cases(add, s)
     compare_cases.add_cases(add, s)
     friedman_cases.add_cases(add, s)
+    mcnemar_cases.add_cases(add, s)
 
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
@@ -537,6 +543,9 @@ _HEADLINES = (
     ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
     ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 3.0, True),
     ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 3.0, True),
+    ("pairedstats / X^T X floor", "mcnemar_ours", "floor_mcnemar", 5.0, True),
+    ("statsmodels loop / pairedstats (timed in turn)", "mcnemar_statsmodels", "mcnemar_ours_loop",
+     3.0, False),
     ("pairedstats, seconds", "leaderboard_large_rank", None, 120.0, True),
     ("arch / pairedstats (timed in turn)", "mcs_arch_max", "mcs_ours_max", 3.0, False),
     ("arch / pairedstats (timed in turn)", "mcs_arch_range", "mcs_ours_range", 3.0, False),
@@ -627,9 +636,10 @@ randomization test, as `tukey_hsd` with two systems); a vectorized numpy randomi
 (`Generator.permuted` in batches, `bench_tukey.py`); `scipy.stats.mannwhitneyu`; the naive
 Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`; for Friedman's test, autorank's
 `autorank(force_mode="nonparametric")` and scikit-posthocs' post-hoc tests
-(`friedman_cases.py`). The physical limit: random 64-bit
-words per second from `BitGenerator.random_raw` and bounded integers per second from
-`Generator.integers`.
+(`friedman_cases.py`); statsmodels' exact `mcnemar` of each pair's 2 x 2 table in a loop over
+the pairs (`mcnemar_cases.py`); arch's `MCS` (`mcs_cases.py`); ranx's `compare` of TREC run
+files (`compare_cases.py`). The physical limit: random 64-bit words per second from
+`BitGenerator.random_raw` and bounded integers per second from `Generator.integers`.
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except

@@ -88,19 +88,20 @@ References
   expected number of positive counts estimated from survey data. *Survey Methodology*
   24(2), 193-201.
 
+Every function here is one comparison; :func:`mcnemar_pairs` gives the numbers of many pairs
+of systems at once (one matrix product for their counts), and they call it.
+
 This module imports numpy and scipy only.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
-from scipy import special, stats
 
 from .inference import ALTERNATIVES
+from .mcnemar_pairs import METHODS, _clustered, _normal, mcnemar_pairs, mcnemar_pvalues
 from .tango import Interval, _check, _count, tango_interval, tango_score
 
 __all__ = [
@@ -113,14 +114,12 @@ __all__ = [
     "cluster_design_effect",
     "clustered_test",
     "mcnemar_1d",
+    "mcnemar_pairs",
     "mcnemar_test",
     "paired_counts",
     "tango_interval",
     "tango_score",
 ]
-
-#: The tests of :func:`mcnemar_test`.
-METHODS = ("exact", "mid-p", "asymptotic")
 
 
 # --------------------------------------------------------------------------- the table
@@ -174,6 +173,17 @@ def _binary(x, name: str) -> np.ndarray:
     return x == 1
 
 
+def _outcomes(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """``a`` and ``b`` checked: 0/1 outcomes (as bool) of the same items, at least one."""
+    a, b = _binary(a, "a"), _binary(b, "b")
+    if a.shape != b.shape or a.size == 0:
+        raise ValueError(
+            f"`a` and `b` must be outcomes of the same items, at least one; got {a.size} "
+            f"and {b.size}."
+        )
+    return a, b
+
+
 def paired_counts(a, b) -> PairedCounts:
     """The paired 2 x 2 table of outcomes ``a`` and ``b`` (0/1 per item, same items).
 
@@ -197,12 +207,7 @@ def paired_counts(a, b) -> PairedCounts:
     >>> t.both, t.only_a, t.only_b, t.neither, t.difference
     (2, 1, 2, 0, 0.2)
     """
-    a, b = _binary(a, "a"), _binary(b, "b")
-    if a.shape != b.shape or a.size == 0:
-        raise ValueError(
-            f"`a` and `b` must be outcomes of the same items, at least one; got {a.size} "
-            f"and {b.size}."
-        )
+    a, b = _outcomes(a, b)
     both = int(np.count_nonzero(a & b))
     only_a = int(np.count_nonzero(a & ~b))
     only_b = int(np.count_nonzero(~a & b))
@@ -234,23 +239,6 @@ class McNemarTest:
     z: float
     pvalue: float
     method: str
-
-
-def _normal(d: float, variance: float, alternative: str) -> tuple[float, float, float]:
-    """Chi-square, ``z`` and p-value of a signed count ``d`` with null ``variance`` (0 and
-    0 when the variance is 0: nothing against the null)."""
-    if variance > 0:
-        chi2 = d * d / variance
-        z = d / math.sqrt(variance)
-    else:
-        chi2 = z = 0.0
-    if alternative == "two-sided":
-        p = float(stats.chi2.sf(chi2, 1))
-    elif alternative == "greater":
-        p = float(special.ndtr(-z))
-    else:
-        p = float(special.ndtr(z))
-    return float(chi2), float(z), p
 
 
 def mcnemar_test(
@@ -297,23 +285,9 @@ def mcnemar_test(
         raise ValueError(
             f"`correction` applies to the asymptotic test only; got method={method!r}."
         )
-    n = x + y
-    if method == "asymptotic":
-        d = x - y
-        if correction:
-            d = math.copysign(max(abs(d) - 1, 0), d)
-        chi2, z, p = _normal(float(d), float(n), alternative)
-        return McNemarTest(statistic=chi2, z=z, pvalue=p, method=method)
-    half = 0.5 * float(stats.binom.pmf(x, n, 0.5)) if method == "mid-p" else 0.0
-    greater = float(stats.binom.sf(x - 1, n, 0.5)) - half  # P(X >= x), less half P(X = x)
-    less = float(stats.binom.cdf(x, n, 0.5)) - half
-    if alternative == "greater":
-        p = greater
-    elif alternative == "less":
-        p = less
-    else:
-        p = min(1.0, 2.0 * min(greater, less))
-    return McNemarTest(statistic=float(x), z=math.nan, pvalue=p, method=method)
+    statistic, z, p = mcnemar_pvalues(y, x, method=method, alternative=alternative,
+                                      correction=correction)  # fmt: skip
+    return McNemarTest(statistic=float(statistic), z=float(z), pvalue=float(p), method=method)
 
 
 # --------------------------------------------------------------------------- Tango
@@ -334,9 +308,8 @@ class ClusteredTest(McNemarTest):
     design_effect: float
 
 
-def _cluster_sums(a, b, cluster) -> tuple[np.ndarray, np.ndarray, int]:
-    """Per cluster, the sum ``D_k`` of ``b - a`` and the size ``m_k`` (int64); and the
-    number of discordant items."""
+def _with_clusters(a, b, cluster) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``a`` and ``b`` checked (:func:`_binary`) and ``cluster``, one label per item."""
     a, b = _binary(a, "a"), _binary(b, "b")
     cluster = np.asarray(cluster)
     if cluster.shape != a.shape or a.shape != b.shape:
@@ -344,10 +317,19 @@ def _cluster_sums(a, b, cluster) -> tuple[np.ndarray, np.ndarray, int]:
             f"`a`, `b` and `cluster` must have one value per item; got {a.size}, {b.size} "
             f"and {cluster.size}."
         )
-    _, codes = np.unique(cluster, return_inverse=True)
-    d = b.astype(np.int64) - a.astype(np.int64)
-    sums = np.bincount(codes, weights=d, minlength=codes.max(initial=-1) + 1).astype(np.int64)
-    return sums, np.bincount(codes).astype(np.int64), int(np.count_nonzero(d))
+    return a, b, cluster
+
+
+def _clusters(a, b, cluster) -> tuple[float, float, float, int]:
+    """The clustered numbers of one comparison: ``sum_k D_k``, ``sum_k D_k^2``, the design
+    effect and the number of clusters (:func:`pairedstats.core.mcnemar_pairs._clustered`)."""
+    a, b, cluster = _with_clusters(a, b, cluster)
+    x = np.column_stack([a, b]).astype(np.float64)
+    only = np.count_nonzero(a & ~b), np.count_nonzero(~a & b)
+    only_a, only_b = (np.array([v], dtype=np.int64) for v in only)
+    s_dd, effect, n_clusters = _clustered(x, cluster, np.array([0]), np.array([1]), only_a,
+                                          only_b)  # fmt: skip
+    return float(only[1] - only[0]), float(s_dd[0]), float(effect[0]), n_clusters
 
 
 def cluster_design_effect(a, b, cluster) -> float:
@@ -378,16 +360,7 @@ def cluster_design_effect(a, b, cluster) -> float:
     >>> cluster_design_effect(a, b, range(8))
     1.0
     """
-    sums, sizes, discordant = _cluster_sums(a, b, cluster)
-    n, total = int(sizes.sum()), int(sums.sum())
-    s_dd = int(np.sum(sums * sums))  # sum D_k^2
-    s_dm = int(np.sum(sums * sizes))  # sum D_k m_k
-    s_mm = int(np.sum(sizes * sizes))  # sum m_k^2
-    v_c = n * n * s_dd - 2 * n * total * s_dm + total * total * s_mm  # n^2 V_c
-    v_m = n * n * discordant - n * total * total  # n^2 V_m
-    if v_m <= 0:
-        return 1.0
-    return float(max(Fraction(v_c, v_m), Fraction(1)))
+    return _clusters(a, b, cluster)[2]
 
 
 def clustered_test(a, b, cluster, *, alternative: str = "two-sided") -> ClusteredTest:
@@ -421,11 +394,10 @@ def clustered_test(a, b, cluster, *, alternative: str = "two-sided") -> Clustere
     True
     """
     alternative = _check(alternative, "alternative", ALTERNATIVES)
-    sums, _, _ = _cluster_sums(a, b, cluster)
-    chi2, z, p = _normal(float(sums.sum()), float(np.sum(sums * sums)), alternative)
+    total, s_dd, effect, n_clusters = _clusters(a, b, cluster)
+    chi2, z, p = (float(v) for v in _normal(np.array(total), np.array(s_dd), alternative))
     return ClusteredTest(statistic=chi2, z=z, pvalue=p, method="clustered",
-                         n_clusters=int(sums.size),
-                         design_effect=cluster_design_effect(a, b, cluster))  # fmt: skip
+                         n_clusters=n_clusters, design_effect=effect)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- one comparison
@@ -493,23 +465,17 @@ def mcnemar_1d(a, b, *, method: str = "exact", alternative: str = "two-sided",
     >>> round(r.ci_low, 4), round(r.ci_high, 4)
     (-0.1871, 0.7)
     """
-    t = paired_counts(a, b)
-    if cluster is None:
-        test = mcnemar_test(t.only_a, t.only_b, method=method, alternative=alternative)
-        extra: dict = {}
-    else:
+    a, b = _outcomes(a, b)
+    if cluster is not None:
         if method != "asymptotic":
             raise ValueError(
                 "`method`: the clustered McNemar test is asymptotic (the exact and mid-p "
                 f"tests assume independent items); pass method='asymptotic'; got {method!r}."
             )
-        test = clustered_test(a, b, cluster, alternative=alternative)
-        extra = {"n_clusters": test.n_clusters, "design_effect": test.design_effect}
-    ci = tango_interval(t.only_a, t.only_b, t.n_items, confidence_level=confidence_level,
-                        alternative=alternative,
-                        design_effect=extra.get("design_effect", 1.0))  # fmt: skip
-    return McNemar(
-        n_items=t.n_items, only_a=t.only_a, only_b=t.only_b, rate_a=t.rate_a, rate_b=t.rate_b,
-        difference=t.difference, ci_low=ci.low, ci_high=ci.high, statistic=test.statistic,
-        z=test.z, pvalue=test.pvalue, method=test.method, **extra,
-    )  # fmt: skip
+        cluster = _with_clusters(a, b, cluster)[2]
+    x = np.column_stack([a, b]).astype(np.float64)
+    r = mcnemar_pairs(x, [(0, 1)], method=method, alternative=alternative,
+                      confidence_level=confidence_level, cluster=cluster,
+                      checked=True)  # fmt: skip
+    one = {k: v if np.ndim(v) == 0 else v[0].item() for k, v in vars(r).items()}
+    return McNemar(**one)

@@ -20,13 +20,13 @@ and the score statistic is
 
 ``T`` decreases from ``+inf`` at ``delta = -1`` to ``-inf`` at ``delta = 1`` (or reaches 0
 there when the table sits on that bound), and the interval at level ``1 - alpha`` is
-``{delta : |T(delta)| <= z_{1 - alpha / 2}}``, its ends found by root finding (:func:`brentq`
-on ``arctan T``, which is finite at the ends). One-sided intervals solve ``T = z_{1 - alpha}``
-(or ``-z_{1 - alpha}``) and keep the other end at the bound of the parameter, -1 or 1, as R's
-``binom.test`` and ``prop.test`` do. The interval lies in ``[-1, 1]``, holds the estimate,
-and stays informative where the Wald interval collapses: with no discordant item it is
-``+-z^2 / (n + z^2)``, not the point 0; with all items discordant one way it still extends
-inward from the bound.
+``{delta : |T(delta)| <= z_{1 - alpha / 2}}``, its ends found by Brent's root finding on
+``arctan T`` (finite at the ends), for many tables at once (:func:`tango_ends`). One-sided
+intervals solve ``T = z_{1 - alpha}`` (or ``-z_{1 - alpha}``) and keep the other end at the
+bound of the parameter, -1 or 1, as R's ``binom.test`` and ``prop.test`` do. The interval
+lies in ``[-1, 1]``, holds the estimate, and stays informative where the Wald interval
+collapses: with no discordant item it is ``+-z^2 / (n + z^2)``, not the point 0; with all
+items discordant one way it still extends inward from the bound.
 
 References
 ----------
@@ -37,6 +37,8 @@ References
   Wald interval fails here: limits outside [-1, 1], and a point at no discordant pair).
 * Rao, J. N. K. and Scott, A. J. (1992). A simple method for the analysis of clustered
   binary data. *Biometrics* 48(2), 577-585 (``design_effect``).
+* Brent, R. P. (1973). *Algorithms for Minimization without Derivatives*, chapter 4.
+  Prentice-Hall (the root finding).
 
 This module imports numpy and scipy only.
 """
@@ -47,11 +49,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from .inference import ALTERNATIVES
 
-__all__ = ["Interval", "tango_interval", "tango_score"]
+__all__ = ["Interval", "tango_ends", "tango_interval", "tango_score"]
 
 
 def _check(value: str, name: str, choices) -> str:
@@ -93,8 +95,13 @@ def tango_score(delta, only_a: int, only_b: int, n_items: int) -> np.ndarray:
     >>> tango_score([-1.0, 1.0], 3, 9, 32).tolist()
     [inf, -inf]
     """
-    x, y, n = float(only_b), float(only_a), float(n_items)
-    d = np.asarray(delta, dtype=np.float64)
+    x, y, n = (np.asarray(v, dtype=np.float64) for v in (only_b, only_a, n_items))
+    return _score(np.asarray(delta, dtype=np.float64), x, y, n)
+
+
+def _score(d: np.ndarray, x, y, n) -> np.ndarray:
+    """:func:`tango_score` at ``d`` of the tables ``x = only_b``, ``y = only_a`` and ``n``
+    (float64, broadcast together)."""
     spread = d * (1.0 - d)
     w = -x - y + (2.0 * n - x + y) * d
     root = np.sqrt(np.maximum(w * w + 8.0 * n * y * spread, 0.0))
@@ -180,28 +187,135 @@ def tango_interval(
         raise ValueError(
             f"`n_items` must be at least 1 and at least only_a + only_b = {x + y}; got {n}."
         )
+    low, high = tango_ends(y, x, n, confidence_level=confidence_level,
+                           alternative=alternative, design_effect=design_effect)  # fmt: skip
+    return Interval(low=float(low), high=float(high))
+
+
+def tango_ends(
+    only_a,
+    only_b,
+    n_items,
+    *,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    design_effect=1.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tango's intervals of many tables at once: :func:`tango_interval` over arrays.
+
+    The arguments are :func:`tango_interval`'s, the counts and ``design_effect`` arrays
+    broadcast together; they are not checked (:func:`tango_interval` checks one table).
+    Each end is Brent's root of ``arctan T(delta)`` minus the arctan of the quantile
+    between the estimate and the bound, stepped for every table at once, to within
+    ``1e-15 + 4 eps |delta|`` (the steps and the floats of :func:`scipy.optimize.brentq`).
+
+    Returns
+    -------
+    low, high : ndarray of float64
+        The ends, of the broadcast shape.
+
+    Examples
+    --------
+    >>> low, high = tango_ends([1, 0], [0, 0], [44, 20], confidence_level=0.9)
+    >>> np.round(low, 3).tolist(), np.round(high, 3).tolist()
+    ([-0.096, -0.119], [0.037, 0.119])
+    """
+    x, y, n, effect = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (only_b, only_a, n_items, design_effect))
+    )
     tail = 1.0 - confidence_level
     z = float(special.ndtri(1.0 - (tail / 2.0 if alternative == "two-sided" else tail)))
-    target = math.atan(z * math.sqrt(design_effect))
+    target = np.array([math.atan(z * math.sqrt(e)) for e in effect.ravel().tolist()])
+    x, y, n = x.ravel(), y.ravel(), n.ravel()
     estimate = (x - y) / n
+    low = np.flatnonzero(estimate > -1.0) if alternative != "less" else np.array([], int)
+    high = np.flatnonzero(estimate < 1.0) if alternative != "greater" else np.array([], int)
+    at = np.concatenate([low, high])  # the lower ends, then the upper ends: one root finding
+    is_low = np.arange(at.size) < low.size
+    lo, hi = np.where(is_low, -1.0, estimate[at]), np.where(is_low, estimate[at], 1.0)
+    ends = _root(x[at], y[at], n[at], np.where(is_low, target[at], -target[at]), lo, hi)
+    out = np.full(x.shape, -1.0), np.full(x.shape, 1.0)
+    out[0][low], out[1][high] = ends[: low.size], ends[low.size :]
+    shape = np.broadcast_shapes(*(np.shape(v) for v in (only_b, only_a, n_items, design_effect)))
+    return out[0].reshape(shape), out[1].reshape(shape)
 
-    def gap(d: float) -> float:  # arctan keeps the infinite ends finite for brentq
-        return math.atan(float(tango_score(d, y, x, n))) - sign * target
 
-    def root(a: float, b: float) -> float:
-        """The end between ``a`` and ``b``; where ``gap`` does not change sign there (a
-        one-sided level of 0.5: ``z = 0``, the end is the estimate, at which ``T`` is 0 up
-        to rounding), the end of the two nearer the target."""
-        fa, fb = gap(a), gap(b)
-        if fa * fb > 0:
-            return a if abs(fa) <= abs(fb) else b
-        return optimize.brentq(gap, a, b, xtol=1e-15, rtol=4 * np.finfo(float).eps)
+#: The tolerances of the ends: an absolute 1e-15 and four units of roundoff.
+_XTOL, _RTOL = 1e-15, 4 * float(np.finfo(float).eps)
+_MAX_STEPS = 100
 
-    low, high = -1.0, 1.0
-    if alternative != "less" and estimate > -1.0:
-        sign = 1.0
-        low = root(-1.0, estimate)
-    if alternative != "greater" and estimate < 1.0:
-        sign = -1.0
-        high = root(estimate, 1.0)
-    return Interval(low=float(low), high=float(high))
+
+def _gap(d: np.ndarray, x, y, n, target) -> np.ndarray:
+    """``arctan T(d) - target`` (arctan keeps the infinite ends finite; :func:`math.atan`
+    per value, the same bits on every platform's numpy)."""
+    return np.array([math.atan(t) for t in _score(d, x, y, n).tolist()]) - target
+
+
+def _root(x, y, n, target, lo, hi) -> np.ndarray:
+    """Per table, the ``delta`` in ``[lo, hi]`` where ``arctan T(delta) = target``: ``lo`` or
+    ``hi`` where the gap is 0 there; where it does not change sign between them (a one-sided
+    level of 0.5: ``z = 0``, the end is the estimate, at which ``T`` is 0 up to rounding), the
+    one nearer the target; else Brent's (1973) root, found for every table at once
+    (:func:`_brent`)."""
+    f_lo, f_hi = _gap(lo, x, y, n, target), _gap(hi, x, y, n, target)
+    out = np.where(np.abs(f_lo) <= np.abs(f_hi), lo, hi)
+    out = np.where(f_hi == 0, hi, out)
+    out = np.where(f_lo == 0, lo, out)
+    at = np.flatnonzero((f_lo * f_hi <= 0) & (f_lo != 0) & (f_hi != 0))
+    if at.size:
+        table = tuple(v[at] for v in (x, y, n, target))
+        out[at] = _brent(table, lo[at], hi[at], f_lo[at], f_hi[at])
+    return out
+
+
+def _brent(table, x_pre, x_cur, f_pre, f_cur) -> np.ndarray:
+    """Brent's (1973) root of :func:`_gap` of each table between ``x_pre`` and ``x_cur``
+    (where it changes sign), in lockstep: inverse quadratic or linear interpolation where
+    that step is short and bisection elsewhere, as :func:`scipy.optimize.brentq` steps (its
+    arithmetic, step for step: the same floats), to within ``1e-15 + 4 eps |delta|``."""
+    x_blk, f_blk = np.zeros_like(x_cur), np.zeros_like(x_cur)
+    s_pre, s_cur = np.zeros_like(x_cur), np.zeros_like(x_cur)
+    out, live = x_cur.copy(), np.arange(x_cur.size)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for _ in range(_MAX_STEPS):
+            flip = f_pre * f_cur < 0  # the root lies between the last two: a new bracket
+            x_blk, f_blk = np.where(flip, x_pre, x_blk), np.where(flip, f_pre, f_blk)
+            width = x_cur - x_pre
+            s_pre, s_cur = np.where(flip, width, s_pre), np.where(flip, width, s_cur)
+            swap = np.abs(f_blk) < np.abs(f_cur)  # the better end becomes the current one
+            x_pre, x_cur, x_blk = (np.where(swap, x_cur, x_pre), np.where(swap, x_blk, x_cur),
+                                   np.where(swap, x_cur, x_blk))  # fmt: skip
+            f_pre, f_cur, f_blk = (np.where(swap, f_cur, f_pre), np.where(swap, f_blk, f_cur),
+                                   np.where(swap, f_cur, f_blk))  # fmt: skip
+            delta = (_XTOL + _RTOL * np.abs(x_cur)) / 2
+            s_bis = (x_blk - x_cur) / 2
+            done = (f_cur == 0) | (np.abs(s_bis) < delta)
+            out[live[done]] = x_cur[done]
+            keep = ~done
+            if not keep.any():
+                return out
+            if not keep.all():
+                live = live[keep]
+                table = tuple(v[keep] for v in table)
+                x_pre, x_cur, x_blk, f_pre, f_cur, f_blk, s_pre, s_cur, delta, s_bis = (
+                    v[keep] for v in (x_pre, x_cur, x_blk, f_pre, f_cur, f_blk, s_pre, s_cur,
+                                      delta, s_bis)
+                )  # fmt: skip
+            d_pre = (f_pre - f_cur) / (x_pre - x_cur)
+            d_blk = (f_blk - f_cur) / (x_blk - x_cur)
+            s_try = np.where(
+                x_pre == x_blk,
+                -f_cur * (x_cur - x_pre) / (f_cur - f_pre),  # interpolate
+                -f_cur * (f_blk * d_blk - f_pre * d_pre) / (d_blk * d_pre * (f_blk - f_pre)),
+            )
+            bound = 3 * np.abs(s_bis) - delta
+            bound = np.where(np.abs(s_pre) < bound, np.abs(s_pre), bound)
+            short = (np.abs(s_pre) > delta) & (np.abs(f_cur) < np.abs(f_pre))
+            short &= 2 * np.abs(s_try) < bound
+            s_pre, s_cur = np.where(short, s_cur, s_bis), np.where(short, s_try, s_bis)
+            x_pre, f_pre = x_cur, f_cur
+            step = np.where(np.abs(s_cur) > delta, s_cur, np.where(s_bis > 0, delta, -delta))
+            x_cur = x_cur + step
+            f_cur = _gap(x_cur, *table)
+    out[live] = x_cur
+    return out

@@ -12,6 +12,7 @@ from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
 from .paired import _finish
 from .replicates import replicate_cells
 from .scores import (
+    _check_exact_ints,
     _check_infinite,
     _check_missing,
     _check_missing_arg,
@@ -234,15 +235,15 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
                                 cluster, strata, missing, replicate, values, rows, sys_code,
                                 group_code_rows)  # fmt: skip
     cell = rows * len(chosen) + sys_code
-    dup = np.bincount(cell, minlength=n_rows * len(chosen))[cell] > 1
-    if dup.any():
+    per_cell = np.bincount(cell, minlength=n_rows * len(chosen))
+    if per_cell.max() > 1:
         keys = [*by, item, system]
+        dup = per_cell[cell] > 1
         raise _duplicated(frame, dup, cell, keys, [*keys, *score_cols, cluster, strata])
     item_labels = _checked_items(frame, item, system, rows, values)
     scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
-    scores[rows, sys_code] = values
-    present = np.zeros((n_rows, len(chosen)), dtype=bool)
-    present[rows, sys_code] = True
+    scores.reshape(-1, len(score_cols))[cell] = values  # row rows[i], system sys_code[i]
+    present = per_cell.reshape(n_rows, len(chosen)) > 0
     complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
     group_code = np.empty(n_rows, dtype=np.int64)
     group_code[rows] = group_code_rows
@@ -305,14 +306,30 @@ def _duplicated(frame, dup, cell, keys: list, used: list) -> ValueError:
 def _checked_items(frame, item, system, rows, values) -> np.ndarray:
     """The item label of each design row (its first table row), once the scores are checked
     finite (a message names the item and system of the first infinite one)."""
-    first_row = np.unique(rows, return_index=True)[1]
+    first_row = _first_rows(rows)
 
     def where(idx):
         r = idx[0]
         return f"item {plain(frame[item].iloc[r])!r}, system {plain(frame[system].iloc[r])!r}"
 
     _check_infinite(values, "score", where)
-    return frame[item].to_numpy(dtype=object)[first_row]
+    return frame[item].take(first_row).to_numpy(dtype=object)
+
+
+def _first_rows(rows: np.ndarray) -> np.ndarray:
+    """The first table row of each design row (``rows``: the design row of each table row).
+
+    Codes numbered in order of first appearance (``groupby(sort=False).ngroup()``) first
+    appear where they exceed every code before them: one pass. Where that does not give
+    each code once, in order, the codes are in another order, sorted by :func:`np.unique`.
+    """
+    if rows.size:
+        first = np.flatnonzero(np.r_[True, rows[1:] > np.maximum.accumulate(rows)[:-1]])
+        if first.size == int(rows.max()) + 1 and np.array_equal(
+            rows[first], np.arange(first.size)
+        ):
+            return first
+    return np.unique(rows, return_index=True)[1]
 
 
 def _tidy_replicates(
@@ -355,25 +372,77 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     clash = [c for c in chosen if c in reserved]
     if clash:
         raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
-    values = np.stack([_numeric(frame[c], "systems", f"column {c!r}") for c in chosen], axis=1)[
-        :, :, None
-    ]
-    items = (frame[item] if item is not None else frame.index).to_numpy(dtype=object)
-    _check_labels(items, "item", "item")
+    rows, whole, dtypes = _system_rows(frame, chosen)
+    values = rows.T[:, :, None]  # a view: _finish copies it, its rows in their order
+    labels = frame[item] if item is not None else frame.index
+    items = labels.to_numpy(dtype=object)
+    ranks = _integer_ranks(labels)
+    if ranks is None:  # integers of a numpy dtype are never missing
+        _check_labels(items, "item", "item")
 
     def where(idx):
         return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
 
-    _check_infinite(values, "score", where)
-    present = np.ones(values.shape[:2], dtype=bool)
-    complete = _check_missing(present, values, items, chosen, "score", missing)
+    if whole:  # integers and bools: finite, never missing
+        complete = np.ones(len(items), dtype=bool)
+    else:
+        _check_infinite(values, "score", where)
+        present = np.ones(values.shape[:2], dtype=bool)
+        complete = _check_missing(present, values, items, chosen, "score", missing)
     group_code, group_keys = _group_codes(frame, by)
     cl = None if cluster is None else frame[cluster].to_numpy(dtype=object)
     st = None if strata is None else frame[strata].to_numpy(dtype=object)
     return _finish(
         values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
-        unit_roundoff(*(frame[c].dtype for c in chosen)), missing=missing,
+        unit_roundoff(*dtypes), missing=missing, item_ranks=ranks,
     )  # fmt: skip
+
+
+def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
+    """The systems' scores as float64, one row per system (:func:`_numeric`'s rules),
+    whether every column holds integers or bools of a numpy dtype (finite, never missing:
+    those are written into their row as they are, with no copy of their own), and the
+    columns' dtypes."""
+    out = np.empty((len(chosen), len(frame)))
+    whole, dtypes = True, []
+    for j, c in enumerate(chosen):
+        column = frame[c]
+        dtypes.append(getattr(column, "dtype", None))  # None: several columns of that name
+        if column.ndim == 1 and isinstance(column.dtype, np.dtype) and column.dtype.kind in "biu":
+            values = column.to_numpy()
+            if values.dtype.itemsize > 4:  # 32 bits and less are exact in float64
+                _check_exact_ints(values, "systems", f"column {c!r}")
+            out[j] = values
+        else:
+            whole = False
+            out[j] = _numeric(column, "systems", f"column {c!r}")
+    return out, whole, dtypes
+
+
+def _integer_ranks(labels) -> np.ndarray | None:
+    """The canonical ranks of item labels held as integers of a numpy dtype (an index or
+    column of ints: never missing, ordered as numbers, as :func:`canonical_ranks` orders
+    them), without making Python objects of them; None for any other labels."""
+    if not (isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iu"):
+        return None
+    values = labels.to_numpy()
+    if values.size < 2 or bool(np.all(values[1:] > values[:-1])):  # sorted, as a RangeIndex
+        return np.arange(values.size)
+    return np.unique(values, return_inverse=True)[1].reshape(-1)
+
+
+def _distinct(column) -> bool:
+    """Whether a column of integers holds distinct values: not when its first values repeat
+    one, nor when its range is shorter than the column (the pigeonhole principle), else by
+    hashing."""
+    if isinstance(column.dtype, np.dtype):
+        values = column.to_numpy()
+        head = values[:16].tolist()
+        if len(set(head)) < len(head):
+            return False
+        if int(values.max()) - int(values.min()) < len(values) - 1:
+            return False
+    return bool(column.is_unique)
 
 
 def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
@@ -400,7 +469,8 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
             f"`systems`: the table has several columns named {_fmt(repeated)}; each system "
             "needs its own column name. Rename the duplicates first."
         )
-    words = [c for c in candidates if frame[c].dtype.kind not in "biufc"]
+    dtypes = dict(zip(frame.columns, frame.dtypes))  # the names are distinct (above)
+    words = [c for c in candidates if dtypes[c].kind not in "biufc"]
     if words:
         c = words[0]
         sample = first_non_number(frame[c].tolist())
@@ -434,7 +504,7 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
         ids = [
             c for c in candidates
             if str(c).startswith("Unnamed:")
-            or (frame[c].dtype.kind in "iu" and len(frame) > 1 and frame[c].is_unique)
+            or (dtypes[c].kind in "iu" and len(frame) > 1 and _distinct(frame[c]))
         ]  # fmt: skip
         if ids:
             raise ValueError(

@@ -7,6 +7,8 @@ on the design it is given, so a design built by hand meets the rules of the cont
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..core._warn import warn
@@ -38,11 +40,17 @@ def _finish(
     replicate_labels: tuple = (),
     *,
     missing: str,
+    item_ranks=None,
 ) -> PairedDesign:
     """Check the labels, drop incomplete rows (if asked: ``missing``, the rule that made
     ``complete``, which the design keeps), put the rows in their canonical order (by group,
-    then item label), check sizes and magnitudes, build the design."""
-    _check_labels(items, "item", "item")
+    then item label), check sizes and magnitudes, build the design.
+
+    ``item_ranks``, when the caller has them, are integers in the canonical order of the
+    items (:func:`canonical_ranks`, or any ranks in the same order), which are then known to
+    be labels (none missing)."""
+    if item_ranks is None:
+        _check_labels(items, "item", "item")
     _check_labels(systems, "systems", "system")
     for arg, values, what in (("cluster", cluster, "cluster"), ("strata", strata, "stratum")):
         if values is not None:
@@ -56,19 +64,26 @@ def _finish(
         cluster = None if cluster is None else cluster[complete]
         strata = None if strata is None else strata[complete]
         replicates = None if replicates is None else [c[complete] for c in replicates]
-    ranks = canonical_ranks(items)
+        item_ranks = None if item_ranks is None else item_ranks[complete]
+    ranks = canonical_ranks(items) if item_ranks is None else item_ranks
     order = np.lexsort((ranks, group_code))
-    scores, items, group_code = scores[order], items[order], group_code[order]
-    _check_unique_items(items, ranks[order], group_code, group_names, group_keys)
+    in_order = bool(np.all(order[1:] > order[:-1]))  # no row to move
+    if not in_order:
+        scores, items, group_code, ranks = (v[order] for v in (scores, items, group_code, ranks))
+        if replicates is not None:
+            replicates = [c[order] for c in replicates]
+    # the design's own copies, C-ordered (the reordering made them already)
+    own = partial(np.array, order="C") if in_order else np.ascontiguousarray
+    _check_unique_items(items, ranks, group_code, group_names, group_keys)
     counts = np.bincount(group_code, minlength=n_groups)
     _check_items_per_group(counts, group_names, group_keys, score_arg)
     _check_magnitude(scores, int(counts.max()), score_arg)
     if replicates is not None:
-        replicates = tuple(np.ascontiguousarray(c[order], dtype=np.float64) for c in replicates)
+        replicates = tuple(own(c, dtype=np.float64) for c in replicates)
     cluster_codes, cluster_labels = _codes(cluster, order)
     strata_codes, strata_labels = _codes(strata, order)
     return PairedDesign(
-        scores=np.ascontiguousarray(scores, dtype=np.float64),
+        scores=own(scores, dtype=np.float64),
         systems=tuple(systems),
         columns=tuple(columns),
         offsets=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),

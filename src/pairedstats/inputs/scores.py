@@ -94,7 +94,11 @@ def first_non_number(values) -> object:
 
 
 def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
-    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)] if arr.size else arr
+    if not arr.size or (
+        arr.dtype != object and -_EXACT_INT <= arr.min() <= arr.max() <= _EXACT_INT
+    ):
+        return
+    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)]
     if big.size:
         raise ValueError(
             f"`{arg}`: {what} must be integers of magnitude at most 2**53, which float64 "
@@ -154,7 +158,10 @@ def _check_missing_arg(missing) -> str:
 
 def _check_magnitude(scores: np.ndarray, n_items: int, arg: str) -> None:
     """Sums of ``n_items`` scores and differences of two must stay finite."""
-    largest = float(np.nanmax(np.abs(scores))) if scores.size else 0.0
+    largest = 0.0
+    if scores.size:  # the largest magnitude, NaN left out (two passes, no copy)
+        largest = max(abs(float(np.fmin.reduce(scores, axis=None))),
+                      abs(float(np.fmax.reduce(scores, axis=None))))  # fmt: skip
     if largest > np.finfo(np.float64).max / (2.0 * (n_items + 1)):
         raise ValueError(
             f"`{arg}`: scores as large as {largest:.3g} overflow when summed over "

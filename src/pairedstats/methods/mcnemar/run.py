@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import mcnemar as _core
 from ...core.adjust import adjust_pvalues
+from ...core.mcnemar_pairs import mcnemar_pairs
 from .._shared.runs import Outputs, comparison_labels
 from .result import McNemarResult
 from .settings import Settings
@@ -22,7 +22,8 @@ _COLUMNS = {
 
 
 def run(s: Settings) -> McNemarResult:
-    """Test every comparison (b - a) of every group of ``s.design``."""
+    """Test every comparison (b - a) of every group of ``s.design``: all of a group's at once
+    (the outcomes were checked 0/1 by :func:`.settings.check`)."""
     design = s.design
     out = Outputs(design.n_groups, len(s.pairs))
     columns = dict(_COLUMNS)
@@ -33,14 +34,12 @@ def run(s: Settings) -> McNemarResult:
     out.per_group("n_dropped", design.n_dropped(), np.int64)
     for g in range(design.n_groups):
         rows = design.group(g)
-        scores = design.scores[rows, :, 0]
         cluster = None if design.cluster is None else design.cluster[rows]
-        for c, (ia, ib) in enumerate(s.pairs):
-            one = _core.mcnemar_1d(
-                scores[:, ia], scores[:, ib], method=s.method, alternative=s.alternative,
-                confidence_level=s.confidence_level, cluster=cluster,
-            )  # fmt: skip
-            out.set((g, c), **{name: getattr(one, name) for name in columns})
+        found = mcnemar_pairs(
+            design.scores[rows, :, 0], s.pairs, method=s.method, alternative=s.alternative,
+            confidence_level=s.confidence_level, cluster=cluster, checked=True,
+        )  # fmt: skip
+        out.set(g, **{name: getattr(found, name) for name in columns})
     if s.adjust is not None:
         out.arrays["pvalue_adjusted"] = adjust_pvalues(out["pvalue"], s.adjust)
     return McNemarResult(**comparison_labels(design, s.pairs), metadata=s.metadata(),
