@@ -1,4 +1,4 @@
-"""All benchmarks in one run: the three methods against their peers, and the physical limit.
+"""All benchmarks in one run: every method against its peers, and the physical limit.
 
 Run: ``python benchmark/run_all.py`` (the sizes of the issues, about 3-4 minutes on the
 2-core development machine) or ``--quick`` (small sizes, well under a minute).
@@ -617,8 +617,8 @@ def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool
 
 _PAGE = """# Benchmarks
 
-`python benchmark/run_all.py --docs docs/benchmarks.md` writes this page: it times the three
-methods against their peers **in the same run** (ratio = peer time / pairedstats time) and
+`python benchmark/run_all.py --docs docs/benchmarks.md` writes this page: it times every
+method against its peers **in the same run** (ratio = peer time / pairedstats time) and
 measures peak memory; `--quick` uses small sizes (under a minute), `--repeats R` the timed
 repeats (median shown; default 3, the two largest scipy bootstraps use 2), `--json FILE`
 saves the results (`--render FILE --docs PAGE` writes the page again from them). Each case
@@ -628,7 +628,14 @@ the tracemalloc peak of one call beyond the data (numpy's buffers are traced: th
 memory of a warm call).
 Times are medians of the repeats, after an untimed warm-up call (JIT cache load, thread pool),
 except for the largest scipy bootstraps. The per-method scripts (`bench_bootstrap.py`,
-`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases.
+`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases; the case modules
+(`mcnemar_cases.py`, `friedman_cases.py`, `mcs_cases.py`, `compare_cases.py`) run alone
+too (`python benchmark/mcs_cases.py`), timing each against its peers in turn.
+
+Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` (none is a
+dependency of pairedstats; autorank installs a top-level package named `tests`, which hides
+this repository's own `tests` from a fresh interpreter: delete
+`site-packages/tests` after installing it).
 
 Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`;
 `scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher's paired
