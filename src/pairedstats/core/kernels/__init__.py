@@ -11,8 +11,8 @@
 * :func:`~pairedstats.core.kernels.crossing.crossing_stats`: where each row of replicates
   crosses a value, in one pass (the bootstrap's p-values on large inputs).
 * :mod:`~pairedstats.core.kernels.pairs`: per comparison, the sums over the items of
-  ``b - a`` (the mean, the moments and win/tie/loss counts of the effect sizes) read from
-  two rows of the transposed scores, without forming the differences;
+  ``b - a`` (the mean, the moments and win/tie/loss counts of the effect sizes), a block of
+  comparisons at a time item by item, without forming the differences;
 * :mod:`~pairedstats.core.kernels.ranksum`: the rank-sum test's pooled midranks, the order
   statistics of ``b_j - a_i`` (shift and interval, all ranks in one call, two pointers as in
   ``walsh``) and both exact null recursions.
