@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pairedstats.core.groups import pair_differences, plain_mean
-from pairedstats.core.pairs import difference_means, difference_moments
+from pairedstats.core.pairs import constant_differences, difference_means, difference_moments
 
 
 def _table(seed, n=57, p=6):
@@ -71,3 +71,14 @@ def test_more_comparisons_than_a_block_and_any_order_give_the_same_bits():
     np.testing.assert_array_equal(shuffled["wins"], (exact > 0).sum(axis=0))
     np.testing.assert_array_equal(shuffled["ties"], (exact == 0).sum(axis=0))
     np.testing.assert_array_equal(shuffled["losses"], (exact < 0).sum(axis=0))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_constant_differences_are_those_whose_range_is_zero(seed):
+    x, pairs = _table(seed)
+    x[:, 5] = x[:, 0]  # identical systems
+    x[-1, 2] = x[-1, 4] + 1.0  # constant but for the last item
+    want = np.ptp(pair_differences(x, pairs), axis=0) == 0
+    assert want.sum() == 2  # (0, 5), (5, 0); x1 + 0.25 - x1 rounds apart on some items
+    np.testing.assert_array_equal(constant_differences(x, pairs, workers=2), want)
+    np.testing.assert_array_equal(constant_differences(x[:1], pairs), np.ones(len(pairs), bool))

@@ -18,7 +18,7 @@ import numpy as np
 
 from .parallel import run_in_parts
 
-__all__ = ["difference_means", "difference_moments"]
+__all__ = ["constant_differences", "difference_means", "difference_moments"]
 
 
 def _layout(scores, pairs):
@@ -69,6 +69,29 @@ def difference_moments(scores, pairs: Sequence[tuple[int, int]], rel, workers=No
     def part(s):
         kernels.difference_moments(x, a, b, rel, s.start, s.stop, out["mean"], out["ss"],
                                    out["wins"], out["ties"], out["losses"])  # fmt: skip
+
+    run_in_parts(a.size, workers, part)
+    return out
+
+
+def constant_differences(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:
+    """Per comparison, whether ``b - a`` is the same finite number on every item of
+    ``scores`` (n_items >= 1, n_systems): its replicates are the estimate exactly. Each
+    comparison is read up to the first item where it differs.
+
+    Examples
+    --------
+    >>> x = np.array([[0.0, 1.0, 5.0], [2.0, 3.0, 4.0]])
+    >>> constant_differences(x, [(0, 1), (0, 2), (2, 2)]).tolist()
+    [True, False, True]
+    """
+    from .kernels import pairs as kernels
+
+    x, a, b = _layout(scores, pairs)
+    out = np.zeros(a.size, dtype=np.bool_)
+
+    def part(s):
+        kernels.constant_differences(x, a, b, s.start, s.stop, out)
 
     run_in_parts(a.size, workers, part)
     return out

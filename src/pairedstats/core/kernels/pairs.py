@@ -108,3 +108,18 @@ def difference_moments(x, a, b, rel, lo, hi, mean, ss, wins, ties, losses):  # p
         for j in range(c1 - c0):
             mean[c0 + j], ss[c0 + j] = s[j], q[j]
             wins[c0 + j], ties[c0 + j], losses[c0 + j] = w[j], t[j], n - w[j] - t[j]
+
+
+@_njit
+def constant_differences(x, a, b, lo, hi, out):  # pragma: no cover
+    """``out[c]``: whether ``x[:, b[c]] - x[:, a[c]]`` is one finite number on every item,
+    for ``lo <= c < hi`` (read up to the first item that differs)."""
+    for c in range(lo, hi):
+        ia, ib = a[c], b[c]
+        d0 = x[0, ib] - x[0, ia]
+        same = abs(d0) < np.inf
+        i = 1
+        while same and i < x.shape[0]:
+            same = x[i, ib] - x[i, ia] == d0
+            i += 1
+        out[c] = same
