@@ -204,7 +204,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
     prefixes = [entropy_prefix(root, label_words(lab)) for lab in labels]
     streams = Streams(np.concatenate(prefixes), offsets([p.size for p in prefixes]))
     units = Units(
-        np.ascontiguousarray(np.concatenate(values).T, dtype=np.float64),
+        np.ascontiguousarray(np.concatenate(values), dtype=np.float64),
         offsets([v.shape[0] for v in values]),
     )
     out = np.empty((len(values), values[0].shape[1], n_resamples))
@@ -221,7 +221,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         else:
             kernels.stream_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
 
-    _run_tasks(part, n_tasks, nw, n_resamples * units.values.shape[1])
+    _run_tasks(part, n_tasks, nw, n_resamples * units.values.shape[0])
     return out
 
 

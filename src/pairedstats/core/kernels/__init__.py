@@ -64,10 +64,10 @@ class Streams(NamedTuple):
 
 
 class Units(NamedTuple):
-    """The resampled units of many bootstrap streams: stream ``s`` draws the columns
-    ``bounds[s]:bounds[s + 1]`` of ``values`` (k, N); ``out[s, q, r]`` sums row ``q``."""
+    """The resampled units of many bootstrap streams: stream ``s`` draws the rows
+    ``bounds[s]:bounds[s + 1]`` of ``values`` (N, k); ``out[s, q, r]`` sums column ``q``."""
 
-    values: np.ndarray  # float64 (k, N), C-contiguous
+    values: np.ndarray  # float64 (N, k), C-contiguous
     bounds: np.ndarray  # int64
 
 
