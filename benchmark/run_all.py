@@ -520,13 +520,13 @@ _HEADLINES = (
      False),
     ("pairedstats, seconds", "rs_big_ours", None, 1.0, True),
     ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
-    ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 3.0, True),
-    ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 3.0, True),
-    ("pairedstats, seconds", "leaderboard_large_rank", None, 120.0, True),
+    ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 2.0, True),
+    ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 2.0, True),
+    ("pairedstats, seconds", "leaderboard_large_rank", None, 60.0, True),
 )  # fmt: skip
 
 #: Peak resident memory goals: (case, at most MiB).
-_MEMORY = (("leaderboard_large_rank", 2048.0),)
+_MEMORY = (("leaderboard_large_rank", 1536.0),)
 
 
 def _interleaved() -> set:
