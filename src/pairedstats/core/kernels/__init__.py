@@ -9,7 +9,11 @@
 * :func:`~pairedstats.core.kernels.walsh.row_ends`: the Walsh sums of sorted differences below a
   threshold, row by row with two pointers (the signed-rank shift and interval);
 * :func:`~pairedstats.core.kernels.crossing.crossing_stats`: where each row of replicates
-  crosses a value, in one pass (the bootstrap's p-values on large inputs).
+  crosses a value, in one pass (the bootstrap's p-values on large inputs), and
+  :func:`~pairedstats.core.kernels.crossing.tails`: each row's smallest and largest values
+  (the percentile interval's ends);
+* :mod:`~pairedstats.core.kernels.maxt`: max-t's passes over a block of replicates (ties
+  snapped, studentized deviations, their maxima and the step-down shares);
 * :mod:`~pairedstats.core.kernels.pairs`: per comparison, the sums over the items of
   ``b - a`` (the mean, the moments and win/tie/loss counts of the effect sizes), a block of
   comparisons at a time item by item, without forming the differences;
