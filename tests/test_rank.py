@@ -92,6 +92,23 @@ def test_rank_sets_equal_a_loop_over_the_bootstraps_intervals(p, n_items, seed, 
         assert (out.rank_high > out.rank_low).any(), out
 
 
+def test_every_systems_intervals_at_once_equal_them_system_by_system():
+    from types import SimpleNamespace
+
+    from pairedstats.methods.rank.run import _against, _against_all
+
+    gen = np.random.default_rng(4)
+    systems = ("c", "a", "d", "b")
+    pairs = [("c", "a"), ("d", "c"), ("c", "b"), ("a", "d"), ("b", "a"), ("d", "b"), ("a", "c")]
+    low = gen.normal(size=(2, len(pairs)))
+    result = SimpleNamespace(ci_low_adjusted=low, ci_high_adjusted=low + 1.0)
+    columns = {pair: c for c, pair in enumerate(pairs)}  # ("c", "a") and ("a", "c"): both
+    for (lows, highs), x in zip(_against_all(result, columns, systems), systems, strict=True):
+        want = _against(result, columns, x, systems)
+        np.testing.assert_array_equal(lows, want[0])
+        np.testing.assert_array_equal(highs, want[1])
+
+
 def test_rank_sets_equal_the_loop_with_clusters_and_strata():
     rng = np.random.default_rng(7)
     n, p = 30, 4

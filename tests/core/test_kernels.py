@@ -42,6 +42,21 @@ def test_stream_sums_equal_draw_order_sums_of_the_reference_indices():
     np.testing.assert_array_equal(column, out[:, 1:2])
 
 
+def test_stream_sums_of_more_columns_than_a_row_block_are_the_reference_sums():
+    # columns are summed a row block of the unit table at a time: 300 columns are three
+    # blocks, the last one short
+    from pairedstats.core.kernels.bootstrap import _WIDTH
+
+    gen = np.random.default_rng(11)
+    vals = [gen.normal(size=(n, 300)) for n in (9, 40)]
+    assert 2 * _WIDTH < 300 < 3 * _WIDTH
+    labels = [(cb.LABEL, key) for key in ("wide", 2)]
+    out = cb.stream_sums(labels, vals, 21, 2027, workers=2)
+    for s, lab in enumerate(labels):
+        idx = ref.resample_indices(2027, lab, vals[s].shape[0], 21)
+        np.testing.assert_array_equal(out[s], ref.draw_order_sums(vals[s], idx).T)
+
+
 def _mixed_groups(k, sizes, seed=7, bases=None):
     """Grid and tolerance groups; ``bases[i]``: group i's baseline column (or None)."""
     rng = np.random.default_rng(seed)
@@ -160,6 +175,11 @@ for s in range(3):
     idx = ref.resample_indices(8, labels[s], vals[s].shape[0], 300)
     assert (out[s] == ref.draw_order_sums(vals[s], idx).T).all()
     assert (column[s] == out[s, :1]).all()
+wide = [gen.normal(size=(n, 300)) for n in (1, 9)]  # three row blocks of columns
+out = cb.stream_sums(labels[:2], wide, 21, 8, workers=1)
+for s in range(2):
+    idx = ref.resample_indices(8, labels[s], wide[s].shape[0], 21)
+    assert (out[s] == ref.draw_order_sums(wide[s], idx).T).all()
 for (k, n), base in itertools.product([(3, 9), (7, 5), (13, 3)], [None, 1]):
     x = np.round(gen.random((n, k)), 1)
     g = ct.prepare_group(x, [(1, 0), (1, 2)], base=base)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from pairedstats.core.groups import pair_differences, plain_mean
-from pairedstats.core.pairs import difference_means, difference_moments
+from pairedstats.core.pairs import constant_differences, difference_means, difference_moments
 
 
 def _table(seed, n=57, p=6):
@@ -40,3 +40,45 @@ def test_moments_and_counts_are_numpy_s(seed):
     np.testing.assert_array_equal(out["losses"], (d < -tol).sum(axis=0))
     assert out["ties"][pairs.index((2, 4))] >= len(x) // 4
     assert out["ss"][pairs.index((1, 3))] < 1e-28  # the constant difference
+
+
+def test_more_comparisons_than_a_block_and_any_order_give_the_same_bits():
+    # all pairs of 190 systems are more than one block of the kernel (runs of one `a` and
+    # consecutive `b` read together); shuffled, every run is one comparison long
+    from pairedstats.core.kernels.pairs import BLOCK
+
+    gen = np.random.default_rng(5)
+    x = np.round(gen.normal(size=(23, 190)), 1)  # a coarse grid: ties within the error
+    pairs = [(a, b) for a in range(190) for b in range(a + 1, 190)]
+    assert len(pairs) > BLOCK
+    d = pair_differences(x, pairs)
+    rel = gen.uniform(0.0, 0.05, len(pairs))
+    out = difference_moments(x, pairs, rel)
+    tol = rel * (np.abs(x[:, [a for a, _ in pairs]]) + np.abs(x[:, [b for _, b in pairs]]))
+    np.testing.assert_array_equal(out["wins"], (d > tol).sum(axis=0))
+    np.testing.assert_array_equal(out["ties"], (np.abs(d) <= tol).sum(axis=0))
+    np.testing.assert_array_equal(difference_means(x, pairs), plain_mean(d))
+    np.testing.assert_array_equal(out["mean"], plain_mean(d))
+    ss = np.zeros(len(pairs))
+    for row in d - out["mean"]:  # item by item, as the kernel adds
+        ss += row * row
+    np.testing.assert_array_equal(out["ss"], ss)
+    order = gen.permutation(len(pairs))[:3000]
+    shuffled = difference_moments(x, [pairs[c] for c in order], np.zeros(3000), workers=2)
+    exact = d[:, order]
+    np.testing.assert_array_equal(shuffled["mean"], out["mean"][order])
+    np.testing.assert_array_equal(shuffled["ss"], out["ss"][order])
+    np.testing.assert_array_equal(shuffled["wins"], (exact > 0).sum(axis=0))
+    np.testing.assert_array_equal(shuffled["ties"], (exact == 0).sum(axis=0))
+    np.testing.assert_array_equal(shuffled["losses"], (exact < 0).sum(axis=0))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_constant_differences_are_those_whose_range_is_zero(seed):
+    x, pairs = _table(seed)
+    x[:, 5] = x[:, 0]  # identical systems
+    x[-1, 2] = x[-1, 4] + 1.0  # constant but for the last item
+    want = np.ptp(pair_differences(x, pairs), axis=0) == 0
+    assert want.sum() == 2  # (0, 5), (5, 0); x1 + 0.25 - x1 rounds apart on some items
+    np.testing.assert_array_equal(constant_differences(x, pairs, workers=2), want)
+    np.testing.assert_array_equal(constant_differences(x[:1], pairs), np.ones(len(pairs), bool))

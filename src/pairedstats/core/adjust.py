@@ -71,7 +71,6 @@ __all__ = [
     "by_factor",
     "comparison_blocks",
     "max_t",
-    "max_t_blocks",
     "resamples_to_resolve",
     "take_columns",
     "take_rows",
@@ -471,6 +470,8 @@ def max_t(
     >>> res.pvalue_adjusted
     array([0.25, 1.  ])
     """
+    from .joint import max_t_blocks  # it builds on this module
+
     reps, est, se, level, alternative = _max_t_iv(
         replicates, estimates, standard_errors, confidence_level, alternative
     )
@@ -496,7 +497,8 @@ def take_columns(values: np.ndarray, idx) -> np.ndarray:
     return np.take_along_axis(values, idx, axis=-1)
 
 
-#: Replicates held at a time by :func:`max_t_blocks` and the summaries that stream (64 MB).
+#: Replicates held at a time by :func:`pairedstats.core.joint.max_t_blocks` and the
+#: summaries that stream (64 MB).
 BLOCK_CELLS = 2**23
 
 
@@ -506,78 +508,3 @@ def comparison_blocks(k: int, n_resamples: int, lead: int = 1) -> list[slice]:
     least)."""
     size = max(1, BLOCK_CELLS // max(1, n_resamples * lead))
     return [slice(lo, min(lo + size, k)) for lo in range(0, k, size)]
-
-
-def max_t_blocks(rows, estimates, standard_errors, confidence_level, alternative) -> MaxT:
-    """:func:`max_t` with the replicates read block by block: ``rows(idx)`` gives those of
-    the comparisons ``idx`` (a slice, or indices (..., m)), shape (..., m, B).
-
-    Two passes over the comparisons, each holding one block of :data:`BLOCK_CELLS`
-    replicates: the max statistic of every resample (a running maximum), then the step-down
-    p-values in decreasing order of ``t`` (a running maximum from the smallest ``t`` up).
-    Maxima are exact, so the numbers are those of one pass over all replicates at once.
-    """
-    est = np.asarray(estimates, dtype=np.float64)
-    se = np.asarray(standard_errors, dtype=np.float64)
-    level = _check_level(confidence_level)
-    member = np.isfinite(est) & np.isfinite(se)
-    spread = member & (se > 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(spread, _signed(est, alternative) / se, 0.0)
-    # a point comparison: t is +inf on the side of the alternative (p = 0), else -inf (p = 1)
-    point = member & (se == 0)
-    t = np.where(point, np.where(_signed(est, alternative) > 0, np.inf, -np.inf), t)
-    t = np.where(member, t, -np.inf)
-
-    def deviations(idx):
-        reps = rows(idx)
-
-        def pick(x):
-            return take_columns(x, idx)
-
-        with np.errstate(invalid="ignore", divide="ignore"):
-            z = (reps - pick(est)[..., None]) / pick(se)[..., None]
-        return np.where(pick(spread)[..., None], _signed(z, alternative), -np.inf)
-
-    k = est.shape[-1]
-    n_resamples = rows(slice(0, min(k, 1))).shape[-1]
-    blocks = comparison_blocks(k, n_resamples, int(np.prod(est.shape[:-1], dtype=np.int64)))
-    top = np.full((*est.shape[:-1], n_resamples), -np.inf)
-    for part in blocks:
-        top = np.maximum(top, deviations(part).max(axis=-2, initial=-np.inf))
-    some = spread.any(axis=-1)
-    # the max over the family in each resample, (..., B); 0 where there is none to take
-    top = np.where(some[..., None], top, 0.0)
-    crit = np.where(some, np.quantile(top, level, axis=-1), np.nan)
-    with np.errstate(invalid="ignore"):
-        half = np.where(point, 0.0, crit[..., None] * se)
-    low = np.where(member, est - half, np.nan)
-    high = np.where(member, est + half, np.nan)
-    if alternative == "greater":
-        high = np.where(member, np.inf, np.nan)
-    elif alternative == "less":
-        low = np.where(member, -np.inf, np.nan)
-    pvalue = np.where(member, _step_down(deviations, t, blocks, n_resamples), np.nan)
-    return MaxT(np.asarray(crit), low, high, pvalue)
-
-
-def _step_down(deviations, t, blocks, n_resamples) -> np.ndarray:
-    """Step-down p-values: ``deviations(idx)`` (..., m, B) of the comparisons ``idx``,
-    ``t`` (..., k) observed; read in decreasing order of ``t``, from its end, a block at a
-    time (the running maximum over the comparisons after each one carried between blocks).
-    """
-    order = np.argsort(-t, axis=-1, kind="stable")  # largest t first
-    t_sorted = np.take_along_axis(t, order, axis=-1)
-    raw = np.empty(t.shape)
-    after = np.full((*t.shape[:-1], n_resamples), -np.inf)  # max over the later ones
-    for part in reversed(blocks):
-        d_sorted = deviations(order[..., part])
-        # the max over the i-th comparison and those after it, for every resample
-        remaining = np.flip(np.maximum.accumulate(np.flip(d_sorted, -2), axis=-2), -2)
-        remaining = np.maximum(remaining, after[..., None, :])
-        raw[..., part] = np.mean(remaining >= t_sorted[..., part, None], axis=-1)
-        after = remaining[..., 0, :]
-    stepped = np.maximum.accumulate(raw, axis=-1)
-    out = np.empty_like(stepped)
-    np.put_along_axis(out, order, stepped, axis=-1)
-    return out

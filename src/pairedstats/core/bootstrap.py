@@ -99,7 +99,7 @@ from .intervals import (
     tie_error,
 )
 from .kernels import Streams, Units, offsets
-from .pairs import difference_means
+from .pairs import constant_differences, difference_means
 from .parallel import default_workers, n_parts, run_queued
 from .statistic_jackknife import statistic_estimate_se, statistic_replicate_se
 from .studentized import (
@@ -204,7 +204,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
     prefixes = [entropy_prefix(root, label_words(lab)) for lab in labels]
     streams = Streams(np.concatenate(prefixes), offsets([p.size for p in prefixes]))
     units = Units(
-        np.ascontiguousarray(np.concatenate(values).T, dtype=np.float64),
+        np.ascontiguousarray(np.concatenate(values), dtype=np.float64),
         offsets([v.shape[0] for v in values]),
     )
     out = np.empty((len(values), values[0].shape[1], n_resamples))
@@ -221,7 +221,7 @@ def stream_sums(labels, values, n_resamples: int, root: int, workers=None) -> np
         else:
             kernels.stream_sums(seeds, units, n_resamples, BLOCK, lo, hi, out, state, buf, dst)
 
-    _run_tasks(part, n_tasks, nw, n_resamples * units.values.shape[1])
+    _run_tasks(part, n_tasks, nw, n_resamples * units.values.shape[0])
     return out
 
 
@@ -464,16 +464,13 @@ def _many(values, group_keys, *, root, n_resamples, workers, studentized, pairs)
     else:  # the difference of the sums, then the division
         out = np.stack([_with_reference(out[g, :q], r) for g, r in enumerate(refs)])
         index = np.array(pairs, dtype=np.intp).reshape(-1, 2)
-        g_k = (len(values), k)
-        draft = DerivedReplicates(((None, out, sizes),), index, np.zeros(g_k, bool),
-                                  np.zeros(g_k))  # fmt: skip
-        spread = draft.spread()
-        fixed = np.stack([constant_pairs(spread[g], v, pairs, refs[g])
-                          for g, v in enumerate(values)])  # fmt: skip
-        value = np.zeros(g_k)
+        # degenerate: the differences constant -> the estimate exactly (read on the scores,
+        # each comparison up to its first item that differs)
+        fixed = np.stack([constant_differences(v, pairs, workers) for v in values])
+        value = np.zeros((len(values), k))
         for g in np.flatnonzero(fixed.any(axis=-1)):
             value[g] = np.where(fixed[g], difference_means(values[g], pairs), 0.0)
-        reps = DerivedReplicates(draft.terms, index, fixed, value)
+        reps = DerivedReplicates(((None, out, sizes),), index, fixed, value)
     for g, v in enumerate(values):
         if fixed[g].any() and pairs is None:
             out[g, fixed[g]] = plain_mean(v)[fixed[g], None]

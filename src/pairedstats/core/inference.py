@@ -73,13 +73,33 @@ def snap_ties(replicates, value, tie_error) -> np.ndarray:
     [0.0, 0.5]
     """
     reps = np.asarray(replicates, dtype=np.float64)
+    return snap_within(reps, *snap_bounds(reps, value, tie_error))
+
+
+def snap_within(replicates, value, tol) -> np.ndarray:
+    """The replicates (..., B), those within ``tol`` of ``value`` (...) set to ``value``."""
+    v = np.asarray(value, dtype=np.float64)[..., None]
+    return np.where(np.abs(replicates - v) <= np.asarray(tol)[..., None], v, replicates)
+
+
+def snap_bounds(replicates, value, tie_error) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`snap_ties` snaps to and within what: ``value`` and the tolerance, each of
+    shape ``(...)`` (a row's tolerance depends on its own replicates only).
+
+    Examples
+    --------
+    >>> v, tol = snap_bounds(np.array([[1.0, -3.0], [0.0, 0.0]]), 0.0, [0.0, 0.5])
+    >>> v.tolist(), tol.tolist()
+    ([0.0, 0.0], [2e-12, 0.5])
+    """
+    reps = np.asarray(replicates, dtype=np.float64)
     v = np.broadcast_to(np.asarray(value, dtype=np.float64), reps.shape[:-1])[..., None]
     finite = np.isfinite(reps)
     with np.errstate(invalid="ignore", divide="ignore"):
         size = np.where(finite, np.abs(reps), 0.0).sum(axis=-1, keepdims=True)
         scale = np.maximum(np.abs(v), size / np.maximum(finite.sum(axis=-1, keepdims=True), 1))
     tol = np.maximum(1e-12 * scale, np.asarray(tie_error, dtype=np.float64)[..., None])
-    return np.where(np.abs(reps - v) <= tol, v, reps)
+    return v[..., 0], np.broadcast_to(tol, v.shape)[..., 0]
 
 
 def _share(count, lo, hi, value, n, nan) -> np.ndarray:

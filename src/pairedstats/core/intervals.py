@@ -43,15 +43,69 @@ def _quantiles(replicates: np.ndarray, q) -> np.ndarray:
     return out.reshape(replicates.shape[:-1])
 
 
+#: The deepest order statistic at an end of the replicates read by the compiled pass over
+#: each row (:func:`pairedstats.core.kernels.crossing.tails`; a 95% interval of up to about
+#: 2,500 replicates); deeper ones, by a partition of each row.
+TAIL_DEPTH = 64
+#: Replicates (rows x resamples) from which the ends are read by the compiled pass: its first
+#: call in a process compiles it (about 0.2 s).
+COMPILED_FROM = 1 << 20
+
+
 def _ends(replicates, lower, upper_tail) -> tuple[np.ndarray, np.ndarray]:
     """The quantile at ``lower`` and the one with ``upper_tail`` of the replicates above it.
 
     The upper end is minus the ``upper_tail`` quantile of the negated replicates (the same
     value as the ``1 - upper_tail`` quantile up to rounding), so that negating the
-    replicates (swapping a and b) mirrors the interval exactly: ``(-high, -low)``.
+    replicates (swapping a and b) mirrors the interval exactly: ``(-high, -low)``. With one
+    level for every row, both ends come from one partition of each row
+    (:func:`_linear_rule`: numpy's linear quantile, the same numbers).
     """
     reps = np.asarray(replicates, dtype=np.float64)
-    return _quantiles(reps, lower), -_quantiles(-reps, upper_tail)
+    if np.ndim(lower) or np.ndim(upper_tail) or reps.shape[-1] == 0:
+        return _quantiles(reps, lower), -_quantiles(-reps, upper_tail)
+    n = reps.shape[-1]
+    lo, hi = _linear_rule(n, lower), _linear_rule(n, upper_tail)
+    if max(lo[1], hi[1]) < TAIL_DEPTH and reps.size >= COMPILED_FROM:
+        from .kernels.crossing import tails
+
+        # the i-th smallest of the replicates, and the i-th largest (minus the negated
+        # replicates' i-th smallest)
+        rows = np.require(reps.reshape(-1, n), requirements=["C", "W"])
+        small, large = np.empty((rows.shape[0], lo[1] + 1)), np.empty((rows.shape[0], hi[1] + 1))
+        nan = np.empty(rows.shape[0], dtype=np.bool_)
+        tails(rows, small, large, nan)
+        small[nan], large[nan] = 0.0, 0.0  # NaN rows: NaN below, and nothing to warn of
+        small, large = (v.reshape(*reps.shape[:-1], -1) for v in (small, large))
+        nan = nan.reshape(reps.shape[:-1])
+        low = _lerp(small[..., lo[0]], small[..., lo[1]], lo[2])
+        high = -_lerp(-large[..., hi[0]], -large[..., hi[1]], hi[2])
+    else:  # the negated replicates' i-th smallest is minus the replicates' (n - 1 - i)-th
+        up = (n - 1 - hi[0], n - 1 - hi[1])
+        part = np.partition(reps, sorted({lo[0], lo[1], *up, n - 1}), axis=-1)
+        nan = np.isnan(part[..., -1])  # NaN sorts last: the quantile of a row with one is NaN
+        low = _lerp(part[..., lo[0]], part[..., lo[1]], lo[2])
+        high = -_lerp(-part[..., up[0]], -part[..., up[1]], hi[2])
+    return np.where(nan, np.nan, low), np.where(nan, np.nan, high)
+
+
+def _linear_rule(n: int, q: float) -> tuple[int, int, float]:
+    """Where numpy's linear quantile at ``q`` of ``n`` values reads the sorted values: the
+    positions of the two it interpolates and the weight of the second
+    (``numpy.lib._function_base_impl._get_indexes`` and ``_get_gamma``)."""
+    v = (n - 1) * np.float64(q)
+    if not v < n - 1:  # at or above the last value (or NaN): the last one
+        return n - 1, n - 1, float(v + 1.0)
+    if v < 0:
+        return 0, 0, float(v)
+    first = int(np.floor(v))
+    return first, first + 1, float(v - first)
+
+
+def _lerp(a, b, t: float) -> np.ndarray:
+    """numpy's linear interpolation of its quantiles (``_lerp``), ``t`` one weight."""
+    diff = b - a
+    return b - diff * (1.0 - t) if t >= 0.5 else a + diff * t
 
 
 def percentile_interval(replicates, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:

@@ -5,8 +5,9 @@ estimate of the bootstrap's index path) and the moments and counts of the effect
 
 A leaderboard of 1,000 systems has 499,500 comparisons: their differences over 10,000 items
 would be 40 GB. The kernel (:mod:`pairedstats.core.kernels.pairs`, imported lazily) reads
-each comparison's two rows of the transposed scores, on worker threads over blocks of
-comparisons; a comparison's numbers do not depend on its block or on the other comparisons.
+the scores item by item, keeping the running sums of a block of comparisons, on worker
+threads over parts of the comparisons; a comparison's numbers do not depend on its block or
+on the other comparisons.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ import numpy as np
 
 from .parallel import run_in_parts
 
-__all__ = ["difference_means", "difference_moments"]
+__all__ = ["constant_differences", "difference_means", "difference_moments"]
 
 
 def _layout(scores, pairs):
-    xt = np.ascontiguousarray(np.asarray(scores, dtype=np.float64).T)
-    a = np.array([p[0] for p in pairs], dtype=np.int64)
-    b = np.array([p[1] for p in pairs], dtype=np.int64)
-    return xt, a, b
+    x = np.ascontiguousarray(np.asarray(scores, dtype=np.float64))
+    index = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return x, np.ascontiguousarray(index[:, 0]), np.ascontiguousarray(index[:, 1])
 
 
 def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:
@@ -39,11 +39,11 @@ def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> 
     """
     from .kernels import pairs as kernels
 
-    xt, a, b = _layout(scores, pairs)
+    x, a, b = _layout(scores, pairs)
     out = np.empty(a.size)
     run_in_parts(a.size, workers,
-                 lambda s: kernels.difference_sums(xt, a, b, s.start, s.stop, out))  # fmt: skip
-    return 1.0 * (out / float(xt.shape[1]))
+                 lambda s: kernels.difference_sums(x, a, b, s.start, s.stop, out))  # fmt: skip
+    return 1.0 * (out / float(x.shape[0]))
 
 
 def difference_moments(scores, pairs: Sequence[tuple[int, int]], rel, workers=None) -> dict:
@@ -61,14 +61,37 @@ def difference_moments(scores, pairs: Sequence[tuple[int, int]], rel, workers=No
     """
     from .kernels import pairs as kernels
 
-    xt, a, b = _layout(scores, pairs)
+    x, a, b = _layout(scores, pairs)
     rel = np.ascontiguousarray(np.broadcast_to(np.asarray(rel, dtype=np.float64), a.shape))
     out = {"mean": np.empty(a.size), "ss": np.empty(a.size)}
     out.update({k: np.empty(a.size, dtype=np.int64) for k in ("wins", "ties", "losses")})
 
     def part(s):
-        kernels.difference_moments(xt, a, b, rel, s.start, s.stop, out["mean"], out["ss"],
+        kernels.difference_moments(x, a, b, rel, s.start, s.stop, out["mean"], out["ss"],
                                    out["wins"], out["ties"], out["losses"])  # fmt: skip
+
+    run_in_parts(a.size, workers, part)
+    return out
+
+
+def constant_differences(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:
+    """Per comparison, whether ``b - a`` is the same finite number on every item of
+    ``scores`` (n_items >= 1, n_systems): its replicates are the estimate exactly. Each
+    comparison is read up to the first item where it differs.
+
+    Examples
+    --------
+    >>> x = np.array([[0.0, 1.0, 5.0], [2.0, 3.0, 4.0]])
+    >>> constant_differences(x, [(0, 1), (0, 2), (2, 2)]).tolist()
+    [True, False, True]
+    """
+    from .kernels import pairs as kernels
+
+    x, a, b = _layout(scores, pairs)
+    out = np.zeros(a.size, dtype=np.bool_)
+
+    def part(s):
+        kernels.constant_differences(x, a, b, s.start, s.stop, out)
 
     run_in_parts(a.size, workers, part)
     return out

@@ -14,6 +14,7 @@ import numpy as np
 from . import adjust as _adjust
 from . import inference
 from .intervals import basic_interval, bca_interval, percentile_interval, standard_error
+from .joint import max_t_blocks, update_top
 from .studentized import studentized_replicates, t_interval
 
 __all__ = ["Rule", "interval", "summarize"]
@@ -97,8 +98,13 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     k, n_resamples = est.shape[-1], replicates.shape[-1]
     lead = int(np.prod(est.shape[:-1], dtype=np.int64))
     out: dict = {}
+    # max-t reads the replicates as the intervals do (ties snapped): where each block's are
+    # snapped to, and its first pass (the max statistic of every resample) as they are read
+    maxt = rule.adjust == "max-t"
+    snap = (np.zeros(est.shape), np.full(est.shape, -np.inf))
+    top = np.full((*est.shape[:-1], n_resamples), -np.inf) if maxt else None
     for part in _adjust.comparison_blocks(k, n_resamples, lead):
-        block = _comparisons(
+        block, reps, bounds = _comparisons(
             rule, _adjust.take_rows(replicates, part), est[..., part],
             None if acceleration is None else np.asarray(acceleration)[..., part],
             tie[..., part], None if se is None else (se[0][..., part, :], se[1][..., part]), k,
@@ -107,15 +113,14 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
             if name not in out:
                 out[name] = np.empty(est.shape, dtype=np.asarray(value).dtype)
             out[name][..., part] = value
-    if rule.adjust == "max-t":
-
-        def family(idx):  # the replicates as the intervals read them (ties snapped)
-            reps = _adjust.take_rows(replicates, idx)
-            pick = _adjust.take_columns
-            return _snapped(rule, reps, pick(est, idx), pick(tie, idx))
-
-        joint = _adjust.max_t_blocks(family, est, out["standard_error"],
-                                     rule.confidence_level, rule.alternative)  # fmt: skip
+        if maxt:
+            if bounds is not None:
+                snap[0][..., part], snap[1][..., part] = bounds
+            update_top(top, reps, est[..., part], block["standard_error"], rule.alternative)
+    if maxt:
+        joint = max_t_blocks(lambda idx: _adjust.take_rows(replicates, idx), est,
+                             out["standard_error"], rule.confidence_level, rule.alternative,
+                             top=top, snap=snap)  # fmt: skip
         out.update(pvalue_adjusted=joint.pvalue_adjusted, ci_low_adjusted=joint.low,
                    ci_high_adjusted=joint.high)  # fmt: skip
     elif rule.adjust is not None:
@@ -129,17 +134,20 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
 
 def _snapped(rule: Rule, reps, est, tie):
     """The replicates with their ties snapped where an interval end crosses 0 (the basic
-    interval's at ``2 * estimate``); the studentized interval's are read as they are."""
-    if rule.method == "basic":
-        return inference.snap_ties(reps, 2.0 * est, 2.0 * tie)
-    if rule.method != "studentized":
-        return inference.snap_ties(reps, 0.0, tie)
-    return reps
+    interval's at ``2 * estimate``), and ``(value, tol)`` (:func:`inference.snap_bounds`);
+    the studentized interval's are read as they are (and None)."""
+    if rule.method == "studentized":
+        return reps, None
+    value, tie = (2.0 * est, 2.0 * tie) if rule.method == "basic" else (0.0, tie)
+    bounds = inference.snap_bounds(reps, value, tie)
+    return inference.snap_within(reps, *bounds), bounds
 
 
-def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int) -> dict:
+def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int):
     """:func:`summarize` of a block of comparisons, but the family-wise adjustments that
-    need every comparison's numbers; the Bonferroni intervals of a family of ``k``."""
+    need every comparison's numbers; the Bonferroni intervals of a family of ``k``. Also
+    the replicates as the intervals read them and where they were snapped to
+    (:func:`_snapped`)."""
     reps = np.asarray(reps, dtype=np.float64)
     sd = standard_error(reps)
     out = {"standard_error": sd, "point": np.ptp(reps, axis=-1) == 0,
@@ -147,7 +155,7 @@ def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int) -> dict:
     t = None  # the studentized interval's (t replicates, estimate_se)
     if rule.method == "studentized":
         t = _t_replicates(reps, est, tie, *se)
-    reps = _snapped(rule, reps, est, tie)
+    reps, bounds = _snapped(rule, reps, est, tie)
     low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, t)
     if rule.method == "bca":
         out.update(acceleration=acceleration, bias_correction=z0)
@@ -162,7 +170,7 @@ def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int) -> dict:
         level = _adjust.bonferroni_level(rule.confidence_level, k)
         low, high, _ = interval(rule, reps, est, level, acceleration, tie, t)
         out.update(ci_low_adjusted=low, ci_high_adjusted=high)
-    return out
+    return out, reps, bounds
 
 
 def _t_replicates(reps, est, tie, replicate_se, estimate_se):

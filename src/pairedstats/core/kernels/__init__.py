@@ -9,10 +9,14 @@
 * :func:`~pairedstats.core.kernels.walsh.row_ends`: the Walsh sums of sorted differences below a
   threshold, row by row with two pointers (the signed-rank shift and interval);
 * :func:`~pairedstats.core.kernels.crossing.crossing_stats`: where each row of replicates
-  crosses a value, in one pass (the bootstrap's p-values on large inputs).
+  crosses a value, in one pass (the bootstrap's p-values on large inputs), and
+  :func:`~pairedstats.core.kernels.crossing.tails`: each row's smallest and largest values
+  (the percentile interval's ends);
+* :mod:`~pairedstats.core.kernels.maxt`: max-t's passes over a block of replicates (ties
+  snapped, studentized deviations, their maxima and the step-down shares);
 * :mod:`~pairedstats.core.kernels.pairs`: per comparison, the sums over the items of
-  ``b - a`` (the mean, the moments and win/tie/loss counts of the effect sizes) read from
-  two rows of the transposed scores, without forming the differences;
+  ``b - a`` (the mean, the moments and win/tie/loss counts of the effect sizes), a block of
+  comparisons at a time item by item, without forming the differences;
 * :mod:`~pairedstats.core.kernels.ranksum`: the rank-sum test's pooled midranks, the order
   statistics of ``b_j - a_i`` (shift and interval, all ranks in one call, two pointers as in
   ``walsh``) and both exact null recursions.
@@ -64,10 +68,10 @@ class Streams(NamedTuple):
 
 
 class Units(NamedTuple):
-    """The resampled units of many bootstrap streams: stream ``s`` draws the columns
-    ``bounds[s]:bounds[s + 1]`` of ``values`` (k, N); ``out[s, q, r]`` sums row ``q``."""
+    """The resampled units of many bootstrap streams: stream ``s`` draws the rows
+    ``bounds[s]:bounds[s + 1]`` of ``values`` (N, k); ``out[s, q, r]`` sums column ``q``."""
 
-    values: np.ndarray  # float64 (k, N), C-contiguous
+    values: np.ndarray  # float64 (N, k), C-contiguous
     bounds: np.ndarray  # int64
 
 

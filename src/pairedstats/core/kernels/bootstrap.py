@@ -11,41 +11,26 @@ from ..parallel import scratch_array
 _njit = numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 _inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 
-#: Resamples decoded and summed together: independent accumulators hide the add latency.
+#: Resamples decoded together (a buffer of their unit indices).
 _LANES = 8
+#: Columns summed together over a resample's units (a row of the unit table at a time):
+#: their rows over the units of a stream, a few MB, stay in cache.
+_WIDTH = 128
 #: Units above which a stream decodes one resample at a time (a bounded buffer).
 _MANY_UNITS = 1 << 20
 
 
 @_inline
-def _sum8(vq, buf, n, dst):  # pragma: no cover
-    # dst[l] = sum over j, in draw order, of vq[buf[l * n + j]], eight lanes at once
-    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+def _sum_rows(values, u0, q0, width, buf, base, n, acc):  # pragma: no cover
+    # acc[c] = sum over j, in draw order, of values[u0 + buf[base + j], q0 + c], c < width:
+    # one unit's row of ``width`` columns added at a time (vectorized over the columns,
+    # each column's sum still in draw order)
+    a = acc[:width]
+    a[:] = 0.0
     for j in range(n):
-        a0 += vq[buf[j]]
-        a1 += vq[buf[n + j]]
-        a2 += vq[buf[2 * n + j]]
-        a3 += vq[buf[3 * n + j]]
-        a4 += vq[buf[4 * n + j]]
-        a5 += vq[buf[5 * n + j]]
-        a6 += vq[buf[6 * n + j]]
-        a7 += vq[buf[7 * n + j]]
-    dst[0], dst[1], dst[2], dst[3] = a0, a1, a2, a3
-    dst[4], dst[5], dst[6], dst[7] = a4, a5, a6, a7
-
-
-@_inline
-def _sum_lanes(vq, buf, n, lanes, dst):  # pragma: no cover
-    # the same sums, lane by lane (every lane is summed in draw order either way)
-    if lanes == _LANES:
-        _sum8(vq, buf, n, dst)
-        return
-    for lane in range(lanes):
-        s = 0.0
-        base = lane * n
-        for j in range(n):
-            s += vq[buf[base + j]]
-        dst[lane] = s
+        row = values[u0 + buf[base + j], q0 : q0 + width]
+        for c in range(width):
+            a[c] += row[c]
 
 
 @_inline
@@ -65,28 +50,29 @@ def _open_task(seeds, units, n_resamples, block_size, t, lo, state):  # pragma: 
 def scratch(units) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The scratch arrays of one call of :func:`stream_sums` (:func:`column_sums` takes the
     first two): a stream state, the unit buffer (one column: the remainders of a block of
-    chunks, :func:`~pairedstats.core.draws.jit.sum_units`), the lanes' sums. Allocated by
-    the caller, so that the kernels allocate nothing (an allocation is one more function to
-    compile), on cache lines of their own (:func:`~pairedstats.core.parallel.scratch_array`)."""
+    chunks, :func:`~pairedstats.core.draws.jit.sum_units`), the sums of a row's columns.
+    Allocated by the caller, so that the kernels allocate nothing (an allocation is one more
+    function to compile), on cache lines of their own
+    (:func:`~pairedstats.core.parallel.scratch_array`)."""
     state = scratch_array(draws.STATE_WORDS, np.uint64)
-    if units.values.shape[0] == 1:
+    if units.values.shape[1] == 1:
         return state, scratch_array(draws.PER_BLOCK, np.uint32), np.empty(0)
     n = np.diff(units.bounds)
     most = int(np.where(n <= _MANY_UNITS, _LANES * n, n).max(initial=1))
-    return state, scratch_array(most, np.uint32), scratch_array(_LANES, np.float64)
+    return state, scratch_array(most, np.uint32), scratch_array(_WIDTH, np.float64)
 
 
 @_njit
 def column_sums(seeds, units, n_resamples, block_size, lo, hi, out, state,
                 buf):  # fmt: skip  # pragma: no cover
-    """:func:`stream_sums` of a single column (``units.values`` of one row), each resample
+    """:func:`stream_sums` of a single column (``units.values`` of one column), each resample
     summed as it is drawn (:func:`~pairedstats.core.draws.jit.sum_units`: the same bits,
     no buffer of indices; ``buf`` holds a block's remainders). A kernel of its own, so that
     a call compiles only the path it takes."""
     for t in range(lo, hi):
         s, u0, n, r, stop = _open_task(seeds, units, n_resamples, block_size, t, lo, state)
         width, threshold = draws.unit_rule(n)
-        v = units.values[0, u0 : u0 + n]
+        v = units.values[u0 : u0 + n, 0]
         for i in range(r, stop):
             out[s, 0, i] = draws.sum_units(state, v, n, width, threshold, buf)
 
@@ -100,10 +86,12 @@ def stream_sums(seeds, units, n_resamples, block_size, lo, hi, out, state, buf,
     its generator set from ``seeds[t - lo]`` (:func:`pairedstats.core.draws.block_seeds`):
     resample ``r`` of the block draws ``n`` unit indices
     (:func:`pairedstats.core.draws.jit.fill_units`) and ``out[s, q, r]`` is the draw-order sum
-    of ``units.values[q, unit]`` over them. The units of up to ``_LANES`` resamples are drawn
-    into a buffer, then each column is summed over them (:func:`column_sums` does one column
-    without the buffer). ``state``, ``buf`` and ``dst``: :func:`scratch`.
+    of ``units.values[unit, q]`` over them. The units of up to ``_LANES`` resamples are drawn
+    into a buffer, then each resample's sums are taken :data:`_WIDTH` columns at a time, a
+    unit's row at a time (:func:`column_sums` does one column without the buffer).
+    ``state``, ``buf`` and ``dst``: :func:`scratch`.
     """
+    k = units.values.shape[1]
     for t in range(lo, hi):
         s, u0, n, r, stop = _open_task(seeds, units, n_resamples, block_size, t, lo, state)
         width, threshold = draws.unit_rule(n)
@@ -111,8 +99,10 @@ def stream_sums(seeds, units, n_resamples, block_size, lo, hi, out, state, buf,
         while r < stop:
             lanes = most if most < stop - r else stop - r
             draws.fill_units(state, buf, lanes * n, n, width, threshold)
-            for q in range(units.values.shape[0]):
-                _sum_lanes(units.values[q, u0 : u0 + n], buf, n, lanes, dst)
+            for q0 in range(0, k, _WIDTH):
+                w = _WIDTH if k - q0 > _WIDTH else k - q0
                 for lane in range(lanes):
-                    out[s, q, r + lane] = dst[lane]
+                    _sum_rows(units.values, u0, q0, w, buf, lane * n, n, dst)
+                    for c in range(w):
+                        out[s, q0 + c, r + lane] = dst[c]
             r += lanes

@@ -47,3 +47,34 @@ def crossing_stats(x, v, out):  # pragma: no cover
         out[r, 4] = min_ge
         out[r, 5] = max_lt
         out[r, 6] = nan
+
+
+@_njit
+def tails(x, low, high, nan):  # pragma: no cover
+    """Per row ``r`` of ``x`` (rows, B): ``low[r]`` its ``low.shape[1]`` smallest values in
+    ascending order, ``high[r]`` its ``high.shape[1]`` largest in descending order (the order
+    statistics at the two ends), ``nan[r]`` whether it holds NaN (left out of both). One pass
+    over a row, inserting into the two short sorted buffers the few values that enter them.
+    :func:`pairedstats.core.intervals.percentile_interval` reads its ends from them."""
+    k_low, k_high = low.shape[1], high.shape[1]
+    for r in range(x.shape[0]):
+        lo, hi = low[r], high[r]
+        lo[:] = np.inf
+        hi[:] = -np.inf
+        nan[r] = False
+        for y in x[r]:
+            if y != y:
+                nan[r] = True
+                continue
+            if y < lo[k_low - 1]:
+                j = k_low - 1
+                while j > 0 and lo[j - 1] > y:
+                    lo[j] = lo[j - 1]
+                    j -= 1
+                lo[j] = y
+            if y > hi[k_high - 1]:
+                j = k_high - 1
+                while j > 0 and hi[j - 1] < y:
+                    hi[j] = hi[j - 1]
+                    j -= 1
+                hi[j] = y

@@ -153,11 +153,11 @@ def binary_comparisons(design, pairs, statistic) -> np.ndarray:
     out = np.zeros((design.n_groups, len(pairs)), dtype=bool)
     if statistic is not None or design.replicates is not None or design.scores.shape[2] != 1:
         return out
+    index = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
     for g in range(design.n_groups):
         scores = design.scores[design.group(g), :, 0]
-        passed = (scores == 0.0) | (scores == 1.0)
-        for c, (a, b) in enumerate(pairs):
-            out[g, c] = passed[:, a].all() and passed[:, b].all()
+        passed = ((scores == 0.0) | (scores == 1.0)).all(axis=0)  # per system
+        out[g] = passed[index[:, 0]] & passed[index[:, 1]]
     return out
 
 

@@ -25,7 +25,7 @@ def run(s: Settings) -> RankResult:
     systems, columns = labelled_pairs(pairs)
     if s.simultaneous:
         runs = (pairs,)
-        against = [_against(pairs, columns, x, systems) for x in systems]
+        against = _against_all(pairs, columns, systems)
     else:
         runs = tuple(bootstrap.compute(s.design, keep=False, baseline=x, **options)
                      for x in systems)  # fmt: skip
@@ -63,6 +63,26 @@ def _against(pairs, columns: dict, system, systems) -> tuple[np.ndarray, np.ndar
             lows.append(-high[:, c])
             highs.append(-low[:, c])
     return np.stack(lows, axis=-1), np.stack(highs, axis=-1)
+
+
+def _against_all(pairs, columns: dict, systems) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_against` of every system, from index arrays (one pass over the columns)."""
+    low, high = np.asarray(pairs.ci_low_adjusted), np.asarray(pairs.ci_high_adjusted)
+    position = {x: j for j, x in enumerate(systems)}
+    p = len(systems)
+    column, negated = np.full((p, p), -1, dtype=np.intp), np.zeros((p, p), dtype=bool)
+    index = np.array([(position[a], position[b], c) for (a, b), c in columns.items()],
+                     dtype=np.intp).reshape(-1, 3)  # fmt: skip
+    a, b, c = index.T
+    column[b, a], negated[b, a] = c, True  # for b, the pair (a, b) read negated ...
+    column[a, b], negated[a, b] = c, False  # ... unless the pair (b, a) is there too
+    others = ~np.eye(p, dtype=bool)
+    if (column[others] < 0).any():
+        raise KeyError("a pair of systems without a comparison")
+    column, negated = column[others].reshape(p, p - 1), negated[others].reshape(p, p - 1)
+    lows = np.where(negated, -high[:, column], low[:, column])  # (n_groups, p, p - 1)
+    highs = np.where(negated, -low[:, column], high[:, column])
+    return [(lows[:, j], highs[:, j]) for j in range(p)]
 
 
 def _differences(pairs, columns: dict, systems, design) -> tuple[np.ndarray, np.ndarray]:
