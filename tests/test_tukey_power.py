@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,6 +21,7 @@ def _study():
     return module
 
 
+@pytest.mark.slow  # a power simulation
 def test_weak_noisy_systems_take_the_tukey_power_and_not_the_bootstraps():
     study = _study()
     drawn = study.draw(60)

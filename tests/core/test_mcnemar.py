@@ -83,7 +83,8 @@ def test_matches_statsmodels(row):
         np.testing.assert_allclose(t.pvalue, float(row["p_corrected"]), rtol=1e-12)
 
 
-@pytest.mark.parametrize("n", [1, 2, 5, 8, 13, 30, 101, 1000])
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 13, 30, 101,
+                               pytest.param(1000, marks=pytest.mark.slow)])  # fmt: skip
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 def test_exact_equals_scipy_binomtest(n, alternative):
     for x in range(n + 1):
@@ -274,6 +275,7 @@ def _multinomial(n, y, x, pa, pb):
     return np.exp(log)
 
 
+@pytest.mark.slow  # coverage over a grid of true rates (4 s)
 def test_tango_coverage_by_exact_enumeration():
     # every table of n = 10..20 items, weighted by its multinomial probability, at true
     # P(only a) and P(only b) on a grid: the exact coverage of the 95% interval. Measured:
@@ -291,6 +293,7 @@ def test_tango_coverage_by_exact_enumeration():
     assert 0.955 < np.mean(coverage) < 0.975
 
 
+@pytest.mark.slow  # size over a grid of true rates (4 s)
 def test_exact_test_size_never_exceeds_alpha():
     # P(reject) at equal rates, P(only a) = P(only b) = pi, by exact enumeration of the
     # number N of discordant items and of only_b given N: never above alpha for the exact

@@ -94,7 +94,15 @@ def _run(method, table, keywords, scale: float = 1.0):
         return _call(method, table, keywords)
 
 
-@pytest.mark.parametrize("method", PAIRED)
+#: The methods whose property takes seconds even on the quick loop's 2 examples (the report
+#: runs the bootstrap and the Tukey HSD, and every other method has its own case).
+_FULL_RUN_ONLY = ("report", "items_for", "mcs")
+
+
+@pytest.mark.parametrize(
+    "method",
+    [pytest.param(m, marks=pytest.mark.slow) if m in _FULL_RUN_ONLY else m for m in PAIRED],
+)
 @given(data=st.data())
 def test_affine_maps_of_grid_scores_change_no_decision(method, data):
     table = data.draw(tables())
