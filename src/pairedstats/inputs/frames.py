@@ -12,6 +12,7 @@ from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
 from .paired import _finish
 from .replicates import replicate_cells
 from .scores import (
+    _EXACT_INT,
     _check_exact_ints,
     _check_infinite,
     _check_missing,
@@ -372,8 +373,8 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     clash = [c for c in chosen if c in reserved]
     if clash:
         raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
-    rows, whole, dtypes = _system_rows(frame, chosen)
-    values = rows.T[:, :, None]  # a view: _finish copies it, its rows in their order
+    scores, whole, dtypes = _system_rows(frame, chosen)
+    values = scores[:, :, None]  # the design's own (_finish keeps it)
     labels = frame[item] if item is not None else frame.index
     items = labels.to_numpy(dtype=object)
     ranks = _integer_ranks(labels)
@@ -394,15 +395,28 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     st = None if strata is None else frame[strata].to_numpy(dtype=object)
     return _finish(
         values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
-        unit_roundoff(*dtypes), missing=missing, item_ranks=ranks,
+        unit_roundoff(*dtypes), missing=missing, item_ranks=ranks, fresh=True, bounded=whole,
     )  # fmt: skip
 
 
 def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
-    """The systems' scores as float64, one row per system (:func:`_numeric`'s rules),
-    whether every column holds integers or bools of a numpy dtype (finite, never missing:
-    those are written into their row as they are, with no copy of their own), and the
-    columns' dtypes."""
+    """The systems' scores as float64, one row per item and one column per system (a
+    C-ordered array of its own), whether every column holds integers or bools of a numpy
+    dtype (finite, never missing, exact: checked here), and the columns' dtypes.
+
+    Columns of one numpy dtype are read as one block (one pass that converts and transposes
+    it); others one at a time (:func:`_numeric`'s rules)."""
+    block = _one_block(frame, chosen)
+    if block is not None:
+        dtypes = [block.dtype] * len(chosen)
+        if block.dtype.kind == "f":
+            return _own(block.astype(np.float64, copy=False)), False, dtypes
+        if (
+            block.dtype.itemsize <= 4
+            or not block.size
+            or (block.min() >= -_EXACT_INT and block.max() <= _EXACT_INT)
+        ):  # 32 bits and less are exact in float64
+            return _own(block), True, dtypes
     out = np.empty((len(chosen), len(frame)))
     whole, dtypes = True, []
     for j, c in enumerate(chosen):
@@ -416,7 +430,31 @@ def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
         else:
             whole = False
             out[j] = _numeric(column, "systems", f"column {c!r}")
-    return out, whole, dtypes
+    return _own(out.T), whole, dtypes
+
+
+def _one_block(frame, chosen: list) -> np.ndarray | None:
+    """The columns ``chosen`` as one items x systems array when they share a numpy dtype of
+    numbers or bools and name distinct columns (often a view of the table's own block),
+    else None."""
+    if not (chosen and frame.columns.is_unique):
+        return None
+    at = frame.columns.get_indexer(chosen)
+    if (at < 0).any():
+        return None
+    kinds = set(frame.dtypes.iloc[at].tolist())
+    dtype = kinds.pop() if len(kinds) == 1 else None
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "biuf"):
+        return None
+    block = frame.iloc[:, at].to_numpy()
+    return block if block.dtype == dtype and block.shape == (len(frame), len(chosen)) else None
+
+
+def _own(values: np.ndarray) -> np.ndarray:
+    """``values`` (items x systems) as a C-ordered float64 array of its own: one pass."""
+    out = np.empty(values.shape)
+    out[...] = values
+    return out
 
 
 def _integer_ranks(labels) -> np.ndarray | None:

@@ -41,6 +41,8 @@ def _finish(
     *,
     missing: str,
     item_ranks=None,
+    fresh: bool = False,
+    bounded: bool = False,
 ) -> PairedDesign:
     """Check the labels, drop incomplete rows (if asked: ``missing``, the rule that made
     ``complete``, which the design keeps), put the rows in their canonical order (by group,
@@ -48,7 +50,9 @@ def _finish(
 
     ``item_ranks``, when the caller has them, are integers in the canonical order of the
     items (:func:`canonical_ranks`, or any ranks in the same order), which are then known to
-    be labels (none missing)."""
+    be labels (none missing). ``fresh``: ``scores`` is a C-ordered float64 array of the
+    caller's own, which the design keeps as it is (no copy). ``bounded``: every score is an
+    integer of magnitude at most 2**53, whose sums cannot overflow (no magnitude pass)."""
     if item_ranks is None:
         _check_labels(items, "item", "item")
     _check_labels(systems, "systems", "system")
@@ -74,16 +78,18 @@ def _finish(
             replicates = [c[order] for c in replicates]
     # the design's own copies, C-ordered (the reordering made them already)
     own = partial(np.array, order="C") if in_order else np.ascontiguousarray
+    keep = np.ascontiguousarray if fresh else own
     _check_unique_items(items, ranks, group_code, group_names, group_keys)
     counts = np.bincount(group_code, minlength=n_groups)
     _check_items_per_group(counts, group_names, group_keys, score_arg)
-    _check_magnitude(scores, int(counts.max()), score_arg)
+    if not bounded:
+        _check_magnitude(scores, int(counts.max()), score_arg)
     if replicates is not None:
         replicates = tuple(own(c, dtype=np.float64) for c in replicates)
     cluster_codes, cluster_labels = _codes(cluster, order)
     strata_codes, strata_labels = _codes(strata, order)
     return PairedDesign(
-        scores=own(scores, dtype=np.float64),
+        scores=keep(scores, dtype=np.float64),
         systems=tuple(systems),
         columns=tuple(columns),
         offsets=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
