@@ -180,7 +180,7 @@ def _clustered(x, cluster, a, b, only_a, only_b):
     """Durkalski's chi-square inputs and the Rao-Scott design effect of each pair:
     ``(sum_c D_c^2, design_effect)``, every sum exact (in integers)."""
     n = x.shape[0]
-    sums, sizes = _cluster_sums(x, cluster)
+    sums, sizes = _cluster_sums(np.asarray(x, dtype=np.float64), cluster)
     sums = sums.astype(np.int64)  # sums of products up to n^2: exact in int64
     cross, square = _pair_products(sums, a, b, n * n)
     s_dd = square[a] + square[b] - 2 * cross  # sum_c D_c^2
@@ -223,7 +223,7 @@ def mcnemar_pairs(
     cluster : array_like, shape (n_items,), optional
         Each item's cluster label.
     checked : bool, default False
-        ``x`` is a float64 matrix already checked to hold 0s and 1s (skip the check).
+        ``x`` is a matrix already checked to hold 0s and 1s (bool or float: skip the check).
 
     Returns
     -------
@@ -244,7 +244,7 @@ def mcnemar_pairs(
         raise ValueError(
             f"`confidence_level` must be strictly between 0 and 1; got {confidence_level!r}."
         )
-    x = np.asarray(x, dtype=np.float64) if checked else binary_matrix(x)
+    x = np.asarray(x) if checked else binary_matrix(x)
     n = int(x.shape[0])
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
     if n == 0 or n >= _EXACT:

@@ -38,6 +38,8 @@ class Settings:
         Level of Tango's interval.
     adjust : {"holm", "bonferroni", "fdr_bh", "fdr_by"} or None
         The adjustment of the p-values over the comparisons of a group.
+    outcomes : ndarray of bool, shape (n_rows, n_systems)
+        The design's scores as they were checked: True for 1, False for 0.
     """
 
     design: PairedDesign
@@ -47,6 +49,7 @@ class Settings:
     alternative: str
     confidence_level: float
     adjust: str | None
+    outcomes: np.ndarray
 
     def metadata(self) -> dict:
         """The re-run metadata of the call (:func:`pairedstats._validation.metadata`)."""
@@ -63,12 +66,14 @@ class Settings:
         )
 
 
-def check_binary(design: PairedDesign) -> None:
-    """Every score of ``design`` is 0 or 1 (pass/fail outcomes), else a ValueError that names
-    the first other value, where it is and how many there are."""
+def check_binary(design: PairedDesign) -> np.ndarray:
+    """Every score of ``design`` is 0 or 1 (pass/fail outcomes): the outcomes as bools (True
+    for 1), else a ValueError that names the first other value, where it is and how many
+    there are."""
     scores = design.scores[:, :, 0]
-    bad = (scores != 0.0) & (scores != 1.0)
-    if bad.any():
+    ones = scores == 1.0
+    if np.count_nonzero(ones) + np.count_nonzero(scores == 0.0) != scores.size:
+        bad = (scores != 0.0) & (scores != 1.0)
         row, system = np.argwhere(bad)[0]
         raise ValueError(
             "`score`: mcnemar compares pass/fail outcomes, so every score must be 0 or 1 "
@@ -77,6 +82,7 @@ def check_binary(design: PairedDesign) -> None:
             f"{_validation.plain(design.systems[system])!r}, among {int(bad.sum())} such "
             "score(s). Turn the scores into outcomes first (e.g. `score >= threshold`)."
         )
+    return ones
 
 
 def check(design, *, keep: bool, baseline, method, alternative, confidence_level,
@@ -93,7 +99,7 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
             "`score` must name one score column for mcnemar; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    check_binary(design)
+    outcomes = check_binary(design)
     baseline = _validation.check_baseline(baseline, design.systems)
     method = _validation.check_choice(method, "method", METHODS)
     if design.cluster is not None and method != "asymptotic":
@@ -109,4 +115,5 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
         method=method, alternative=_validation.check_choice(alternative, "alternative",
                                                             ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(confidence_level), adjust=adjust,
+        outcomes=outcomes,
     )  # fmt: skip
