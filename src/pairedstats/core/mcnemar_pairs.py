@@ -90,29 +90,44 @@ def binary_matrix(x, name: str = "x") -> np.ndarray:
 
 def _pair_products(m: np.ndarray, a: np.ndarray, b: np.ndarray, largest: int):
     """``sum_i m[i, a_p] m[i, b_p]`` of each pair ``p`` and ``sum_i m[i, s]^2`` of each
-    column, as int64, from one matrix product: of the whole ``m^T m`` when most systems are
+    column, as int64, from matrix products: of the whole ``m^T m`` when most systems are
     on both sides, else of the columns of the smaller side with all of ``m`` (one baseline
     against the others: ``k`` products, not ``k^2``).
 
     ``m`` holds integers, and ``largest`` bounds every sum of products: they are exact in
     float32 up to ``2**24`` (products of 0s and 1s in any order of summation), in float64 up
-    to ``2**53``, and taken in int64 beyond.
+    to ``2**53``, and taken in int64 beyond. The rows are taken in blocks of about
+    half a megabyte (:func:`_blocks`), whose products are summed in int64: no copy of ``m``.
     """
     dtype = np.float32 if largest <= 2**24 else np.float64 if largest < _EXACT else np.int64
-    m = np.asarray(m, dtype=dtype)
     k = m.shape[1]
     side_a, in_a = np.unique(a, return_inverse=True)
     side_b, in_b = np.unique(b, return_inverse=True)
-    if 2 * min(side_a.size, side_b.size) > k:
-        gram = m.T @ m
-        cross, squares = gram[a, b], np.diagonal(gram)
-    else:
-        squares = np.einsum("ij,ij->j", m, m)
-        if side_a.size <= side_b.size:
-            cross = (m[:, side_a].T @ m)[in_a, b]
+    full = 2 * min(side_a.size, side_b.size) > k
+    left = side_a if side_a.size <= side_b.size else side_b
+    product = np.zeros((k, k) if full else (left.size, k), dtype=np.int64)
+    squares = np.zeros(k, dtype=np.int64)
+    for block in _blocks(m, dtype):
+        if full:
+            product += (block.T @ block).astype(np.int64)
         else:
-            cross = (m.T @ m[:, side_b])[a, in_b]
-    return cross.astype(np.int64), squares.astype(np.int64)
+            product += (block[:, left].T @ block).astype(np.int64)
+            squares += np.einsum("ij,ij->j", block, block).astype(np.int64)
+    if full:
+        return product[a, b], np.diagonal(product).copy()
+    cross = product[in_a, b] if side_a.size <= side_b.size else product[in_b, a]
+    return cross, squares
+
+
+#: The bytes of a block of rows of :func:`_pair_products` (it stays in the cache).
+_BLOCK_BYTES = 2**19
+
+
+def _blocks(m: np.ndarray, dtype):
+    """``m``'s rows in blocks of about :data:`_BLOCK_BYTES`, each as ``dtype``."""
+    step = max(1, _BLOCK_BYTES // max(1, m.shape[1] * np.dtype(dtype).itemsize))
+    for start in range(0, m.shape[0], step):
+        yield np.asarray(m[start : start + step], dtype=dtype)
 
 
 def mcnemar_pvalues(

@@ -436,17 +436,22 @@ def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
 def _one_block(frame, chosen: list) -> np.ndarray | None:
     """The columns ``chosen`` as one items x systems array when they share a numpy dtype of
     numbers or bools and name distinct columns (often a view of the table's own block),
-    else None."""
+    else None. All the columns, in order (the labels the same values of the same types), are
+    the table's own array."""
     if not (chosen and frame.columns.is_unique):
         return None
-    at = frame.columns.get_indexer(chosen)
-    if (at < 0).any():
+    names = list(frame.columns)
+    every = len(names) == len(chosen) and all(
+        type(a) is type(b) and a == b for a, b in zip(names, chosen)
+    )
+    at = slice(None) if every else frame.columns.get_indexer(chosen)
+    if not every and (at < 0).any():
         return None
     kinds = set(frame.dtypes.iloc[at].tolist())
     dtype = kinds.pop() if len(kinds) == 1 else None
     if not (isinstance(dtype, np.dtype) and dtype.kind in "biuf"):
         return None
-    block = frame.iloc[:, at].to_numpy()
+    block = (frame if every else frame.iloc[:, at]).to_numpy()
     return block if block.dtype == dtype and block.shape == (len(frame), len(chosen)) else None
 
 
@@ -457,15 +462,18 @@ def _own(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _integer_ranks(labels) -> np.ndarray | None:
+def _integer_ranks(labels) -> np.ndarray | range | None:
     """The canonical ranks of item labels held as integers of a numpy dtype (an index or
     column of ints: never missing, ordered as numbers, as :func:`canonical_ranks` orders
-    them), without making Python objects of them; None for any other labels."""
+    them), without making Python objects of them: a ``range`` when they are in increasing
+    order already (as a RangeIndex is); None for any other labels."""
     if not (isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iu"):
         return None
+    if isinstance(labels, _pandas().RangeIndex) and labels.step > 0:
+        return range(len(labels))
     values = labels.to_numpy()
     if values.size < 2 or bool(np.all(values[1:] > values[:-1])):  # sorted, as a RangeIndex
-        return np.arange(values.size)
+        return range(values.size)
     return np.unique(values, return_inverse=True)[1].reshape(-1)
 
 
@@ -539,10 +547,13 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
         )
     default = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None
     if default and frame.index.start == 0 and frame.index.step == 1:
+        block = _one_block(frame, candidates)  # the first values of each column, at once
+        heads = [None] * len(candidates) if block is None else block[:16].T.tolist()
         ids = [
-            c for c in candidates
+            c for c, head in zip(candidates, heads)
             if str(c).startswith("Unnamed:")
-            or (dtypes[c].kind in "iu" and len(frame) > 1 and _distinct(frame[c]))
+            or (dtypes[c].kind in "iu" and len(frame) > 1
+                and (head is None or len(set(head)) == len(head)) and _distinct(frame[c]))
         ]  # fmt: skip
         if ids:
             raise ValueError(

@@ -50,9 +50,10 @@ def _finish(
 
     ``item_ranks``, when the caller has them, are integers in the canonical order of the
     items (:func:`canonical_ranks`, or any ranks in the same order), which are then known to
-    be labels (none missing). ``fresh``: ``scores`` is a C-ordered float64 array of the
-    caller's own, which the design keeps as it is (no copy). ``bounded``: every score is an
-    integer of magnitude at most 2**53, whose sums cannot overflow (no magnitude pass)."""
+    be labels (none missing); a ``range`` when the rows are in that order already.
+    ``fresh``: ``scores`` is a C-ordered float64 array of the caller's own, which the design
+    keeps as it is (no copy). ``bounded``: every score is an integer of magnitude at most
+    2**53, whose sums cannot overflow (no magnitude pass)."""
     if item_ranks is None:
         _check_labels(items, "item", "item")
     _check_labels(systems, "systems", "system")
@@ -68,18 +69,20 @@ def _finish(
         cluster = None if cluster is None else cluster[complete]
         strata = None if strata is None else strata[complete]
         replicates = None if replicates is None else [c[complete] for c in replicates]
-        item_ranks = None if item_ranks is None else item_ranks[complete]
-    ranks = canonical_ranks(items) if item_ranks is None else item_ranks
-    order = np.lexsort((ranks, group_code))
-    in_order = bool(np.all(order[1:] > order[:-1]))  # no row to move
-    if not in_order:
+        if isinstance(item_ranks, range):  # the rows kept of rows in order are in order
+            item_ranks = range(len(items))
+        elif item_ranks is not None:
+            item_ranks = item_ranks[complete]
+    ranks, order = _row_order(items, item_ranks, group_code, n_groups)
+    if order is not None:
         scores, items, group_code, ranks = (v[order] for v in (scores, items, group_code, ranks))
         if replicates is not None:
             replicates = [c[order] for c in replicates]
     # the design's own copies, C-ordered (the reordering made them already)
-    own = partial(np.array, order="C") if in_order else np.ascontiguousarray
+    own = partial(np.array, order="C") if order is None else np.ascontiguousarray
     keep = np.ascontiguousarray if fresh else own
-    _check_unique_items(items, ranks, group_code, group_names, group_keys)
+    if ranks is not None:  # else one group of items in their order: distinct
+        _check_unique_items(items, ranks, group_code, group_names, group_keys)
     counts = np.bincount(group_code, minlength=n_groups)
     _check_items_per_group(counts, group_names, group_keys, score_arg)
     if not bounded:
@@ -108,6 +111,17 @@ def _finish(
     )
 
 
+def _row_order(items, item_ranks, group_code, n_groups: int):
+    """The ranks of the items and the permutation that puts the rows in their canonical
+    order (by group, then item label; None when they are in it already). ``(None, None)``
+    for one group whose ``item_ranks`` are a ``range``: its rows are in order."""
+    if isinstance(item_ranks, range) and n_groups == 1:
+        return None, None
+    ranks = canonical_ranks(items) if item_ranks is None else np.asarray(item_ranks)
+    order = np.lexsort((ranks, group_code))
+    return ranks, None if bool(np.all(order[1:] > order[:-1])) else order  # no row to move
+
+
 def _dropped(complete: np.ndarray, group_code: np.ndarray, n_groups: int, grouped: bool):
     """Items dropped per group by ``missing="complete"`` (``complete`` is False for them),
     announced with a :class:`DroppedDataWarning`."""
@@ -127,7 +141,7 @@ def _codes(values, order):
     appearance; ``(None, ())`` when not given."""
     if values is None:
         return None, ()
-    values = _object_array(values)[order]
+    values = _object_array(values) if order is None else _object_array(values)[order]
     labels = tuple(dict.fromkeys(values.tolist()))
     lookup = {v: i for i, v in enumerate(labels)}
     return np.array([lookup[v] for v in values.tolist()], dtype=np.int64), labels

@@ -36,7 +36,7 @@ def run(s: Settings) -> McNemarResult:
         rows = design.group(g)
         cluster = None if design.cluster is None else design.cluster[rows]
         found = mcnemar_pairs(
-            s.outcomes[rows], s.pairs, method=s.method, alternative=s.alternative,
+            design.scores[rows, :, 0], s.pairs, method=s.method, alternative=s.alternative,
             confidence_level=s.confidence_level, cluster=cluster, checked=True,
         )  # fmt: skip
         out.set(g, **{name: getattr(found, name) for name in columns})

@@ -38,8 +38,6 @@ class Settings:
         Level of Tango's interval.
     adjust : {"holm", "bonferroni", "fdr_bh", "fdr_by"} or None
         The adjustment of the p-values over the comparisons of a group.
-    outcomes : ndarray of bool, shape (n_rows, n_systems)
-        The design's scores as they were checked: True for 1, False for 0.
     """
 
     design: PairedDesign
@@ -49,7 +47,6 @@ class Settings:
     alternative: str
     confidence_level: float
     adjust: str | None
-    outcomes: np.ndarray
 
     def metadata(self) -> dict:
         """The re-run metadata of the call (:func:`pairedstats._validation.metadata`)."""
@@ -66,13 +63,11 @@ class Settings:
         )
 
 
-def check_binary(design: PairedDesign) -> np.ndarray:
-    """Every score of ``design`` is 0 or 1 (pass/fail outcomes): the outcomes as bools (True
-    for 1), else a ValueError that names the first other value, where it is and how many
-    there are."""
+def check_binary(design: PairedDesign) -> None:
+    """Every score of ``design`` is 0 or 1 (pass/fail outcomes), else a ValueError that names
+    the first other value, where it is and how many there are."""
     scores = design.scores[:, :, 0]
-    ones = scores == 1.0
-    if np.count_nonzero(ones) + np.count_nonzero(scores == 0.0) != scores.size:
+    if not _binary(scores):
         bad = (scores != 0.0) & (scores != 1.0)
         row, system = np.argwhere(bad)[0]
         raise ValueError(
@@ -82,7 +77,17 @@ def check_binary(design: PairedDesign) -> np.ndarray:
             f"{_validation.plain(design.systems[system])!r}, among {int(bad.sum())} such "
             "score(s). Turn the scores into outcomes first (e.g. `score >= threshold`)."
         )
-    return ones
+
+
+def _binary(scores: np.ndarray) -> bool:
+    """Whether every score is 0 or 1: the 0s and 1s counted in blocks of rows of about a
+    megabyte (no temporary the size of the scores)."""
+    step = max(1, 2**17 // max(1, scores.shape[1]))
+    count = 0
+    for start in range(0, scores.shape[0], step):
+        block = scores[start : start + step]
+        count += np.count_nonzero(block == 0.0) + np.count_nonzero(block == 1.0)
+    return count == scores.size
 
 
 def check(design, *, keep: bool, baseline, method, alternative, confidence_level,
@@ -99,7 +104,7 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
             "`score` must name one score column for mcnemar; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    outcomes = check_binary(design)
+    check_binary(design)
     baseline = _validation.check_baseline(baseline, design.systems)
     method = _validation.check_choice(method, "method", METHODS)
     if design.cluster is not None and method != "asymptotic":
@@ -115,5 +120,4 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
         method=method, alternative=_validation.check_choice(alternative, "alternative",
                                                             ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(confidence_level), adjust=adjust,
-        outcomes=outcomes,
     )  # fmt: skip
