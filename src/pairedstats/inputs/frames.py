@@ -376,7 +376,7 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     scores, whole, dtypes = _system_rows(frame, chosen)
     values = scores[:, :, None]  # the design's own (_finish keeps it)
     labels = frame[item] if item is not None else frame.index
-    items = labels.to_numpy(dtype=object)
+    items = _object_labels(labels)
     ranks = _integer_ranks(labels)
     if ranks is None:  # integers of a numpy dtype are never missing
         _check_labels(items, "item", "item")
@@ -460,6 +460,13 @@ def _own(values: np.ndarray) -> np.ndarray:
     out = np.empty(values.shape)
     out[...] = values
     return out
+
+
+def _object_labels(labels) -> np.ndarray:
+    """Item labels as an object array (a RangeIndex's Python ints made by numpy directly)."""
+    if isinstance(labels, _pandas().RangeIndex):
+        return np.arange(labels.start, labels.stop, labels.step, dtype=object)
+    return labels.to_numpy(dtype=object)
 
 
 def _integer_ranks(labels) -> np.ndarray | range | None:

@@ -175,13 +175,17 @@ def _check_items_per_group(counts, group_names, group_keys, arg: str) -> None:
         )
 
 
-def check_design(design, replicates: bool = False) -> PairedDesign:
+def check_design(
+    design, replicates: bool = False, *, checked_finite: bool = False
+) -> PairedDesign:
     """The rules of the containers, applied to a design given to a method as it is.
 
     A design made by the input layer meets them already; one built by hand is held to
     the same rules: at least 2 systems, at least 2 items per group, finite scores, and
     arrays whose shapes agree. A design with replicates (``replicate=``) is refused unless
-    the method resamples them (``replicates=True``).
+    the method resamples them (``replicates=True``). ``checked_finite``: the caller has
+    seen every score finite already (as the 0/1 check of pass/fail outcomes does), so the
+    scores are not read again.
 
     Examples
     --------
@@ -207,7 +211,9 @@ def check_design(design, replicates: bool = False) -> PairedDesign:
             f"{scores.shape}."
         )
     # a finite sum of floats has no NaN nor infinity among its terms: one pass, no copy
-    finite = scores.dtype.kind == "f" and np.isfinite(np.add.reduce(scores, axis=None))
+    finite = checked_finite or (
+        scores.dtype.kind == "f" and np.isfinite(np.add.reduce(scores, axis=None))
+    )
     bad = 0 if finite else int(np.count_nonzero(~np.isfinite(scores)))
     if bad:
         raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")

@@ -90,6 +90,15 @@ def _binary(scores: np.ndarray) -> bool:
     return count == scores.size
 
 
+def _binary_scores(design) -> bool:
+    """Whether ``design`` is a paired design whose scores (every column) are all 0 or 1."""
+    scores = getattr(design, "scores", None) if isinstance(design, PairedDesign) else None
+    return (
+        isinstance(scores, np.ndarray) and scores.ndim == 3 and scores.dtype.kind == "f"
+        and _binary(scores.reshape(scores.shape[0], scores.shape[1] * scores.shape[2]))
+    )  # fmt: skip
+
+
 def check(design, *, keep: bool, baseline, method, alternative, confidence_level,
           adjust) -> Settings:  # fmt: skip
     """Validate the keywords of :func:`mcnemar` and :func:`mcnemar_design` (``baseline``,
@@ -98,13 +107,15 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
     and the value received. With clusters the test is asymptotic (``method="asymptotic"``).
     ``keep`` is accepted as every method's check accepts it: the result holds nothing it
     would keep."""
-    design = check_design(design)
+    binary = _binary_scores(design)  # then finite too: check_design need not read them
+    design = check_design(design, checked_finite=binary)
     if design.scores.shape[2] != 1:
         raise ValueError(
             "`score` must name one score column for mcnemar; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    check_binary(design)
+    if not binary:
+        check_binary(design)
     baseline = _validation.check_baseline(baseline, design.systems)
     method = _validation.check_choice(method, "method", METHODS)
     if design.cluster is not None and method != "asymptotic":
