@@ -173,7 +173,8 @@ def design_from_frame(
         )
     else:
         design = _wide(frame, item, systems, by, cluster, strata, missing)
-    return replace(design, stream_prefix=_enclosing_group(frame))
+    prefix = _enclosing_group(frame)
+    return replace(design, stream_prefix=prefix) if prefix else design
 
 
 def _enclosing_group(frame) -> tuple:
@@ -376,7 +377,7 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     scores, whole, dtypes = _system_rows(frame, chosen)
     values = scores[:, :, None]  # the design's own (_finish keeps it)
     labels = frame[item] if item is not None else frame.index
-    items = _object_labels(labels)
+    items = _item_labels(labels)
     ranks = _integer_ranks(labels)
     if ranks is None:  # integers of a numpy dtype are never missing
         _check_labels(items, "item", "item")
@@ -462,10 +463,11 @@ def _own(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _object_labels(labels) -> np.ndarray:
-    """Item labels as an object array (a RangeIndex's Python ints made by numpy directly)."""
+def _item_labels(labels) -> np.ndarray | range:
+    """Item labels as an object array, or a RangeIndex's as a ``range`` (the design makes
+    it the array of those Python ints when it is read: :class:`PairedDesign`)."""
     if isinstance(labels, _pandas().RangeIndex):
-        return np.arange(labels.start, labels.stop, labels.step, dtype=object)
+        return range(labels.start, labels.stop, labels.step)
     return labels.to_numpy(dtype=object)
 
 

@@ -64,6 +64,9 @@ def _finish(
         _check_labels([key[j] for key in group_keys], "by", f"{name!r} group")
     n_groups = len(group_keys)
     dropped = _dropped(complete, group_code, n_groups, bool(group_names))
+    in_order = isinstance(item_ranks, range) and n_groups == 1  # see _row_order
+    if isinstance(items, range) and (dropped.any() or not in_order):  # rows to select
+        items = np.arange(items.start, items.stop, items.step, dtype=object)
     if dropped.any():
         scores, items, group_code = scores[complete], items[complete], group_code[complete]
         cluster = None if cluster is None else cluster[complete]
