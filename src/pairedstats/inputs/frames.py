@@ -412,11 +412,7 @@ def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
         dtypes = [block.dtype] * len(chosen)
         if block.dtype.kind == "f":
             return _own(block.astype(np.float64, copy=False)), False, dtypes
-        if (
-            block.dtype.itemsize <= 4
-            or not block.size
-            or (block.min() >= -_EXACT_INT and block.max() <= _EXACT_INT)
-        ):  # 32 bits and less are exact in float64
+        if block.dtype.itemsize <= 4 or _exact(block):  # 32 bits and less are exact
             return _own(block), True, dtypes
     out = np.empty((len(chosen), len(frame)))
     whole, dtypes = True, []
@@ -454,6 +450,17 @@ def _one_block(frame, chosen: list) -> np.ndarray | None:
         return None
     block = (frame if every else frame.iloc[:, at]).to_numpy()
     return block if block.dtype == dtype and block.shape == (len(frame), len(chosen)) else None
+
+
+def _exact(values: np.ndarray) -> bool:
+    """Whether integers are all of magnitude at most 2**53 (exact in float64): their least
+    and largest, in pieces of half a megabyte (the largest read from the cache)."""
+    flat = values.ravel(order="K")  # a view of a block in either order
+    step = 2**16
+    return all(
+        flat[i : i + step].min() >= -_EXACT_INT and flat[i : i + step].max() <= _EXACT_INT
+        for i in range(0, flat.size, step)
+    )
 
 
 def _own(values: np.ndarray) -> np.ndarray:
