@@ -25,7 +25,14 @@ from scipy import special, stats
 from .inference import ALTERNATIVES
 from .tango import _check, tango_ends
 
-__all__ = ["METHODS", "McNemarPairs", "binary_matrix", "mcnemar_pairs", "mcnemar_pvalues"]
+__all__ = [
+    "METHODS",
+    "McNemarPairs",
+    "binary_matrix",
+    "mcnemar_pairs",
+    "mcnemar_pvalues",
+    "outcome_products",
+]
 
 #: The tests of :func:`pairedstats.core.mcnemar.mcnemar_test`.
 METHODS = ("exact", "mid-p", "asymptotic")
@@ -108,6 +115,7 @@ def _pair_products(m: np.ndarray, a: np.ndarray, b: np.ndarray, largest: int):
     product = np.zeros((k, k) if full else (left.size, k), dtype=np.int64)
     squares = np.zeros(k, dtype=np.int64)
     for block in _blocks(m, dtype):
+        block = np.asarray(block, dtype=dtype)
         if full:
             product += (block.T @ block).astype(np.int64)
         else:
@@ -124,10 +132,33 @@ _BLOCK_BYTES = 2**19
 
 
 def _blocks(m: np.ndarray, dtype):
-    """``m``'s rows in blocks of about :data:`_BLOCK_BYTES`, each as ``dtype``."""
+    """``m``'s rows in blocks of about :data:`_BLOCK_BYTES` once taken as ``dtype``."""
     step = max(1, _BLOCK_BYTES // max(1, m.shape[1] * np.dtype(dtype).itemsize))
     for start in range(0, m.shape[0], step):
-        yield np.asarray(m[start : start + step], dtype=dtype)
+        yield m[start : start + step]
+
+
+def outcome_products(x: np.ndarray) -> np.ndarray | None:
+    """``X^T X`` of the outcomes ``x`` (items x systems) when every one is 0 or 1, else None:
+    the check and the counts in one pass over blocks of rows (``products`` of
+    :func:`mcnemar_pairs`). As int64: ``[a, b]`` counts the items both a and b get right,
+    the diagonal each system's 1s.
+
+    Examples
+    --------
+    >>> outcome_products(np.array([[1.0, 0.0], [1.0, 1.0]])).tolist()
+    [[2, 1], [1, 1]]
+    >>> outcome_products(np.array([[0.5, 1.0]])) is None
+    True
+    """
+    k = x.shape[1]
+    products = np.zeros((k, k), dtype=np.int64)
+    for block in _blocks(x, np.float32):  # a block's counts are exact in float32
+        if np.count_nonzero(block == 0) + np.count_nonzero(block == 1) != block.size:
+            return None
+        block = np.asarray(block, dtype=np.float32)
+        products += (block.T @ block).astype(np.int64)
+    return products
 
 
 def mcnemar_pvalues(
@@ -221,6 +252,7 @@ def mcnemar_pairs(
     confidence_level: float = 0.95,
     cluster=None,
     checked: bool = False,
+    products=None,
 ) -> McNemarPairs:
     """McNemar's test and Tango's interval of many comparisons b - a of the same items.
 
@@ -239,6 +271,9 @@ def mcnemar_pairs(
         Each item's cluster label.
     checked : bool, default False
         ``x`` is a matrix already checked to hold 0s and 1s (bool or float: skip the check).
+    products : ndarray of int64, shape (n_systems, n_systems), optional
+        ``X^T X`` of ``x`` when the caller has it (:func:`outcome_products`): not counted
+        again.
 
     Returns
     -------
@@ -265,7 +300,10 @@ def mcnemar_pairs(
     if n == 0 or n >= _EXACT:
         raise ValueError(f"`x` must hold at least one item and fewer than 2**53; got {n}.")
     a, b = pairs[:, 0], pairs[:, 1]
-    both, ones = _pair_products(x, a, b, n)  # the 1s of both, and each system's 1s
+    if products is None:
+        both, ones = _pair_products(x, a, b, n)  # the 1s of both, and each system's 1s
+    else:
+        both, ones = products[a, b], np.diagonal(products).copy()
     only_a, only_b = ones[a] - both, ones[b] - both
     extra: dict = {}
     if cluster is None:
