@@ -17,6 +17,7 @@ from .scores import (
     _check_infinite,
     _check_missing,
     _check_missing_arg,
+    _finite_sum,
     _numeric,
     first_non_number,
 )
@@ -385,7 +386,7 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     def where(idx):
         return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
 
-    if whole:  # integers and bools: finite, never missing
+    if whole or _finite_sum(values):  # no NaN nor infinity (integers never have one)
         complete = np.ones(len(items), dtype=bool)
     else:
         _check_infinite(values, "score", where)
@@ -464,8 +465,11 @@ def _exact(values: np.ndarray) -> bool:
 
 
 def _own(values: np.ndarray) -> np.ndarray:
-    """``values`` (items x systems) as a C-ordered float64 array of its own: one pass."""
+    """``values`` (items x systems) as a C-ordered float64 array of its own: one pass (bools
+    read as their bytes, 0 and 1, which numpy converts three times as fast)."""
     out = np.empty(values.shape)
+    if values.dtype == bool and values.size and values.view(np.uint8).max() <= 1:
+        values = values.view(np.uint8)
     out[...] = values
     return out
 

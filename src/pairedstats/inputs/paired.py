@@ -14,7 +14,7 @@ import numpy as np
 from ..core._warn import warn
 from ..core.design import PairedDesign
 from .labels import _check_labels, _object_array, canonical_ranks
-from .scores import _check_magnitude
+from .scores import _check_magnitude, _finite_sum
 
 __all__ = ["DroppedDataWarning", "check_design"]
 
@@ -213,10 +213,7 @@ def check_design(
             f"({rows}, {design.n_systems}, n_columns) by its offsets and systems; got "
             f"{scores.shape}."
         )
-    # a finite sum of floats has no NaN nor infinity among its terms: one pass, no copy
-    finite = checked_finite or (
-        scores.dtype.kind == "f" and np.isfinite(np.add.reduce(scores, axis=None))
-    )
+    finite = checked_finite or _finite_sum(scores)  # else counted
     bad = 0 if finite else int(np.count_nonzero(~np.isfinite(scores)))
     if bad:
         raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")
