@@ -25,7 +25,14 @@ from scipy import special, stats
 from .inference import ALTERNATIVES
 from .tango import _check, tango_ends
 
-__all__ = ["METHODS", "McNemarPairs", "binary_matrix", "mcnemar_pairs", "mcnemar_pvalues"]
+__all__ = [
+    "METHODS",
+    "McNemarPairs",
+    "binary_matrix",
+    "mcnemar_pairs",
+    "mcnemar_pvalues",
+    "outcome_products",
+]
 
 #: The tests of :func:`pairedstats.core.mcnemar.mcnemar_test`.
 METHODS = ("exact", "mid-p", "asymptotic")
@@ -90,29 +97,68 @@ def binary_matrix(x, name: str = "x") -> np.ndarray:
 
 def _pair_products(m: np.ndarray, a: np.ndarray, b: np.ndarray, largest: int):
     """``sum_i m[i, a_p] m[i, b_p]`` of each pair ``p`` and ``sum_i m[i, s]^2`` of each
-    column, as int64, from one matrix product: of the whole ``m^T m`` when most systems are
+    column, as int64, from matrix products: of the whole ``m^T m`` when most systems are
     on both sides, else of the columns of the smaller side with all of ``m`` (one baseline
     against the others: ``k`` products, not ``k^2``).
 
     ``m`` holds integers, and ``largest`` bounds every sum of products: they are exact in
     float32 up to ``2**24`` (products of 0s and 1s in any order of summation), in float64 up
-    to ``2**53``, and taken in int64 beyond.
+    to ``2**53``, and taken in int64 beyond. The rows are taken in blocks of about
+    half a megabyte (:func:`_blocks`), whose products are summed in int64: no copy of ``m``.
     """
     dtype = np.float32 if largest <= 2**24 else np.float64 if largest < _EXACT else np.int64
-    m = np.asarray(m, dtype=dtype)
     k = m.shape[1]
     side_a, in_a = np.unique(a, return_inverse=True)
     side_b, in_b = np.unique(b, return_inverse=True)
-    if 2 * min(side_a.size, side_b.size) > k:
-        gram = m.T @ m
-        cross, squares = gram[a, b], np.diagonal(gram)
-    else:
-        squares = np.einsum("ij,ij->j", m, m)
-        if side_a.size <= side_b.size:
-            cross = (m[:, side_a].T @ m)[in_a, b]
+    full = 2 * min(side_a.size, side_b.size) > k
+    left = side_a if side_a.size <= side_b.size else side_b
+    product = np.zeros((k, k) if full else (left.size, k), dtype=np.int64)
+    squares = np.zeros(k, dtype=np.int64)
+    for block in _blocks(m, dtype):
+        block = np.asarray(block, dtype=dtype)
+        if full:
+            product += (block.T @ block).astype(np.int64)
         else:
-            cross = (m.T @ m[:, side_b])[a, in_b]
-    return cross.astype(np.int64), squares.astype(np.int64)
+            product += (block[:, left].T @ block).astype(np.int64)
+            squares += np.einsum("ij,ij->j", block, block).astype(np.int64)
+    if full:
+        return product[a, b], np.diagonal(product).copy()
+    cross = product[in_a, b] if side_a.size <= side_b.size else product[in_b, a]
+    return cross, squares
+
+
+#: The bytes of a block of rows of :func:`_pair_products` (it stays in the cache).
+_BLOCK_BYTES = 2**19
+
+
+def _blocks(m: np.ndarray, dtype):
+    """``m``'s rows in blocks of about :data:`_BLOCK_BYTES` once taken as ``dtype``."""
+    step = max(1, _BLOCK_BYTES // max(1, m.shape[1] * np.dtype(dtype).itemsize))
+    for start in range(0, m.shape[0], step):
+        yield m[start : start + step]
+
+
+def outcome_products(x: np.ndarray) -> np.ndarray | None:
+    """``X^T X`` of the outcomes ``x`` (items x systems) when every one is 0 or 1, else None:
+    the check and the counts in one pass over blocks of rows (``products`` of
+    :func:`mcnemar_pairs`). As int64: ``[a, b]`` counts the items both a and b get right,
+    the diagonal each system's 1s.
+
+    Examples
+    --------
+    >>> outcome_products(np.array([[1.0, 0.0], [1.0, 1.0]])).tolist()
+    [[2, 1], [1, 1]]
+    >>> outcome_products(np.array([[0.5, 1.0]])) is None
+    True
+    """
+    k = x.shape[1]
+    products = np.zeros((k, k), dtype=np.int64)
+    for block in _blocks(x, np.float32):  # a block's counts are exact in float32
+        if np.count_nonzero(block == 0) + np.count_nonzero(block == 1) != block.size:
+            return None
+        block = np.asarray(block, dtype=np.float32)
+        products += (block.T @ block).astype(np.int64)
+    return products
 
 
 def mcnemar_pvalues(
@@ -180,7 +226,7 @@ def _clustered(x, cluster, a, b, only_a, only_b):
     """Durkalski's chi-square inputs and the Rao-Scott design effect of each pair:
     ``(sum_c D_c^2, design_effect)``, every sum exact (in integers)."""
     n = x.shape[0]
-    sums, sizes = _cluster_sums(x, cluster)
+    sums, sizes = _cluster_sums(np.asarray(x, dtype=np.float64), cluster)
     sums = sums.astype(np.int64)  # sums of products up to n^2: exact in int64
     cross, square = _pair_products(sums, a, b, n * n)
     s_dd = square[a] + square[b] - 2 * cross  # sum_c D_c^2
@@ -206,6 +252,7 @@ def mcnemar_pairs(
     confidence_level: float = 0.95,
     cluster=None,
     checked: bool = False,
+    products=None,
 ) -> McNemarPairs:
     """McNemar's test and Tango's interval of many comparisons b - a of the same items.
 
@@ -223,7 +270,10 @@ def mcnemar_pairs(
     cluster : array_like, shape (n_items,), optional
         Each item's cluster label.
     checked : bool, default False
-        ``x`` is a float64 matrix already checked to hold 0s and 1s (skip the check).
+        ``x`` is a matrix already checked to hold 0s and 1s (bool or float: skip the check).
+    products : ndarray of int64, shape (n_systems, n_systems), optional
+        ``X^T X`` of ``x`` when the caller has it (:func:`outcome_products`): not counted
+        again.
 
     Returns
     -------
@@ -244,13 +294,16 @@ def mcnemar_pairs(
         raise ValueError(
             f"`confidence_level` must be strictly between 0 and 1; got {confidence_level!r}."
         )
-    x = np.asarray(x, dtype=np.float64) if checked else binary_matrix(x)
+    x = np.asarray(x) if checked else binary_matrix(x)
     n = int(x.shape[0])
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
     if n == 0 or n >= _EXACT:
         raise ValueError(f"`x` must hold at least one item and fewer than 2**53; got {n}.")
     a, b = pairs[:, 0], pairs[:, 1]
-    both, ones = _pair_products(x, a, b, n)  # the 1s of both, and each system's 1s
+    if products is None:
+        both, ones = _pair_products(x, a, b, n)  # the 1s of both, and each system's 1s
+    else:
+        both, ones = products[a, b], np.diagonal(products).copy()
     only_a, only_b = ones[a] - both, ones[b] - both
     extra: dict = {}
     if cluster is None:

@@ -102,17 +102,29 @@ def tango_score(delta, only_a: int, only_b: int, n_items: int) -> np.ndarray:
 def _score(d: np.ndarray, x, y, n) -> np.ndarray:
     """:func:`tango_score` at ``d`` of the tables ``x = only_b``, ``y = only_a`` and ``n``
     (float64, broadcast together)."""
-    spread = d * (1.0 - d)
-    w = -x - y + (2.0 * n - x + y) * d
-    root = np.sqrt(np.maximum(w * w + 8.0 * n * y * spread, 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
-        # the root of 2 n q^2 + W q - y delta (1 - delta) = 0 in [0, 1], the form without
-        # cancellation on each side of W = 0
-        q = np.where(w > 0, 2.0 * y * spread / (root + w), (root - w) / (4.0 * n))
-        q = np.where(np.isfinite(q), q, 0.0)
-        variance = np.maximum(n * (2.0 * q + spread), 0.0)
-        num = x - y - n * d
-        t = np.where(variance > 0, num / np.sqrt(variance), np.sign(num) * np.inf)
+        return _statistic(d, _terms(x, y, n))
+
+
+def _terms(x, y, n) -> tuple:
+    """The terms of :func:`_statistic` that do not depend on ``delta``, each table's."""
+    return -x - y, 2.0 * n - x + y, 8.0 * n * y, 2.0 * y, 4.0 * n, x - y, n
+
+
+def _statistic(d: np.ndarray, terms: tuple) -> np.ndarray:
+    """``T(d)`` from the tables' :func:`_terms` (under ``np.errstate`` ignoring division by 0
+    and invalid values)."""
+    w0, w1, c8, y2, n4, diff, n = terms
+    spread = d * (1.0 - d)
+    w = w0 + w1 * d  # W = -x - y + (2 n - x + y) delta
+    root = np.sqrt(np.maximum(w * w + c8 * spread, 0.0))
+    # the root of 2 n q^2 + W q - y delta (1 - delta) = 0 in [0, 1], the form without
+    # cancellation on each side of W = 0
+    q = np.where(w > 0, y2 * spread / (root + w), (root - w) / n4)
+    q = np.where(np.isfinite(q), q, 0.0)
+    variance = np.maximum(n * (2.0 * q + spread), 0.0)
+    num = diff - n * d
+    t = np.where(variance > 0, num / np.sqrt(variance), np.sign(num) * np.inf)
     return np.where(num == 0, 0.0, t)
 
 
@@ -245,10 +257,11 @@ _XTOL, _RTOL = 1e-15, 4 * float(np.finfo(float).eps)
 _MAX_STEPS = 100
 
 
-def _gap(d: np.ndarray, x, y, n, target) -> np.ndarray:
+def _gap(d: np.ndarray, terms: tuple, target) -> np.ndarray:
     """``arctan T(d) - target`` (arctan keeps the infinite ends finite; :func:`math.atan`
     per value, the same bits on every platform's numpy)."""
-    return np.array([math.atan(t) for t in _score(d, x, y, n).tolist()]) - target
+    t = _statistic(d, terms).tolist()
+    return np.fromiter(map(math.atan, t), np.float64, len(t)) - target
 
 
 def _root(x, y, n, target, lo, hi) -> np.ndarray:
@@ -257,65 +270,74 @@ def _root(x, y, n, target, lo, hi) -> np.ndarray:
     level of 0.5: ``z = 0``, the end is the estimate, at which ``T`` is 0 up to rounding), the
     one nearer the target; else Brent's (1973) root, found for every table at once
     (:func:`_brent`)."""
-    f_lo, f_hi = _gap(lo, x, y, n, target), _gap(hi, x, y, n, target)
-    out = np.where(np.abs(f_lo) <= np.abs(f_hi), lo, hi)
-    out = np.where(f_hi == 0, hi, out)
-    out = np.where(f_lo == 0, lo, out)
-    at = np.flatnonzero((f_lo * f_hi <= 0) & (f_lo != 0) & (f_hi != 0))
-    if at.size:
-        table = tuple(v[at] for v in (x, y, n, target))
-        out[at] = _brent(table, lo[at], hi[at], f_lo[at], f_hi[at])
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        terms = _terms(x, y, n)
+        f_lo, f_hi = _gap(lo, terms, target), _gap(hi, terms, target)
+        out = np.where(np.abs(f_lo) <= np.abs(f_hi), lo, hi)
+        out = np.where(f_hi == 0, hi, out)
+        out = np.where(f_lo == 0, lo, out)
+        at = np.flatnonzero((f_lo * f_hi <= 0) & (f_lo != 0) & (f_hi != 0))
+        if at.size:
+            table = np.array([*terms, target])[:, at]
+            out[at] = _brent(table, lo[at], hi[at], f_lo[at], f_hi[at])
     return out
 
 
 def _brent(table, x_pre, x_cur, f_pre, f_cur) -> np.ndarray:
-    """Brent's (1973) root of :func:`_gap` of each table between ``x_pre`` and ``x_cur``
-    (where it changes sign), in lockstep: inverse quadratic or linear interpolation where
-    that step is short and bisection elsewhere, as :func:`scipy.optimize.brentq` steps (its
-    arithmetic, step for step: the same floats), to within ``1e-15 + 4 eps |delta|``."""
-    x_blk, f_blk = np.zeros_like(x_cur), np.zeros_like(x_cur)
-    s_pre, s_cur = np.zeros_like(x_cur), np.zeros_like(x_cur)
+    """Brent's (1973) root of :func:`_gap` of each table (``table``: the rows of its
+    :func:`_terms` and its target) between ``x_pre`` and ``x_cur`` (where it changes sign),
+    in lockstep: inverse quadratic or linear interpolation where that step is short and
+    bisection elsewhere, as :func:`scipy.optimize.brentq` steps (its arithmetic, step for
+    step: the same floats), to within ``1e-15 + 4 eps |delta|``.
+
+    The state of every live table is one array, its rows the abscissas and gaps of the
+    previous point, the current one and the other end of the bracket (``blk``), then the
+    last two steps: one selection per update, one compression when tables are done."""
+    state = np.zeros((8, x_cur.size))
+    state[_PRE], state[_CUR], state[_F_PRE], state[_F_CUR] = x_pre, x_cur, f_pre, f_cur
     out, live = x_cur.copy(), np.arange(x_cur.size)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for _ in range(_MAX_STEPS):
-            flip = f_pre * f_cur < 0  # the root lies between the last two: a new bracket
-            x_blk, f_blk = np.where(flip, x_pre, x_blk), np.where(flip, f_pre, f_blk)
-            width = x_cur - x_pre
-            s_pre, s_cur = np.where(flip, width, s_pre), np.where(flip, width, s_cur)
-            swap = np.abs(f_blk) < np.abs(f_cur)  # the better end becomes the current one
-            x_pre, x_cur, x_blk = (np.where(swap, x_cur, x_pre), np.where(swap, x_blk, x_cur),
-                                   np.where(swap, x_cur, x_blk))  # fmt: skip
-            f_pre, f_cur, f_blk = (np.where(swap, f_cur, f_pre), np.where(swap, f_blk, f_cur),
-                                   np.where(swap, f_cur, f_blk))  # fmt: skip
-            delta = (_XTOL + _RTOL * np.abs(x_cur)) / 2
-            s_bis = (x_blk - x_cur) / 2
-            done = (f_cur == 0) | (np.abs(s_bis) < delta)
+    for _ in range(_MAX_STEPS):
+        x_pre, x_cur, x_blk, f_pre, f_cur, f_blk, s_pre, s_cur = state
+        flip = f_pre * f_cur < 0  # the root lies between the last two: a new bracket
+        np.copyto(state[_BLK_ROWS], state[_PRE_ROWS], where=flip)  # x_blk, f_blk = pre
+        np.copyto(state[_STEP_ROWS], x_cur - x_pre, where=flip)  # s_pre = s_cur = width
+        swap = np.abs(f_blk) < np.abs(f_cur)  # the better end becomes the current one
+        np.copyto(state[:6], state[_SWAPPED], where=swap)
+        delta = (_XTOL + _RTOL * np.abs(x_cur)) / 2
+        s_bis = (x_blk - x_cur) / 2
+        done = (f_cur == 0) | (np.abs(s_bis) < delta)
+        if done.any():
             out[live[done]] = x_cur[done]
             keep = ~done
             if not keep.any():
                 return out
-            if not keep.all():
-                live = live[keep]
-                table = tuple(v[keep] for v in table)
-                x_pre, x_cur, x_blk, f_pre, f_cur, f_blk, s_pre, s_cur, delta, s_bis = (
-                    v[keep] for v in (x_pre, x_cur, x_blk, f_pre, f_cur, f_blk, s_pre, s_cur,
-                                      delta, s_bis)
-                )  # fmt: skip
-            d_pre = (f_pre - f_cur) / (x_pre - x_cur)
-            d_blk = (f_blk - f_cur) / (x_blk - x_cur)
-            s_try = np.where(
-                x_pre == x_blk,
-                -f_cur * (x_cur - x_pre) / (f_cur - f_pre),  # interpolate
-                -f_cur * (f_blk * d_blk - f_pre * d_pre) / (d_blk * d_pre * (f_blk - f_pre)),
-            )
-            bound = 3 * np.abs(s_bis) - delta
-            bound = np.where(np.abs(s_pre) < bound, np.abs(s_pre), bound)
-            short = (np.abs(s_pre) > delta) & (np.abs(f_cur) < np.abs(f_pre))
-            short &= 2 * np.abs(s_try) < bound
-            s_pre, s_cur = np.where(short, s_cur, s_bis), np.where(short, s_try, s_bis)
-            x_pre, f_pre = x_cur, f_cur
-            step = np.where(np.abs(s_cur) > delta, s_cur, np.where(s_bis > 0, delta, -delta))
-            x_cur = x_cur + step
-            f_cur = _gap(x_cur, *table)
-    out[live] = x_cur
+            live, table, state = live[keep], table[:, keep], state[:, keep]
+            delta, s_bis = delta[keep], s_bis[keep]
+            x_pre, x_cur, x_blk, f_pre, f_cur, f_blk, s_pre, s_cur = state
+        d_pre = (f_pre - f_cur) / (x_pre - x_cur)
+        d_blk = (f_blk - f_cur) / (x_blk - x_cur)
+        s_try = np.where(
+            x_pre == x_blk,
+            -f_cur * (x_cur - x_pre) / (f_cur - f_pre),  # interpolate
+            -f_cur * (f_blk * d_blk - f_pre * d_pre) / (d_blk * d_pre * (f_blk - f_pre)),
+        )
+        abs_pre = np.abs(s_pre)
+        bound = 3 * np.abs(s_bis) - delta
+        bound = np.where(abs_pre < bound, abs_pre, bound)
+        short = (abs_pre > delta) & (np.abs(f_cur) < np.abs(f_pre))
+        short &= 2 * np.abs(s_try) < bound
+        state[_PRE], state[_F_PRE] = x_cur, f_cur
+        state[_S_PRE] = np.where(short, s_cur, s_bis)
+        state[_S_CUR] = s_cur = np.where(short, s_try, s_bis)
+        step = np.where(np.abs(s_cur) > delta, s_cur, np.where(s_bis > 0, delta, -delta))
+        state[_CUR] = x_cur = x_cur + step
+        state[_F_CUR] = _gap(x_cur, table[:-1], table[-1])
+    out[live] = state[_CUR]
     return out
+
+
+#: The rows of :func:`_brent`'s state, and the selections of its updates.
+_PRE, _CUR, _BLK, _F_PRE, _F_CUR, _F_BLK, _S_PRE, _S_CUR = range(8)
+_PRE_ROWS, _BLK_ROWS = slice(_PRE, _F_PRE + 1, 3), slice(_BLK, _F_BLK + 1, 3)
+_STEP_ROWS = slice(_S_PRE, _S_CUR + 1)
+_SWAPPED = [_CUR, _BLK, _CUR, _F_CUR, _F_BLK, _F_CUR]  # pre, cur, blk = cur, blk, cur

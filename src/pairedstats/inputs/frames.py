@@ -12,10 +12,12 @@ from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
 from .paired import _finish
 from .replicates import replicate_cells
 from .scores import (
+    _EXACT_INT,
     _check_exact_ints,
     _check_infinite,
     _check_missing,
     _check_missing_arg,
+    _finite_sum,
     _numeric,
     first_non_number,
 )
@@ -172,7 +174,8 @@ def design_from_frame(
         )
     else:
         design = _wide(frame, item, systems, by, cluster, strata, missing)
-    return replace(design, stream_prefix=_enclosing_group(frame))
+    prefix = _enclosing_group(frame)
+    return replace(design, stream_prefix=prefix) if prefix else design
 
 
 def _enclosing_group(frame) -> tuple:
@@ -372,10 +375,10 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     clash = [c for c in chosen if c in reserved]
     if clash:
         raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
-    rows, whole, dtypes = _system_rows(frame, chosen)
-    values = rows.T[:, :, None]  # a view: _finish copies it, its rows in their order
+    scores, whole, dtypes = _system_rows(frame, chosen)
+    values = scores[:, :, None]  # the design's own (_finish keeps it)
     labels = frame[item] if item is not None else frame.index
-    items = labels.to_numpy(dtype=object)
+    items = _item_labels(labels)
     ranks = _integer_ranks(labels)
     if ranks is None:  # integers of a numpy dtype are never missing
         _check_labels(items, "item", "item")
@@ -383,7 +386,7 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     def where(idx):
         return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
 
-    if whole:  # integers and bools: finite, never missing
+    if whole or _finite_sum(values):  # no NaN nor infinity (integers never have one)
         complete = np.ones(len(items), dtype=bool)
     else:
         _check_infinite(values, "score", where)
@@ -394,15 +397,24 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
     st = None if strata is None else frame[strata].to_numpy(dtype=object)
     return _finish(
         values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
-        unit_roundoff(*dtypes), missing=missing, item_ranks=ranks,
+        unit_roundoff(*dtypes), missing=missing, item_ranks=ranks, fresh=True, bounded=whole,
     )  # fmt: skip
 
 
 def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
-    """The systems' scores as float64, one row per system (:func:`_numeric`'s rules),
-    whether every column holds integers or bools of a numpy dtype (finite, never missing:
-    those are written into their row as they are, with no copy of their own), and the
-    columns' dtypes."""
+    """The systems' scores as float64, one row per item and one column per system (a
+    C-ordered array of its own), whether every column holds integers or bools of a numpy
+    dtype (finite, never missing, exact: checked here), and the columns' dtypes.
+
+    Columns of one numpy dtype are read as one block (one pass that converts and transposes
+    it); others one at a time (:func:`_numeric`'s rules)."""
+    block = _one_block(frame, chosen)
+    if block is not None:
+        dtypes = [block.dtype] * len(chosen)
+        if block.dtype.kind == "f":
+            return _own(block.astype(np.float64, copy=False)), False, dtypes
+        if block.dtype.itemsize <= 4 or _exact(block):  # 32 bits and less are exact
+            return _own(block), True, dtypes
     out = np.empty((len(chosen), len(frame)))
     whole, dtypes = True, []
     for j, c in enumerate(chosen):
@@ -416,18 +428,72 @@ def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
         else:
             whole = False
             out[j] = _numeric(column, "systems", f"column {c!r}")
-    return out, whole, dtypes
+    return _own(out.T), whole, dtypes
 
 
-def _integer_ranks(labels) -> np.ndarray | None:
+def _one_block(frame, chosen: list) -> np.ndarray | None:
+    """The columns ``chosen`` as one items x systems array when they share a numpy dtype of
+    numbers or bools and name distinct columns (often a view of the table's own block),
+    else None. All the columns, in order (the labels the same values of the same types), are
+    the table's own array."""
+    if not (chosen and frame.columns.is_unique):
+        return None
+    names = list(frame.columns)
+    every = len(names) == len(chosen) and all(
+        type(a) is type(b) and a == b for a, b in zip(names, chosen)
+    )
+    at = slice(None) if every else frame.columns.get_indexer(chosen)
+    if not every and (at < 0).any():
+        return None
+    kinds = set(frame.dtypes.iloc[at].tolist())
+    dtype = kinds.pop() if len(kinds) == 1 else None
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "biuf"):
+        return None
+    block = (frame if every else frame.iloc[:, at]).to_numpy()
+    return block if block.dtype == dtype and block.shape == (len(frame), len(chosen)) else None
+
+
+def _exact(values: np.ndarray) -> bool:
+    """Whether integers are all of magnitude at most 2**53 (exact in float64): their least
+    and largest, in pieces of half a megabyte (the largest read from the cache)."""
+    flat = values.ravel(order="K")  # a view of a block in either order
+    step = 2**16
+    return all(
+        flat[i : i + step].min() >= -_EXACT_INT and flat[i : i + step].max() <= _EXACT_INT
+        for i in range(0, flat.size, step)
+    )
+
+
+def _own(values: np.ndarray) -> np.ndarray:
+    """``values`` (items x systems) as a C-ordered float64 array of its own: one pass (bools
+    read as their bytes, 0 and 1, which numpy converts three times as fast)."""
+    out = np.empty(values.shape)
+    if values.dtype == bool and values.size and values.view(np.uint8).max() <= 1:
+        values = values.view(np.uint8)
+    out[...] = values
+    return out
+
+
+def _item_labels(labels) -> np.ndarray | range:
+    """Item labels as an object array, or a RangeIndex's as a ``range`` (the design makes
+    it the array of those Python ints when it is read: :class:`PairedDesign`)."""
+    if isinstance(labels, _pandas().RangeIndex):
+        return range(labels.start, labels.stop, labels.step)
+    return labels.to_numpy(dtype=object)
+
+
+def _integer_ranks(labels) -> np.ndarray | range | None:
     """The canonical ranks of item labels held as integers of a numpy dtype (an index or
     column of ints: never missing, ordered as numbers, as :func:`canonical_ranks` orders
-    them), without making Python objects of them; None for any other labels."""
+    them), without making Python objects of them: a ``range`` when they are in increasing
+    order already (as a RangeIndex is); None for any other labels."""
     if not (isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iu"):
         return None
+    if isinstance(labels, _pandas().RangeIndex) and labels.step > 0:
+        return range(len(labels))
     values = labels.to_numpy()
     if values.size < 2 or bool(np.all(values[1:] > values[:-1])):  # sorted, as a RangeIndex
-        return np.arange(values.size)
+        return range(values.size)
     return np.unique(values, return_inverse=True)[1].reshape(-1)
 
 
@@ -501,10 +567,13 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
         )
     default = isinstance(frame.index, pd.RangeIndex) and frame.index.name is None
     if default and frame.index.start == 0 and frame.index.step == 1:
+        block = _one_block(frame, candidates)  # the first values of each column, at once
+        heads = [None] * len(candidates) if block is None else block[:16].T.tolist()
         ids = [
-            c for c in candidates
+            c for c, head in zip(candidates, heads)
             if str(c).startswith("Unnamed:")
-            or (dtypes[c].kind in "iu" and len(frame) > 1 and _distinct(frame[c]))
+            or (dtypes[c].kind in "iu" and len(frame) > 1
+                and (head is None or len(set(head)) == len(head)) and _distinct(frame[c]))
         ]  # fmt: skip
         if ids:
             raise ValueError(

@@ -14,7 +14,7 @@ import numpy as np
 from ..core._warn import warn
 from ..core.design import PairedDesign
 from .labels import _check_labels, _object_array, canonical_ranks
-from .scores import _check_magnitude
+from .scores import _check_magnitude, _finite_sum
 
 __all__ = ["DroppedDataWarning", "check_design"]
 
@@ -41,6 +41,8 @@ def _finish(
     *,
     missing: str,
     item_ranks=None,
+    fresh: bool = False,
+    bounded: bool = False,
 ) -> PairedDesign:
     """Check the labels, drop incomplete rows (if asked: ``missing``, the rule that made
     ``complete``, which the design keeps), put the rows in their canonical order (by group,
@@ -48,7 +50,10 @@ def _finish(
 
     ``item_ranks``, when the caller has them, are integers in the canonical order of the
     items (:func:`canonical_ranks`, or any ranks in the same order), which are then known to
-    be labels (none missing)."""
+    be labels (none missing); a ``range`` when the rows are in that order already.
+    ``fresh``: ``scores`` is a C-ordered float64 array of the caller's own, which the design
+    keeps as it is (no copy). ``bounded``: every score is an integer of magnitude at most
+    2**53, whose sums cannot overflow (no magnitude pass)."""
     if item_ranks is None:
         _check_labels(items, "item", "item")
     _check_labels(systems, "systems", "system")
@@ -59,31 +64,38 @@ def _finish(
         _check_labels([key[j] for key in group_keys], "by", f"{name!r} group")
     n_groups = len(group_keys)
     dropped = _dropped(complete, group_code, n_groups, bool(group_names))
+    in_order = isinstance(item_ranks, range) and n_groups == 1  # see _row_order
+    if isinstance(items, range) and (dropped.any() or not in_order):  # rows to select
+        items = np.arange(items.start, items.stop, items.step, dtype=object)
     if dropped.any():
         scores, items, group_code = scores[complete], items[complete], group_code[complete]
         cluster = None if cluster is None else cluster[complete]
         strata = None if strata is None else strata[complete]
         replicates = None if replicates is None else [c[complete] for c in replicates]
-        item_ranks = None if item_ranks is None else item_ranks[complete]
-    ranks = canonical_ranks(items) if item_ranks is None else item_ranks
-    order = np.lexsort((ranks, group_code))
-    in_order = bool(np.all(order[1:] > order[:-1]))  # no row to move
-    if not in_order:
+        if isinstance(item_ranks, range):  # the rows kept of rows in order are in order
+            item_ranks = range(len(items))
+        elif item_ranks is not None:
+            item_ranks = item_ranks[complete]
+    ranks, order = _row_order(items, item_ranks, group_code, n_groups)
+    if order is not None:
         scores, items, group_code, ranks = (v[order] for v in (scores, items, group_code, ranks))
         if replicates is not None:
             replicates = [c[order] for c in replicates]
     # the design's own copies, C-ordered (the reordering made them already)
-    own = partial(np.array, order="C") if in_order else np.ascontiguousarray
-    _check_unique_items(items, ranks, group_code, group_names, group_keys)
+    own = partial(np.array, order="C") if order is None else np.ascontiguousarray
+    keep = np.ascontiguousarray if fresh else own
+    if ranks is not None:  # else one group of items in their order: distinct
+        _check_unique_items(items, ranks, group_code, group_names, group_keys)
     counts = np.bincount(group_code, minlength=n_groups)
     _check_items_per_group(counts, group_names, group_keys, score_arg)
-    _check_magnitude(scores, int(counts.max()), score_arg)
+    if not bounded:
+        _check_magnitude(scores, int(counts.max()), score_arg)
     if replicates is not None:
         replicates = tuple(own(c, dtype=np.float64) for c in replicates)
     cluster_codes, cluster_labels = _codes(cluster, order)
     strata_codes, strata_labels = _codes(strata, order)
     return PairedDesign(
-        scores=own(scores, dtype=np.float64),
+        scores=keep(scores, dtype=np.float64),
         systems=tuple(systems),
         columns=tuple(columns),
         offsets=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
@@ -100,6 +112,17 @@ def _finish(
         replicates=replicates,
         replicate_labels=tuple(replicate_labels),
     )
+
+
+def _row_order(items, item_ranks, group_code, n_groups: int):
+    """The ranks of the items and the permutation that puts the rows in their canonical
+    order (by group, then item label; None when they are in it already). ``(None, None)``
+    for one group whose ``item_ranks`` are a ``range``: its rows are in order."""
+    if isinstance(item_ranks, range) and n_groups == 1:
+        return None, None
+    ranks = canonical_ranks(items) if item_ranks is None else np.asarray(item_ranks)
+    order = np.lexsort((ranks, group_code))
+    return ranks, None if bool(np.all(order[1:] > order[:-1])) else order  # no row to move
 
 
 def _dropped(complete: np.ndarray, group_code: np.ndarray, n_groups: int, grouped: bool):
@@ -121,7 +144,7 @@ def _codes(values, order):
     appearance; ``(None, ())`` when not given."""
     if values is None:
         return None, ()
-    values = _object_array(values)[order]
+    values = _object_array(values) if order is None else _object_array(values)[order]
     labels = tuple(dict.fromkeys(values.tolist()))
     lookup = {v: i for i, v in enumerate(labels)}
     return np.array([lookup[v] for v in values.tolist()], dtype=np.int64), labels
@@ -155,13 +178,17 @@ def _check_items_per_group(counts, group_names, group_keys, arg: str) -> None:
         )
 
 
-def check_design(design, replicates: bool = False) -> PairedDesign:
+def check_design(
+    design, replicates: bool = False, *, checked_finite: bool = False
+) -> PairedDesign:
     """The rules of the containers, applied to a design given to a method as it is.
 
     A design made by the input layer meets them already; one built by hand is held to
     the same rules: at least 2 systems, at least 2 items per group, finite scores, and
     arrays whose shapes agree. A design with replicates (``replicate=``) is refused unless
-    the method resamples them (``replicates=True``).
+    the method resamples them (``replicates=True``). ``checked_finite``: the caller has
+    seen every score finite already (as the 0/1 check of pass/fail outcomes does), so the
+    scores are not read again.
 
     Examples
     --------
@@ -186,7 +213,8 @@ def check_design(design, replicates: bool = False) -> PairedDesign:
             f"({rows}, {design.n_systems}, n_columns) by its offsets and systems; got "
             f"{scores.shape}."
         )
-    bad = int(np.count_nonzero(~np.isfinite(scores)))
+    finite = checked_finite or _finite_sum(scores)  # else counted
+    bad = 0 if finite else int(np.count_nonzero(~np.isfinite(scores)))
     if bad:
         raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")
     if design.n_systems < 2:

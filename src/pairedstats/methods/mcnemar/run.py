@@ -38,6 +38,7 @@ def run(s: Settings) -> McNemarResult:
         found = mcnemar_pairs(
             design.scores[rows, :, 0], s.pairs, method=s.method, alternative=s.alternative,
             confidence_level=s.confidence_level, cluster=cluster, checked=True,
+            products=None if s.products is None else s.products[g],
         )  # fmt: skip
         out.set(g, **{name: getattr(found, name) for name in columns})
     if s.adjust is not None:

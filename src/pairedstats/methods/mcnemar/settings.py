@@ -12,6 +12,7 @@ from ...core.adjust import PVALUE_METHODS
 from ...core.design import PairedDesign, comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...core.mcnemar import METHODS
+from ...core.mcnemar_pairs import outcome_products
 from ...inputs import check_design
 
 __all__ = ["Settings", "check"]
@@ -38,6 +39,10 @@ class Settings:
         Level of Tango's interval.
     adjust : {"holm", "bonferroni", "fdr_bh", "fdr_by"} or None
         The adjustment of the p-values over the comparisons of a group.
+    products : tuple of ndarray or None
+        Per group, ``X^T X`` of its outcomes, counted with the 0/1 check in one pass
+        (:func:`pairedstats.core.mcnemar_pairs.outcome_products`); None with a baseline,
+        whose run counts its pairs alone.
     """
 
     design: PairedDesign
@@ -47,6 +52,7 @@ class Settings:
     alternative: str
     confidence_level: float
     adjust: str | None
+    products: tuple | None
 
     def metadata(self) -> dict:
         """The re-run metadata of the call (:func:`pairedstats._validation.metadata`)."""
@@ -67,8 +73,8 @@ def check_binary(design: PairedDesign) -> None:
     """Every score of ``design`` is 0 or 1 (pass/fail outcomes), else a ValueError that names
     the first other value, where it is and how many there are."""
     scores = design.scores[:, :, 0]
-    bad = (scores != 0.0) & (scores != 1.0)
-    if bad.any():
+    if not _binary(scores):
+        bad = (scores != 0.0) & (scores != 1.0)
         row, system = np.argwhere(bad)[0]
         raise ValueError(
             "`score`: mcnemar compares pass/fail outcomes, so every score must be 0 or 1 "
@@ -79,6 +85,47 @@ def check_binary(design: PairedDesign) -> None:
         )
 
 
+def _binary(scores: np.ndarray) -> bool:
+    """Whether every score is 0 or 1: the 0s and 1s counted in blocks of rows of about a
+    megabyte (no temporary the size of the scores)."""
+    step = max(1, 2**17 // max(1, scores.shape[1]))
+    count = 0
+    for start in range(0, scores.shape[0], step):
+        block = scores[start : start + step]
+        count += np.count_nonzero(block == 0.0) + np.count_nonzero(block == 1.0)
+    return count == scores.size
+
+
+def _binary_scores(design) -> bool:
+    """Whether ``design`` is a paired design whose scores (every column) are all 0 or 1."""
+    scores = getattr(design, "scores", None) if isinstance(design, PairedDesign) else None
+    return (
+        isinstance(scores, np.ndarray) and scores.ndim == 3 and scores.dtype.kind == "f"
+        and _binary(scores.reshape(scores.shape[0], scores.shape[1] * scores.shape[2]))
+    )  # fmt: skip
+
+
+def _outcome_products(design) -> tuple | None:
+    """Per group, ``X^T X`` of the outcomes of a paired design of one score column whose
+    every score is 0 or 1 (:func:`outcome_products`: the check and the counts in one pass);
+    None for any other design, which is checked as it is next."""
+    scores = getattr(design, "scores", None) if isinstance(design, PairedDesign) else None
+    if not (isinstance(scores, np.ndarray) and scores.ndim == 3 and scores.shape[2] == 1
+            and scores.dtype.kind == "f"):  # fmt: skip
+        return None
+    at = np.asarray(design.offsets)
+    if not (at.ndim == 1 and at.size > 1 and at.dtype.kind in "iu" and at[0] == 0
+            and at[-1] == scores.shape[0] and bool(np.all(at[1:] >= at[:-1]))):  # fmt: skip
+        return None
+    out = []
+    for g in range(at.size - 1):
+        products = outcome_products(scores[at[g] : at[g + 1], :, 0])
+        if products is None:
+            return None
+        out.append(products)
+    return tuple(out)
+
+
 def check(design, *, keep: bool, baseline, method, alternative, confidence_level,
           adjust) -> Settings:  # fmt: skip
     """Validate the keywords of :func:`mcnemar` and :func:`mcnemar_design` (``baseline``,
@@ -87,13 +134,16 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
     and the value received. With clusters the test is asymptotic (``method="asymptotic"``).
     ``keep`` is accepted as every method's check accepts it: the result holds nothing it
     would keep."""
-    design = check_design(design)
+    products = _outcome_products(design) if baseline is None else None
+    binary = products is not None or _binary_scores(design)  # then finite: not read again
+    design = check_design(design, checked_finite=binary)
     if design.scores.shape[2] != 1:
         raise ValueError(
             "`score` must name one score column for mcnemar; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    check_binary(design)
+    if not binary:
+        check_binary(design)
     baseline = _validation.check_baseline(baseline, design.systems)
     method = _validation.check_choice(method, "method", METHODS)
     if design.cluster is not None and method != "asymptotic":
@@ -109,4 +159,5 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
         method=method, alternative=_validation.check_choice(alternative, "alternative",
                                                             ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(confidence_level), adjust=adjust,
+        products=products,
     )  # fmt: skip
