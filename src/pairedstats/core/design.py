@@ -41,10 +41,12 @@ def unit_roundoff(*dtypes) -> float:
 class _Labels:
     """A field of labels that may be given as a ``range`` and is then made an object array
     of its Python ints only when first read (the labels of 100,000 items cost a
-    millisecond, and most calls never read them)."""
+    millisecond, and most calls never read them). The value is kept in the instance's
+    ``__dict__`` under the field's own name (a data descriptor is read before it), so that
+    ``vars(design)`` holds the fields as they are named."""
 
     def __set_name__(self, owner, name: str):
-        self.key = f"_{name}"
+        self.key = name
 
     def __get__(self, obj, owner=None):
         if obj is None:  # asked for the field's default: it has none
