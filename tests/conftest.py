@@ -34,14 +34,14 @@ _COMMON = dict(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(
-    "ci", max_examples=8, derandomize=True, phases=set(Phase) - {Phase.shrink}, **_COMMON
+    "ci", max_examples=5, derandomize=True, phases=set(Phase) - {Phase.shrink}, **_COMMON
 )
 settings.register_profile("thorough", max_examples=150, **_COMMON)
 settings.register_profile("quick", settings.get_profile("ci"), max_examples=2)
 settings.load_profile(os.environ.get("PAIREDSTATS_HYPOTHESIS_PROFILE", "ci"))
 
 #: The most examples a test that sets its own runs in the quick loop.
-QUICK_EXAMPLES = 10
+QUICK_EXAMPLES = 5
 
 
 def _quick(config) -> bool:
