@@ -61,7 +61,8 @@ def difference_sums(x, a, b, lo, hi, out):  # pragma: no cover
     for c0 in range(lo, hi, BLOCK):
         c1 = min(c0 + BLOCK, hi)
         _block_sums(x, a, b, _runs(a, b, c0, c1), s)
-        out[c0:c1] = s[: c1 - c0]
+        for j in range(c1 - c0):  # not a slice assignment: its shape check with a formatted
+            out[c0 + j] = s[j]  # message takes seconds to compile on the first call
 
 
 @_njit
