@@ -591,7 +591,9 @@ def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool
     for what, top, bottom, goal, at_most in _HEADLINES:
         if top not in results or (bottom and bottom not in results):
             continue
-        what = f"{results[top]['group']}: {what.replace(' (timed in turn)', '')}"
+        ours = bottom if bottom and results[bottom]["peer"] == top else top
+        what = (f"{results[top]['group']}: {results[ours]['implementation']}: "
+                f"{what.replace(' (timed in turn)', '')}")  # fmt: skip
         value = results[top]["seconds"] / (results[bottom]["seconds"] if bottom else 1.0)
         turns = _turns(results, top, bottom) if bottom else None
         if turns:  # timed in turn: the median of the ratios of each turn
@@ -650,9 +652,9 @@ files (`compare_cases.py`). The physical limit: random 64-bit words per second f
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
-the floor headlines and Friedman's against autorank: there the library's case and its floor
-(or peer) are timed in turn in one process (at least 9 turns, after a warm-up of each) and
-the figure is the median of the turns' ratios, which the load of the machine moves far less.
+the headlines timed in turn: there the library's case and its floor (or peer) are timed
+in turn in one process (at least 9 turns, after a warm-up of each) and the figure is the
+median of the turns' ratios, which the load of the machine moves far less.
 
 | figure | this run | goal | met |
 |---|---|---|---|
