@@ -87,3 +87,42 @@ def test_the_import_graph_has_no_cycles_and_the_core_is_at_the_bottom():
     for name, targets in graph.items():
         if name.startswith("pairedstats.core"):
             assert all(t.startswith("pairedstats.core") for t in targets), name
+
+
+def _method_imports(path: Path) -> set[str]:
+    """Every package module a module imports, lazily or not (each ``from ... import``
+    resolved, at any depth of the module)."""
+    name = _module(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(max(node.level - 1, 0)):
+                base = base.rsplit(".", 1)[0]
+            target = (
+                node.module if node.level == 0 else ".".join(filter(None, [base, node.module]))
+            )
+            out.update(f"{target}.{a.name}" for a in node.names)
+            out.add(target)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m.startswith("pairedstats.methods.")}
+
+
+def test_no_method_folder_imports_another():
+    """A method is its folder: it reaches another method's pieces only through what they
+    share (``methods/_shared``) or the registry, so that one method can be read, changed or
+    removed alone. Found: ``folder -> the other folder's module``; move the shared piece to
+    ``methods/_shared``."""
+    methods = SRC / "methods"
+    found = []
+    for path in sorted(methods.rglob("*.py")):
+        parts = path.relative_to(methods).parts
+        if len(parts) < 2 or parts[0] == "_shared":
+            continue
+        for target in sorted(_method_imports(path)):
+            other = target.split(".")[2]
+            if other not in (parts[0], "_shared") and (methods / other).is_dir():
+                found.append(f"{parts[0]}/{'/'.join(parts[1:])} -> {target}")
+    assert not found, "method folders import each other: " + "; ".join(found)

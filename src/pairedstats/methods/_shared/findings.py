@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core._warn import warn
 
-__all__ = ["Findings", "listing"]
+__all__ = ["Findings", "binary_comparisons", "listing"]
 
 
 class Findings:
@@ -67,3 +67,17 @@ class Findings:
 def listing(parts: list[str], limit: int = 3) -> str:
     shown = ", ".join(parts[:limit])
     return shown if len(parts) <= limit else f"{shown} and {len(parts) - limit} more"
+
+
+def binary_comparisons(design, pairs, statistic) -> np.ndarray:
+    """(n_groups, k): the comparisons whose two systems' scores are all 0 or 1 in the group
+    (the default mean of one score column without replicates; else none)."""
+    out = np.zeros((design.n_groups, len(pairs)), dtype=bool)
+    if statistic is not None or design.replicates is not None or design.scores.shape[2] != 1:
+        return out
+    index = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
+    for g in range(design.n_groups):
+        scores = design.scores[design.group(g), :, 0]
+        passed = ((scores == 0.0) | (scores == 1.0)).all(axis=0)  # per system
+        out[g] = passed[index[:, 0]] & passed[index[:, 1]]
+    return out

@@ -135,8 +135,8 @@ PASS_FAIL_KINDS = ("point", "bca_z0", "bca_a")
 
 def pass_fail(findings: Findings, mask: np.ndarray, kind: str) -> None:
     """When the comparisons ``mask`` (n_groups, k) found of ``kind`` and of 0/1 scores
-    (:func:`binary_comparisons`) are not empty, the warning of ``kind`` points to McNemar's
-    test."""
+    (:func:`~pairedstats.methods._shared.findings.binary_comparisons`) are not empty, the
+    warning of ``kind`` points to McNemar's test."""
     if kind in PASS_FAIL_KINDS and mask.any():
         c = int(np.nonzero(mask)[1][0])
         findings.notes[kind] = (
@@ -145,20 +145,6 @@ def pass_fail(findings: Findings, mask: np.ndarray, kind: str) -> None:
             "of the difference of the pass rates stays informative where the bootstrap's "
             "is a point."
         )
-
-
-def binary_comparisons(design, pairs, statistic) -> np.ndarray:
-    """(n_groups, k): the comparisons whose two systems' scores are all 0 or 1 in the group
-    (the default mean of one score column without replicates; else none)."""
-    out = np.zeros((design.n_groups, len(pairs)), dtype=bool)
-    if statistic is not None or design.replicates is not None or design.scores.shape[2] != 1:
-        return out
-    index = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
-    for g in range(design.n_groups):
-        scores = design.scores[design.group(g), :, 0]
-        passed = ((scores == 0.0) | (scores == 1.0)).all(axis=0)  # per system
-        out[g] = passed[index[:, 0]] & passed[index[:, 1]]
-    return out
 
 
 def design_findings(findings: Findings, g: int, group: _core.GroupData, weights) -> None:

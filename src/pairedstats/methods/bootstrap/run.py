@@ -21,8 +21,9 @@ from ...core.design import comparison_pairs
 from ...core.effects import paired_effects
 from ...core.parallel import run_in_parts
 from ...core.summary import Rule, summarize
+from .._shared.findings import binary_comparisons
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
-from .findings import Findings, binary_comparisons, design_findings, pass_fail, resolution
+from .findings import Findings, design_findings, pass_fail, resolution
 from .result import BootstrapResult
 from .settings import Settings
 

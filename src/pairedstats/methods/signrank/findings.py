@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .._shared.findings import Findings as _Findings
-from .._shared.findings import listing
-from ..bootstrap.findings import binary_comparisons
+from .._shared.findings import binary_comparisons, listing
 
 __all__ = ["Findings", "SignrankConfidenceWarning", "SignrankPassFailWarning"]
 
@@ -57,7 +56,7 @@ class Findings(_Findings):
 
     def pass_fail(self, pairs) -> None:
         """The comparisons whose two systems' scores are all 0 or 1, in every group (the
-        bootstrap's rule, :func:`~pairedstats.methods.bootstrap.findings.binary_comparisons`)."""
+        bootstrap's rule, :func:`~pairedstats.methods._shared.findings.binary_comparisons`)."""
         self.comparisons("pass_fail", binary_comparisons(self.design, pairs, None))
 
     def level(self, g: int, nonzero: dict[int, int], confidence_level: float) -> None:
