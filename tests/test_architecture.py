@@ -126,3 +126,25 @@ def test_no_method_folder_imports_another():
             if other not in (parts[0], "_shared") and (methods / other).is_dir():
                 found.append(f"{parts[0]}/{'/'.join(parts[1:])} -> {target}")
     assert not found, "method folders import each other: " + "; ".join(found)
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A name with a leading underscore stays in its module: what two modules share is
+    public in one of them (a private module, such as ``_validation``, is imported as a
+    whole or for its public names)."""
+    found = []
+    for path in FILES:
+        name = _module(path)
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rsplit(".", 1)[0]
+            target = ".".join(filter(None, [base, node.module]))
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and f"{target}.{alias.name}" not in MODULES:
+                    found.append(f"{name} imports {alias.name} from {target}")
+    assert not found, "; ".join(found)

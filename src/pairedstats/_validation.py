@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._version import __version__
+from .core import checks
+from .core.checks import plain
 from .core.draws import STREAM_VERSION, root_entropy
-from .core.montecarlo import _check_probability
 
 __all__ = [
     "RankTestSettings",
@@ -35,13 +36,13 @@ __all__ = [
 
 def check_confidence_level(value) -> float:
     """Return ``value`` as a float strictly between 0 and 1, or raise ``ValueError``."""
-    return _check_probability(value, "confidence_level")
+    return checks.probability(value, "confidence_level")
 
 
 def check_alpha(value) -> float:
     """Return the level ``alpha`` as a float strictly between 0 and 1, or raise (a
     ``TypeError`` for what is not a number, a ``ValueError`` for 0, 1, 1.5 or NaN)."""
-    return _check_probability(value, "alpha")
+    return checks.probability(value, "alpha")
 
 
 #: Largest number of resamples or trials of any method. At a few nanoseconds per drawn item
@@ -77,12 +78,6 @@ def check_n_resamples(value, name: str = "n_resamples", maximum: int = MAX_RESAM
             "maximum (see the method's documentation)."
         )
     return int(value)
-
-
-def plain(value):
-    """A numpy scalar as the Python value it holds (messages show ``3``, not
-    ``np.int64(3)``); anything else as it is."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def check_baseline(baseline, systems):
@@ -178,17 +173,13 @@ def check_rank_test(*, alternative, confidence_level, method, correction, progre
 
 def check_flag(value, name: str) -> bool:
     """``value`` as a bool if it is True or False (numpy's too), else a TypeError naming
-    ``name``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`{name}` must be True or False; got {plain(value)!r}.")
-    return bool(value)
+    ``name`` (:func:`pairedstats.core.checks.flag`)."""
+    return checks.flag(value, name)
 
 
 def check_progress(value) -> bool:
     """``progress`` as a bool; True needs tqdm (the ``progress`` extra), else raise."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`progress` must be True or False; got {plain(value)!r}.")
-    if value:
+    if checks.flag(value, "progress"):
         try:
             import tqdm  # noqa: F401
         except ImportError:
@@ -216,11 +207,9 @@ def check_workers(value) -> int | None:
 
 
 def check_choice(value, name: str, choices: Sequence[str]) -> str:
-    """Return ``value`` if it is one of ``choices`` (case-insensitive), else raise."""
-    if isinstance(value, str) and value.lower() in choices:
-        return value.lower()
-    listed = ", ".join(repr(c) for c in choices)
-    raise ValueError(f"`{name}` must be one of {listed}; got {plain(value)!r}.")
+    """The one of ``choices`` that ``value`` names, whatever its case, else raise
+    (:func:`pairedstats.core.checks.choice`)."""
+    return checks.choice(value, name, choices)
 
 
 def normalise_rng(rng) -> int:

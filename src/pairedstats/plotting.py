@@ -97,7 +97,7 @@ def plot(result, kind: str = "auto", **keywords):
     return kinds[kind](result, **keywords)
 
 
-def _group_index(result, group) -> int:
+def group_index(result, group) -> int:
     """The position of the group ``group`` names: the one rule of every ``group=`` (the plots
     and :meth:`~pairedstats.FriedmanResult.cliques`).
 
@@ -231,7 +231,7 @@ def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
     matplotlib.axes.Axes
     """
     _require(result, "rank_low", "a rank-interval plot")
-    g = _group_index(result, group)
+    g = group_index(result, group)
     rank, low, high = (np.asarray(x)[g] for x in (result.rank, result.rank_low, result.rank_high))
     labels = [label_text(s) for s in result.systems]
     p = len(labels)
@@ -285,7 +285,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
         The image (``ax.images[0]``) holds the matrix, rows and columns in system order.
     """
     _require(result, "pvalue", "a p-value matrix")
-    g = _group_index(result, group)
+    g = group_index(result, group)
     # systems keyed by value and type: 1 and True (or 1 and 1.0) are distinct labels
     index: dict[bytes, int] = {}
     systems = []
@@ -374,7 +374,7 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     _require(result, "bootstrap_distribution", "a distribution plot")
     if result.bootstrap_distribution is None:
         raise ValueError(_no_distribution(result))
-    g = _group_index(result, group)
+    g = group_index(result, group)
     pairs = list(zip(result.label_a, result.label_b))
     if isinstance(comparison, tuple):
         if comparison not in pairs:
@@ -453,7 +453,7 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     alpha = check_alpha(alpha)
     if best not in ("right", "left"):
         raise ValueError(f"`best` must be 'right' or 'left'; got {best!r}")
-    g = _group_index(result, group)
+    g = group_index(result, group)
     k = len(result.systems)
     mean = np.asarray(result.mean_rank, dtype=float)[g]
     cliques = [c for c in result._cliques(alpha, g) if len(c) > 1]

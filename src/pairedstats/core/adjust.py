@@ -59,6 +59,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import checks
 from .inference import ALTERNATIVES
 
 __all__ = [
@@ -77,29 +78,6 @@ __all__ = [
 ]
 
 PVALUE_METHODS = ("holm", "bonferroni", "fdr_bh", "fdr_by")
-
-
-def _check_level(confidence_level) -> float:
-    if isinstance(confidence_level, bool | np.bool_) or not isinstance(
-        confidence_level, numbers.Real
-    ):
-        raise TypeError(
-            "`confidence_level` must be a number strictly between 0 and 1; "
-            f"got {confidence_level!r}."
-        )
-    level = float(confidence_level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"`confidence_level` must be strictly between 0 and 1; got {level}.")
-    return level
-
-
-def _check_alternative(alternative) -> str:
-    if alternative not in ALTERNATIVES:
-        raise ValueError(
-            f"`alternative` must be one of {', '.join(map(repr, ALTERNATIVES))}; "
-            f"got {alternative!r}."
-        )
-    return alternative
 
 
 def adjust_pvalues(pvalues, method: str | None) -> np.ndarray:
@@ -202,14 +180,6 @@ def by_factor(m):
     return harmonic[m]
 
 
-def _check_resamples(n_resamples) -> int:
-    if isinstance(n_resamples, bool | np.bool_) or not isinstance(n_resamples, numbers.Integral):
-        raise TypeError(f"`n_resamples` must be a whole number, at least 1; got {n_resamples!r}.")
-    if n_resamples < 1:
-        raise ValueError(f"`n_resamples` must be at least 1; got {n_resamples}.")
-    return int(n_resamples)
-
-
 def add_one_pvalues(pvalues, n_resamples: int, alternative: str = "two-sided") -> np.ndarray:
     """Monte Carlo p-values that are never 0: the add-one p-values of Phipson & Smyth (2010).
 
@@ -254,8 +224,8 @@ def add_one_pvalues(pvalues, n_resamples: int, alternative: str = "two-sided") -
     >>> add_one_pvalues([0.0, 0.5, np.nan], 99, "greater")
     array([0.01 , 0.505,   nan])
     """
-    alternative = _check_alternative(alternative)
-    b = float(_check_resamples(n_resamples))
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
+    b = float(checks.count(n_resamples, "n_resamples"))
     p = np.array(pvalues, dtype=np.float64)
     bad = ~np.isnan(p) & ((p < 0.0) | (p > 1.0))
     if bad.any():
@@ -301,15 +271,12 @@ def resamples_to_resolve(
     >>> resamples_to_resolve(10, 0.95, "fdr_by"), resamples_to_resolve(10, 0.95, "holm", "less")
     (1171, 200)
     """
-    if method not in PVALUE_METHODS:
-        raise ValueError(
-            f"`method` must be one of {', '.join(map(repr, PVALUE_METHODS))}; got {method!r}."
-        )
+    method = checks.choice(method, "method", PVALUE_METHODS)
     if isinstance(m, bool | np.bool_) or not isinstance(m, numbers.Integral) or m < 1:
         raise ValueError(f"`m` must be a whole number of comparisons, at least 1; got {m!r}.")
     m = int(m)
-    alpha = 1.0 - _check_level(confidence_level)
-    _check_alternative(alternative)
+    alpha = 1.0 - checks.probability(confidence_level, "confidence_level")
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
     c = float(by_factor(m)) if method == "fdr_by" else 1.0
     added = 2.0 if alternative == "two-sided" else 1.0
     # B + 1 > added m c / alpha; rounded first, so that 1 - 0.95 (0.05000000000000004)
@@ -347,8 +314,8 @@ def bonferroni_level(confidence_level: float, k, alternative: str = "two-sided")
     >>> bonferroni_level(0.9, [1, 2, 5], "greater")
     array([0.9 , 0.95, 0.98])
     """
-    level = _check_level(confidence_level)
-    _check_alternative(alternative)
+    level = checks.probability(confidence_level, "confidence_level")
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
     size = np.asarray(k)
     if size.dtype.kind not in "iu" or (size < 1).any():
         raise ValueError(f"`k` must be a whole number of comparisons, at least 1; got {k!r}.")
@@ -392,10 +359,11 @@ def _max_t_iv(replicates, estimates, standard_errors, confidence_level, alternat
             )
     if (se < 0).any():
         raise ValueError("`standard_errors` must be non-negative (NaN for a non-member).")
-    return reps, est, se, _check_level(confidence_level), _check_alternative(alternative)
+    level = checks.probability(confidence_level, "confidence_level")
+    return reps, est, se, level, checks.choice(alternative, "alternative", ALTERNATIVES)
 
 
-def _signed(x, alternative):
+def signed(x, alternative):
     """The deviation in the direction of ``alternative``: |x|, x or -x."""
     if alternative == "two-sided":
         return np.abs(x)

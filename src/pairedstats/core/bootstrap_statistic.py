@@ -68,7 +68,7 @@ def per_resample(statistic: Callable) -> Callable:
     return functools.wraps(statistic)(vectorized)
 
 
-def _system_statistic(statistic, group, system, idx, what="resamples"):
+def system_statistic(statistic, group, system, idx, what="resamples"):
     """``statistic`` of one system's columns at items ``idx``: one value per row of ``idx``.
 
     Checks the contract: the statistic must not raise on the sample and must return shape
@@ -152,7 +152,7 @@ def _real_values(returned, where: str) -> np.ndarray:
     return value
 
 
-def _stratum_prefixes(group, group_key, root) -> list[np.ndarray]:
+def stratum_prefixes(group, group_key, root) -> list[np.ndarray]:
     return [
         entropy_prefix(root, label_words(stream_labels(group_key, key, group.stratified)))
         for key in group.stratum_keys
@@ -173,7 +173,7 @@ def _item_replicates(group, statistic, systems, prefixes, n_resamples, rows, per
                 parts.append(items_of_stratum[h][streams[h].fill(ih)])
             idx = np.concatenate(parts, axis=1)
             for s in systems:
-                per_system[s][start:stop] = _system_statistic(statistic, group, s, idx)
+                per_system[s][start:stop] = system_statistic(statistic, group, s, idx)
 
 
 def _cluster_replicates(group, statistic, systems, prefixes, n_resamples, per_system):
@@ -193,7 +193,7 @@ def _cluster_replicates(group, statistic, systems, prefixes, n_resamples, per_sy
             base = np.repeat(starts[u] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
             idx = order[base + np.arange(int(lens.sum()))]
             for s in systems:
-                per_system[s][lo + r] = _system_statistic(statistic, group, s, idx)
+                per_system[s][lo + r] = system_statistic(statistic, group, s, idx)
 
 
 def statistic_replicates(group, statistic, group_key, root, n_resamples, batch_rows=None):
@@ -205,7 +205,7 @@ def statistic_replicates(group, statistic, group_key, root, n_resamples, batch_r
     """
     systems = sorted({s for p in group.pairs for s in p})
     per_system = {s: np.empty(n_resamples) for s in systems}
-    prefixes = _stratum_prefixes(group, group_key, root)
+    prefixes = stratum_prefixes(group, group_key, root)
     if group.clustered:
         _cluster_replicates(group, statistic, systems, prefixes, n_resamples, per_system)
     else:
@@ -218,7 +218,7 @@ def statistic_estimates(group, statistic):
     """The statistic of each system of the comparisons, on the sample."""
     systems = sorted({s for p in group.pairs for s in p})
     idx = np.arange(group.n_items)
-    return {s: float(_system_statistic(statistic, group, s, idx, "sample")) for s in systems}
+    return {s: float(system_statistic(statistic, group, s, idx, "sample")) for s in systems}
 
 
 _LEAVE_ONE_OUT = "leave-one-out samples"
@@ -242,11 +242,11 @@ def statistic_influence(group, statistic):
             out = item_of_unit[lo:hi]
             idx = base[None, :] + (base[None, :] >= out[:, None])
             for s in systems:
-                leave[s][lo:hi] = _system_statistic(statistic, group, s, idx, _LEAVE_ONE_OUT)
+                leave[s][lo:hi] = system_statistic(statistic, group, s, idx, _LEAVE_ONE_OUT)
     else:
         for u in range(n_units):
             keep = np.flatnonzero(group.unit_of_item != u)
             for s in systems:
-                leave[s][u] = _system_statistic(statistic, group, s, keep, _LEAVE_ONE_OUT)
+                leave[s][u] = system_statistic(statistic, group, s, keep, _LEAVE_ONE_OUT)
     values = np.stack([leave[b] - leave[a] for a, b in group.pairs])
     return jackknife_influence(values, group.strata_sizes)

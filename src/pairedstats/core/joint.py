@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .adjust import MaxT, _check_level, _signed, comparison_blocks, take_columns
+from . import checks
+from .adjust import MaxT, comparison_blocks, signed, take_columns
 
 __all__ = ["max_t_blocks", "update_top"]
 
@@ -69,13 +70,13 @@ def max_t_blocks(rows, estimates, standard_errors, confidence_level, alternative
     """
     est = np.asarray(estimates, dtype=np.float64)
     se = np.asarray(standard_errors, dtype=np.float64)
-    level = _check_level(confidence_level)
+    level = checks.probability(confidence_level, "confidence_level")
     member, spread = np.isfinite(est) & np.isfinite(se), _spread(est, se)
     with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(spread, _signed(est, alternative) / se, 0.0)
+        t = np.where(spread, signed(est, alternative) / se, 0.0)
     # a point comparison: t is +inf on the side of the alternative (p = 0), else -inf (p = 1)
     point = member & (se == 0)
-    t = np.where(point, np.where(_signed(est, alternative) > 0, np.inf, -np.inf), t)
+    t = np.where(point, np.where(signed(est, alternative) > 0, np.inf, -np.inf), t)
     t = np.where(member, t, -np.inf)
     k, lead = est.shape[-1], int(np.prod(est.shape[:-1], dtype=np.int64))
     snap = (np.zeros(est.shape), np.full(est.shape, -np.inf)) if snap is None else snap

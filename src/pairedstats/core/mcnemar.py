@@ -100,9 +100,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import checks
 from .inference import ALTERNATIVES
-from .mcnemar_pairs import METHODS, _clustered, _normal, mcnemar_pairs, mcnemar_pvalues
-from .tango import Interval, _check, _count, tango_interval, tango_score
+from .mcnemar_pairs import METHODS, clustered_sums, mcnemar_pairs, mcnemar_pvalues, normal
+from .tango import Interval, tango_interval, tango_score, whole_count
 
 __all__ = [
     "METHODS",
@@ -278,9 +279,9 @@ def mcnemar_test(
     >>> t.statistic, round(t.pvalue, 6)
     (6.4, 0.011412)
     """
-    method = _check(method, "method", METHODS)
-    alternative = _check(alternative, "alternative", ALTERNATIVES)
-    x, y = _count(only_b, "only_b"), _count(only_a, "only_a")
+    method = checks.choice(method, "method", METHODS)
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
+    x, y = whole_count(only_b, "only_b"), whole_count(only_a, "only_a")
     if correction and method != "asymptotic":
         raise ValueError(
             f"`correction` applies to the asymptotic test only; got method={method!r}."
@@ -322,12 +323,12 @@ def _with_clusters(a, b, cluster) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _clusters(a, b, cluster) -> tuple[float, float, float, int]:
     """The clustered numbers of one comparison: ``sum_k D_k``, ``sum_k D_k^2``, the design
-    effect and the number of clusters (:func:`pairedstats.core.mcnemar_pairs._clustered`)."""
+    effect and the number of clusters (:func:`pairedstats.core.mcnemar_pairs.clustered_sums`)."""
     a, b, cluster = _with_clusters(a, b, cluster)
     x = np.column_stack([a, b]).astype(np.float64)
     only = np.count_nonzero(a & ~b), np.count_nonzero(~a & b)
     only_a, only_b = (np.array([v], dtype=np.int64) for v in only)
-    s_dd, effect, n_clusters = _clustered(x, cluster, np.array([0]), np.array([1]), only_a,
+    s_dd, effect, n_clusters = clustered_sums(x, cluster, np.array([0]), np.array([1]), only_a,
                                           only_b)  # fmt: skip
     return float(only[1] - only[0]), float(s_dd[0]), float(effect[0]), n_clusters
 
@@ -393,9 +394,9 @@ def clustered_test(a, b, cluster, *, alternative: str = "two-sided") -> Clustere
     >>> clustered_test(a, b, range(8)).statistic == plain.statistic
     True
     """
-    alternative = _check(alternative, "alternative", ALTERNATIVES)
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
     total, s_dd, effect, n_clusters = _clusters(a, b, cluster)
-    chi2, z, p = (float(v) for v in _normal(np.array(total), np.array(s_dd), alternative))
+    chi2, z, p = (float(v) for v in normal(np.array(total), np.array(s_dd), alternative))
     return ClusteredTest(statistic=chi2, z=z, pvalue=p, method="clustered",
                          n_clusters=n_clusters, design_effect=effect)  # fmt: skip
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
+from . import checks
 from .inference import ALTERNATIVES
-from .tango import _check, tango_ends
+from .tango import tango_ends
 
 __all__ = [
     "METHODS",
@@ -182,7 +183,7 @@ def mcnemar_pvalues(
         d = (x - y).astype(np.float64)
         if correction:
             d = np.copysign(np.maximum(np.abs(d) - 1.0, 0.0), d)
-        return (*_normal(d, n.astype(np.float64), alternative),)
+        return (*normal(d, n.astype(np.float64), alternative),)
     half = 0.5 * stats.binom.pmf(x, n, 0.5) if method == "mid-p" else 0.0
     greater = stats.binom.sf(x - 1, n, 0.5) - half  # P(X >= x), less half P(X = x)
     less = stats.binom.cdf(x, n, 0.5) - half
@@ -195,7 +196,7 @@ def mcnemar_pvalues(
     return x.astype(np.float64), np.full(x.shape, np.nan), np.asarray(p, dtype=np.float64)
 
 
-def _normal(d: np.ndarray, variance: np.ndarray, alternative: str):
+def normal(d: np.ndarray, variance: np.ndarray, alternative: str):
     """Chi-square, ``z`` and p-value of signed counts ``d`` with null ``variance`` (0 and 0
     where the variance is 0: nothing against the null)."""
     some = variance > 0
@@ -222,7 +223,7 @@ def _cluster_sums(x: np.ndarray, cluster) -> tuple[np.ndarray, np.ndarray]:
     return sums, np.diff(np.r_[starts, codes.size]).astype(np.int64)
 
 
-def _clustered(x, cluster, a, b, only_a, only_b):
+def clustered_sums(x, cluster, a, b, only_a, only_b):
     """Durkalski's chi-square inputs and the Rao-Scott design effect of each pair:
     ``(sum_c D_c^2, design_effect)``, every sum exact (in integers)."""
     n = x.shape[0]
@@ -288,12 +289,9 @@ def mcnemar_pairs(
     >>> r.only_a.tolist(), r.only_b.tolist(), r.pvalue.tolist()
     ([1, 1, 1], [2, 2, 1], [1.0, 1.0, 1.0])
     """
-    method = _check(method, "method", METHODS)
-    alternative = _check(alternative, "alternative", ALTERNATIVES)
-    if not 0.0 < confidence_level < 1.0:
-        raise ValueError(
-            f"`confidence_level` must be strictly between 0 and 1; got {confidence_level!r}."
-        )
+    method = checks.choice(method, "method", METHODS)
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
+    confidence_level = checks.probability(confidence_level, "confidence_level")
     x = np.asarray(x) if checked else binary_matrix(x)
     n = int(x.shape[0])
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
@@ -319,8 +317,8 @@ def mcnemar_pairs(
             raise ValueError(
                 f"`cluster` must have one value per item; got {np.size(cluster)} for {n} items."
             )
-        s_dd, effect, n_clusters = _clustered(x, cluster, a, b, only_a, only_b)
-        statistic, z, p = _normal((only_b - only_a).astype(np.float64),
+        s_dd, effect, n_clusters = clustered_sums(x, cluster, a, b, only_a, only_b)
+        statistic, z, p = normal((only_b - only_a).astype(np.float64),
                                   s_dd.astype(np.float64), alternative)  # fmt: skip
         extra = {"n_clusters": n_clusters, "design_effect": effect}
     low, high = tango_ends(only_a, only_b, n, confidence_level=confidence_level,

@@ -47,6 +47,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import checks
+
 __all__ = ["STATISTICS", "ModelConfidenceSet", "model_confidence_set", "system_confidence_set"]
 
 #: The test statistics: ``"max"`` (T_max) and ``"range"`` (T_R).
@@ -174,8 +176,7 @@ def model_confidence_set(
         raise ValueError(
             f"difference must be (p, p) and replicates (p, p, B); got {d.shape} and {reps.shape}"
         )
-    if statistic not in STATISTICS:
-        raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
+    statistic = checks.choice(statistic, "statistic", STATISTICS)
     centred = reps - d[..., None]
     error = _with_rounding(error, d, reps)
     if statistic == "max":  # relative to system 0: d[i, 0] and z*[i, 0]
@@ -221,8 +222,7 @@ def system_confidence_set(
     if loss.ndim != 1 or reps.shape[:1] != loss.shape or reps.ndim != 2:
         raise ValueError(f"loss must be (p,) and replicates (p, B); got {loss.shape} and "
                          f"{reps.shape}")  # fmt: skip
-    if statistic not in STATISTICS:
-        raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
+    statistic = checks.choice(statistic, "statistic", STATISTICS)
     centred = reps - loss[:, None]
     if statistic == "max":
         error = _with_rounding(error, loss, reps)

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from . import checks
+from .checks import plain
+
 __all__ = [
     "HDIWidth",
     "MonteCarloPValue",
@@ -47,22 +50,6 @@ def _check_prior(prior) -> tuple[float, float]:
             f"`prior` must be a pair (a, b) of positive finite numbers; got {prior!r}."
         )
     return a, b
-
-
-def _plain(value):
-    """A numpy scalar as the Python value it holds, for messages (``3``, not ``np.int64(3)``)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _check_probability(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(
-            f"`{name}` must be a number strictly between 0 and 1; got {_plain(value)!r}."
-        )
-    value = float(value)
-    if not 0 < value < 1:
-        raise ValueError(f"`{name}` must be strictly between 0 and 1; got {value}.")
-    return value
 
 
 def beta_hdi(a: float, b: float, level: float = 0.95) -> tuple[float, float]:
@@ -187,7 +174,7 @@ def hdi_of_counts(exceeding, trials, level: float = 0.95, prior=(1, 1)):
     >>> bool(low[0] == 0.0), (float(low[1]), float(high[1])) == MonteCarloPValue(49, 1000).hdi()
     (True, True)
     """
-    return beta_hdi_many(*_posterior(exceeding, trials, prior), _check_probability(level, "level"))
+    return beta_hdi_many(*_posterior(exceeding, trials, prior), checks.probability(level, "level"))
 
 
 def _posterior(exceeding, trials, prior):
@@ -231,7 +218,7 @@ class MonteCarloPValue:
         for name in ("exceeding", "trials"):
             value = getattr(self, name)
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-                raise TypeError(f"`{name}` must be a non-negative integer; got {_plain(value)!r}.")
+                raise TypeError(f"`{name}` must be a non-negative integer; got {plain(value)!r}.")
             if value < 0:
                 raise ValueError(f"`{name}` must be a non-negative integer; got {value}.")
             object.__setattr__(self, name, int(value))
@@ -295,7 +282,7 @@ class MonteCarloPValue:
         >>> round(high * 100_000, 1)
         1.9
         """
-        level = _check_probability(level, "level")
+        level = checks.probability(level, "level")
         a, b = self._posterior(prior)
         return beta_hdi(a, b, level)
 
@@ -307,7 +294,7 @@ class MonteCarloPValue:
         >>> print(f"{MonteCarloPValue(4_900, 100_000).probability_below(0.05):.2f}")
         0.93
         """
-        alpha = _check_probability(alpha, "alpha")
+        alpha = checks.probability(alpha, "alpha")
         a, b = self._posterior(prior)
         return float(special.betainc(a, b, alpha))
 
@@ -316,7 +303,7 @@ def _strictly_between(value, name: str, high: float) -> float:
     """``value`` as a float in ``(0, high)``, else a TypeError or ValueError naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(
-            f"`{name}` must be a number strictly between 0 and {high:g}; got {_plain(value)!r}."
+            f"`{name}` must be a number strictly between 0 and {high:g}; got {plain(value)!r}."
         )
     if not (0 < float(value) < high):
         raise ValueError(f"`{name}` must be strictly between 0 and {high:g}; got {value}.")
@@ -352,7 +339,7 @@ class HDIWidth:
 
     def __post_init__(self):
         object.__setattr__(self, "width", _strictly_between(self.width, "width", 1.0))
-        object.__setattr__(self, "level", _check_probability(self.level, "level"))
+        object.__setattr__(self, "level", checks.probability(self.level, "level"))
         object.__setattr__(self, "prior", _check_prior(self.prior))
 
     def _width_at(self, trials: int, p: float) -> float:
@@ -406,7 +393,7 @@ def trials_for(target, p: float = 0.5) -> int:
     >>> trials_for(HDIWidth(0.002), p=0.05)
     182473
     """
-    p = _check_probability(p, "p")
+    p = checks.probability(p, "p")
     method = getattr(target, "trials", None)
     if not callable(method):
         raise TypeError(

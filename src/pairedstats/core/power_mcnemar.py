@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, stats
 
+from . import checks
 from .power import MAX_ITEMS, check_items, check_number, check_plan, check_settings
 
 __all__ = [
@@ -58,10 +59,7 @@ def _z_alpha(alpha: float, alternative: str) -> float:
 
 
 def _mcnemar_method(method) -> str:
-    if method not in MCNEMAR_METHODS:
-        listed = ", ".join(map(repr, MCNEMAR_METHODS))
-        raise ValueError(f"`method` must be one of {listed}; got {method!r}.")
-    return method
+    return checks.choice(method, "method", MCNEMAR_METHODS)
 
 
 def _critical(big: np.ndarray, level: float, method: str) -> np.ndarray:
@@ -122,7 +120,8 @@ def mcnemar_exact_power(
     0.8066
     """
     _, _, alpha = check_settings(1.0, None, alpha, alternative)
-    if _mcnemar_method(method) == "asymptotic":
+    method = _mcnemar_method(method)
+    if method == "asymptotic":
         raise ValueError("`method` must be 'exact' or 'mid-p' for the exact power; got "
                          "'asymptotic' (its power is Connor's: mcnemar_power).")  # fmt: skip
     psi = _discordant(discordant_rate, difference)
@@ -174,7 +173,8 @@ def mcnemar_power(
     >>> round(mcnemar_power(234, 0.1, discordant_rate=0.3), 4)
     0.7756
     """
-    if _mcnemar_method(method) != "asymptotic":
+    method = _mcnemar_method(method)
+    if method != "asymptotic":
         return mcnemar_exact_power(n_items, difference, discordant_rate=discordant_rate,
                                    alpha=alpha, alternative=alternative,
                                    method=method)  # fmt: skip

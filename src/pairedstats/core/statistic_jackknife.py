@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .bootstrap_statistic import _stratum_prefixes, _system_statistic
+from .bootstrap_statistic import stratum_prefixes, system_statistic
 from .draws import BLOCK, UnitDraws, block_slices
 
 __all__ = ["resample_jackknife_variance", "statistic_estimate_se", "statistic_replicate_se"]
@@ -128,7 +128,7 @@ def resample_jackknife_variance(
             kept = np.take_along_axis(units[row[part]], cols, axis=1)
             idx = _leave_out_items(group, kept, size)
             for s in systems:
-                theta[s][part] = _system_statistic(statistic, group, s, idx, _WHAT)
+                theta[s][part] = system_statistic(statistic, group, s, idx, _WHAT)
     diff = np.stack([theta[b] - theta[a] for a, b in group.pairs])
     n_of_group = np.tile(group.strata_sizes.astype(np.float64), m)
     var = _grouped_variance(diff, row * n_strata + stratum, count.astype(np.float64), n_of_group)
@@ -159,7 +159,7 @@ statistic_replicates` (the same streams, drawn again); its standard error is
     >>> bool(np.allclose(se[0], d[idx].std(axis=1, ddof=1) / np.sqrt(12), rtol=1e-12))
     True
     """
-    prefixes = _stratum_prefixes(group, group_key, root)
+    prefixes = stratum_prefixes(group, group_key, root)
     bounds, n_units = group.strata_bounds, group.n_units
     out = np.empty((len(group.pairs), n_resamples))
     chunk = max(1, min(BLOCK, _CHUNK_UNITS // max(1, n_units)))

@@ -51,20 +51,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from . import checks
 from .inference import ALTERNATIVES
 
 __all__ = ["Interval", "tango_ends", "tango_interval", "tango_score"]
 
 
-def _check(value: str, name: str, choices) -> str:
-    if value not in choices:
-        raise ValueError(
-            f"`{name}` must be one of {', '.join(map(repr, choices))}; got {value!r}."
-        )
-    return value
-
-
-def _count(value, name: str) -> int:
+def whole_count(value, name: str) -> int:
     if isinstance(value, bool | np.bool_) or int(value) != value or value < 0:
         raise ValueError(f"`{name}` must be a non-negative integer; got {value!r}.")
     return int(value)
@@ -187,14 +180,15 @@ def tango_interval(
     >>> round(ci.low, 4), round(ci.high, 4)
     (-0.1611, 0.1611)
     """
-    alternative = _check(alternative, "alternative", ALTERNATIVES)
-    if not 0.0 < confidence_level < 1.0:
-        raise ValueError(
-            f"`confidence_level` must be strictly between 0 and 1; got {confidence_level!r}."
-        )
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
+    confidence_level = checks.probability(confidence_level, "confidence_level")
     if not (np.isfinite(design_effect) and design_effect > 0):
         raise ValueError(f"`design_effect` must be positive; got {design_effect!r}.")
-    x, y, n = _count(only_b, "only_b"), _count(only_a, "only_a"), _count(n_items, "n_items")
+    x, y, n = (
+        whole_count(only_b, "only_b"),
+        whole_count(only_a, "only_a"),
+        whole_count(n_items, "n_items"),
+    )
     if n < 1 or x + y > n:
         raise ValueError(
             f"`n_items` must be at least 1 and at least only_a + only_b = {x + y}; got {n}."

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.design import PairedDesign, unit_roundoff
-from .labels import _as_list, _object_array, _select_systems
-from .paired import _finish
-from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
+from .labels import as_list, object_array, select_systems
+from .paired import finish
+from .scores import check_infinite, check_missing, check_missing_arg, numeric_scores
 
 __all__ = ["design_from_array"]
 
@@ -40,7 +40,7 @@ def design_from_array(
     >>> d.systems, d.n_items().tolist()
     (('a', 'b'), [3])
     """
-    missing = _check_missing_arg(missing)
+    missing = check_missing_arg(missing)
     arr, precision = _score_array(scores)
     if replicate is not None:
         if np.ndim(scores) != 3 or columns is not None:
@@ -48,33 +48,33 @@ def design_from_array(
                 "`replicate`: repeated runs need `scores` of shape (n_items, n_systems, "
                 f"n_replicates), one label per run in `replicate`; got shape {np.shape(scores)}."
             )
-        replicate = _as_list(replicate, "replicate")
+        replicate = as_list(replicate, "replicate")
         if len(replicate) != arr.shape[2]:
             raise ValueError(
                 f"`replicate` must label each of the {arr.shape[2]} runs (the last axis of "
                 f"`scores`); got {len(replicate)} labels."
             )
     n, k = arr.shape[:2]
-    systems = list(range(k)) if systems is None else _as_list(systems, "systems")
+    systems = list(range(k)) if systems is None else as_list(systems, "systems")
     if len(systems) != k:
         raise ValueError(
             f"`systems` must name each of the {k} columns of `scores`; got {len(systems)} names."
         )
-    _select_systems(systems, None)
+    select_systems(systems, None)
     if replicate is not None:
         return _with_replicates(arr, replicate, systems, items, groups, cluster, strata,
                                 missing, precision)  # fmt: skip
     columns = (
         [f"score{c}" if arr.shape[2] > 1 else "score" for c in range(arr.shape[2])]
         if columns is None
-        else _as_list(columns, "columns")
+        else as_list(columns, "columns")
     )
     if len(columns) != arr.shape[2]:
         raise ValueError(
             f"`columns` must name each of the {arr.shape[2]} score columns of `scores`; got "
             f"{len(columns)} names."
         )
-    items = np.arange(n, dtype=object) if items is None else _object_array(items)
+    items = np.arange(n, dtype=object) if items is None else object_array(items)
     extras = {"items": items, "groups": groups, "cluster": cluster, "strata": strata}
     for name, values in extras.items():
         if values is not None and len(values) != n:
@@ -83,19 +83,19 @@ def design_from_array(
     def where(idx):
         return f"row {idx[0]}, system {systems[idx[1]]!r}"
 
-    _check_infinite(arr, "scores", where)
+    check_infinite(arr, "scores", where)
     present = np.ones((n, k), dtype=bool)
-    complete = _check_missing(present, arr, items, systems, "scores", missing)
+    complete = check_missing(present, arr, items, systems, "scores", missing)
     if groups is None:
         group_code, group_keys, group_names = np.zeros(n, dtype=np.int64), [()], []
     else:
-        groups = _object_array(groups).tolist()
+        groups = object_array(groups).tolist()
         labels = list(dict.fromkeys(groups))
         lookup = {v: i for i, v in enumerate(labels)}
         group_code = np.array([lookup[v] for v in groups], dtype=np.int64)
         group_keys, group_names = [(v,) for v in labels], ["group"]
-    cluster, strata = (None if x is None else _object_array(x) for x in (cluster, strata))
-    return _finish(
+    cluster, strata = (None if x is None else object_array(x) for x in (cluster, strata))
+    return finish(
         arr, items, systems, columns, group_code, group_names, group_keys, cluster, strata,
         complete, "scores", precision, missing=missing,
     )  # fmt: skip
@@ -107,26 +107,26 @@ def _with_replicates(arr, replicate, systems, items, groups, cluster, strata, mi
     from .replicates import replicate_cells
 
     n = arr.shape[0]
-    items = np.arange(n, dtype=object) if items is None else _object_array(items)
+    items = np.arange(n, dtype=object) if items is None else object_array(items)
     for name, values in {"items": items, "groups": groups, "cluster": cluster,
                          "strata": strata}.items():  # fmt: skip
         if values is not None and len(values) != n:
             raise ValueError(f"`{name}` must have one entry per item ({n}); got {len(values)}.")
-    _check_infinite(arr, "scores", lambda idx: f"row {idx[0]}, system {systems[idx[1]]!r}")
+    check_infinite(arr, "scores", lambda idx: f"row {idx[0]}, system {systems[idx[1]]!r}")
     rows, sys_code, rep = np.nonzero(~np.isnan(arr))
     means, cells, labels, complete = replicate_cells(
-        rows, sys_code, _object_array(replicate)[rep], arr[rows, sys_code, rep], n, systems,
+        rows, sys_code, object_array(replicate)[rep], arr[rows, sys_code, rep], n, systems,
         items, missing,
     )  # fmt: skip
     if groups is None:
         group_code, group_keys, group_names = np.zeros(n, dtype=np.int64), [()], []
     else:
-        groups = _object_array(groups).tolist()
+        groups = object_array(groups).tolist()
         keys = list(dict.fromkeys(groups))
         group_code = np.array([keys.index(v) for v in groups], dtype=np.int64)
         group_keys, group_names = [(v,) for v in keys], ["group"]
-    cluster, strata = (None if x is None else _object_array(x) for x in (cluster, strata))
-    return _finish(
+    cluster, strata = (None if x is None else object_array(x) for x in (cluster, strata))
+    return finish(
         means, items, systems, ["score"], group_code, group_names, group_keys, cluster,
         strata, complete, "scores", precision, cells, labels, missing=missing,
     )  # fmt: skip
@@ -156,5 +156,5 @@ def _score_array(scores) -> tuple[np.ndarray, float]:
         raise ValueError(
             f"`scores` must have shape {_SHAPES}; got {given.ndim} dimensions {given.shape}."
         )
-    arr = _numeric(given, "scores", "the scores")
+    arr = numeric_scores(given, "scores", "the scores")
     return (arr[:, :, None] if arr.ndim == 2 else arr), unit_roundoff(given.dtype)

@@ -8,22 +8,22 @@ import numpy as np
 
 from ..core.design import PairedDesign, unit_roundoff
 from .labels import (
-    _as_list,
-    _check_labels,
-    _fmt,
-    _object_array,
-    _pandas,
-    _positions,
-    _select_systems,
+    as_list,
+    check_labels,
+    label_positions,
+    object_array,
+    pandas_module,
+    quoted,
+    select_systems,
 )
-from .paired import _finish
+from .paired import finish
 from .replicates import replicate_cells
-from .scores import _check_infinite, _check_missing, _check_missing_arg, _numeric
+from .scores import check_infinite, check_missing, check_missing_arg, numeric_scores
 
 __all__ = ["design_from_dataset", "score_variables"]
 
 
-def _coordinate(ds, dim: str, arg: str) -> list:
+def dimension_labels(ds, dim: str, arg: str) -> list:
     """The labels along ``dim`` (its coordinate, or positions): present, distinct, not empty.
 
     Every label keys something (a system, an item's place in the canonical order, a sweep
@@ -32,8 +32,8 @@ def _coordinate(ds, dim: str, arg: str) -> list:
     if ds.sizes[dim] == 0:
         raise ValueError(f"`{arg}`: dimension {dim!r} has length 0; there is nothing to compare.")
     labels = ds[dim].to_numpy().tolist() if dim in ds.coords else list(range(ds.sizes[dim]))
-    _check_labels(labels, arg, f"{dim!r} coordinate")
-    codes, uniques = _pandas().factorize(_object_array(labels))
+    check_labels(labels, arg, f"{dim!r} coordinate")
+    codes, uniques = pandas_module().factorize(object_array(labels))
     if len(uniques) != len(labels):
         repeated = uniques[int(np.flatnonzero(np.bincount(codes) > 1)[0])]
         raise ValueError(
@@ -43,12 +43,12 @@ def _coordinate(ds, dim: str, arg: str) -> list:
     return labels
 
 
-def _check_dims(ds, wanted: dict[str, str]) -> None:
+def check_dims(ds, wanted: dict[str, str]) -> None:
     for arg, dim in wanted.items():
         if dim not in ds.dims:
             raise ValueError(
                 f"`{arg}`: no dimension named {dim!r}; the dataset has the dimensions "
-                f"{_fmt(list(ds.dims), limit=30)}."
+                f"{quoted(list(ds.dims), limit=30)}."
             )
 
 
@@ -58,15 +58,15 @@ def score_variables(ds, score, item, system) -> list:
         if not names:
             raise ValueError(
                 f"`score`: no data variable has both the {item!r} and {system!r} dimensions; "
-                f"the variables are {_fmt(list(ds.data_vars), limit=30)}."
+                f"the variables are {quoted(list(ds.data_vars), limit=30)}."
             )
         return names
-    names = _as_list(score, "score")
+    names = as_list(score, "score")
     unknown = [n for n in names if n not in ds.data_vars]
     if unknown:
         raise ValueError(
-            f"`score`: no data variable named {_fmt(unknown)}; the dataset has "
-            f"{_fmt(list(ds.data_vars), limit=30)}."
+            f"`score`: no data variable named {quoted(unknown)}; the dataset has "
+            f"{quoted(list(ds.data_vars), limit=30)}."
         )
     for n in names:
         if not {item, system} <= set(ds[n].dims):
@@ -83,7 +83,7 @@ def _item_coord(ds, name, item, arg):
     if name not in ds.coords and name not in ds.data_vars:
         raise ValueError(
             f"`{arg}`: no coordinate named {name!r}; the dataset has "
-            f"{_fmt(list(ds.coords), limit=30)}."
+            f"{quoted(list(ds.coords), limit=30)}."
         )
     values = ds[name]
     if values.dims != (item,):
@@ -91,8 +91,8 @@ def _item_coord(ds, name, item, arg):
             f"`{arg}`: {name!r} must be a coordinate along {item!r} alone; it has dims "
             f"{values.dims}."
         )
-    labels = _object_array(values.to_numpy().tolist())
-    _check_labels(labels, arg, f"{name!r}")
+    labels = object_array(values.to_numpy().tolist())
+    check_labels(labels, arg, f"{name!r}")
     return labels
 
 
@@ -118,16 +118,16 @@ def design_from_dataset(
     replicates are the labels along it where it has scores (NaN elsewhere), read by the
     rules of :mod:`pairedstats.inputs.replicates`.
     """
-    missing = _check_missing_arg(missing)
-    _check_dims(ds, {"item": item, "system": system})
+    missing = check_missing_arg(missing)
+    check_dims(ds, {"item": item, "system": system})
 
     names = score_variables(ds, score, item, system)
     _check_replicate_dim(ds, names, replicate, columns_as_score)
-    available = _coordinate(ds, system, "systems")
-    chosen = _select_systems(available, None if systems is None else _as_list(systems, "systems"))
+    available = dimension_labels(ds, system, "systems")
+    chosen = select_systems(available, None if systems is None else as_list(systems, "systems"))
     # by position: a label list would be turned into one numpy array by `.sel`, which
     # makes 1 and "1" the same text and tuples rows
-    sub = ds[names].isel({system: _positions(available, chosen)})
+    sub = ds[names].isel({system: label_positions(available, chosen)})
     data = [sub[n] for n in names]
     import xarray as xr
 
@@ -149,8 +149,8 @@ def design_from_dataset(
         raise TypeError(f"`score`: variables must be numeric; got dtype {stacked.dtype}.")
     for d in sweep:
         if d != "__column":
-            _coordinate(stacked, d, "score")
-    arr = _numeric(stacked.values, "score", "the score variables")
+            dimension_labels(stacked, d, "score")
+    arr = numeric_scores(stacked.values, "score", "the score variables")
     n_slices = int(np.prod(arr.shape[: len(sweep)]))
     n_items = arr.shape[len(sweep)]
     arr = arr.reshape(n_slices * n_items, len(chosen), arr.shape[-1])
@@ -158,24 +158,24 @@ def design_from_dataset(
     coords = [stacked[d].to_numpy().tolist() for d in sweep]
     group_keys = list(itertools.product(*coords))  # C order, as the reshape; [()] if no sweep
     group_code = np.repeat(np.arange(n_slices), n_items)
-    item_labels = np.tile(_object_array(_coordinate(ds, item, "item")), n_slices)
+    item_labels = np.tile(object_array(dimension_labels(ds, item, "item")), n_slices)
 
     def where(idx):
         return f"item {item_labels[idx[0]]!r}, system {chosen[idx[1]]!r}"
 
-    _check_infinite(arr, "score", where)
+    check_infinite(arr, "score", where)
     cells, rep_labels = None, ()
     if replicate is None:
         present = np.ones(arr.shape[:2], dtype=bool)
-        complete = _check_missing(present, arr, item_labels, chosen, "score", missing)
+        complete = check_missing(present, arr, item_labels, chosen, "score", missing)
     else:
         arr, cells, rep_labels, complete = _replicate_cells(
-            arr, _coordinate(ds, replicate, "replicate"), chosen, item_labels, missing
+            arr, dimension_labels(ds, replicate, "replicate"), chosen, item_labels, missing
         )
     cl = _item_coord(ds, cluster, item, "cluster")
     st = _item_coord(ds, strata, item, "strata")
     columns = names if as_columns else ["score"]
-    design = _finish(
+    design = finish(
         arr,
         item_labels,
         chosen,
@@ -199,7 +199,7 @@ def _check_replicate_dim(ds, names, replicate, columns_as_score) -> None:
     """``replicate`` names a dimension of every score variable; the mean only."""
     if replicate is None:
         return
-    _check_dims(ds, {"replicate": replicate})
+    check_dims(ds, {"replicate": replicate})
     if columns_as_score:
         raise ValueError(
             "`replicate`: repeated runs are averaged, so they work with the mean, without "
@@ -208,7 +208,7 @@ def _check_replicate_dim(ds, names, replicate, columns_as_score) -> None:
     lacking = [n for n in names if replicate not in ds[n].dims]
     if lacking:
         raise ValueError(
-            f"`replicate`: the score variable(s) {_fmt(lacking)} lack the dimension "
+            f"`replicate`: the score variable(s) {quoted(lacking)} lack the dimension "
             f"{replicate!r} of the repeated runs."
         )
 
@@ -220,6 +220,6 @@ def _replicate_cells(arr, labels, systems, items, missing):
     if rows.size == 0:
         raise ValueError("`replicate`: every score is missing (NaN).")
     return replicate_cells(
-        rows, sys_code, _object_array(labels)[rep], arr[rows, sys_code, rep], arr.shape[0],
+        rows, sys_code, object_array(labels)[rep], arr[rows, sys_code, rep], arr.shape[0],
         systems, items, missing,
     )  # fmt: skip

@@ -8,24 +8,24 @@ import numpy as np
 
 from .._validation import plain
 from ..core.design import PairedDesign, unit_roundoff
-from .labels import _as_list, _check_labels, _fmt, _pandas, _select_systems
-from .paired import _finish
+from .labels import as_list, check_labels, pandas_module, quoted, select_systems
+from .paired import finish
 from .replicates import replicate_cells
 from .scores import (
-    _EXACT_INT,
-    _check_exact_ints,
-    _check_infinite,
-    _check_missing,
-    _check_missing_arg,
-    _finite_sum,
-    _numeric,
+    EXACT_INT,
+    check_exact_ints,
+    check_infinite,
+    check_missing,
+    check_missing_arg,
+    finite_sum,
     first_non_number,
+    numeric_scores,
 )
 
 __all__ = ["design_from_frame"]
 
 
-def _check_columns(frame, wanted: dict[str, list]) -> None:
+def check_columns(frame, wanted: dict[str, list]) -> None:
     """Every name in ``wanted`` (argument -> names) must name exactly one column of
     ``frame``, and no index level (a name that is both is ambiguous)."""
     index_names = {n for n in frame.index.names if n is not None}
@@ -38,14 +38,14 @@ def _check_columns(frame, wanted: dict[str, list]) -> None:
             if loc is None:
                 raise ValueError(
                     f"`{arg}`: no column named {name!r}; the table has the columns "
-                    f"{_fmt(frame.columns, limit=30)}."
+                    f"{quoted(frame.columns, limit=30)}."
                 )
             if not isinstance(loc, (int, np.integer)):
                 kind = (
                     "names a level of the MultiIndex columns, not one column: name a column "
                     f"by its full tuple, and give tuple names inside a list ({arg}=[('a', "
                     "'b'), ...]): a bare tuple is read as several names"
-                    if isinstance(frame.columns, _pandas().MultiIndex)
+                    if isinstance(frame.columns, pandas_module().MultiIndex)
                     else "names several columns of the table: rename the duplicates first"
                 )
                 raise ValueError(f"`{arg}`: {name!r} {kind}.")
@@ -57,9 +57,9 @@ def _check_columns(frame, wanted: dict[str, list]) -> None:
                 )
 
 
-def _check_by(frame, by: list, named: dict) -> None:
+def check_by(frame, by: list, named: dict) -> None:
     """A ``by=`` column is none of the columns named by ``named`` (keyword -> column names),
-    all of which name one column of ``frame`` (:func:`_check_columns`).
+    all of which name one column of ``frame`` (:func:`check_columns`).
 
     ``by=`` splits the table into groups compared on their own: grouped by the system (or
     the rank-sum group) column, each group holds one system; by the scores, one score; by
@@ -78,7 +78,7 @@ def _check_by(frame, by: list, named: dict) -> None:
                 )
 
 
-def _group_codes(frame, by: list):
+def group_codes(frame, by: list):
     """Per-row group codes and the keys, in order of first appearance."""
     if not by:
         return np.zeros(len(frame), dtype=np.int64), [()]
@@ -86,7 +86,7 @@ def _group_codes(frame, by: list):
     if nulls.any():
         raise ValueError(
             f"`by`: group keys must not be missing; {int(nulls.sum())} row(s) have a missing "
-            f"value in {_fmt(by)}."
+            f"value in {quoted(by)}."
         )
     grouped = frame.groupby(by, sort=False, dropna=False)
     code = grouped.ngroup().to_numpy(np.int64)
@@ -152,9 +152,9 @@ def design_from_frame(
     >>> design_from_frame(wide).scores[:, :, 0].tolist()
     [[0.5, 0.7], [0.2, 0.3]]
     """
-    missing = _check_missing_arg(missing)
-    by = _as_list(by, "by")
-    systems = None if systems is None else _as_list(systems, "systems")
+    missing = check_missing_arg(missing)
+    by = as_list(by, "by")
+    systems = None if systems is None else as_list(systems, "systems")
     if system is not None:
         design = _tidy(
             frame, item, system, score, systems, by, cluster, strata, missing, replicate
@@ -192,7 +192,7 @@ def _enclosing_group(frame) -> tuple:
     name = vars(frame)["name"]
     key = name if isinstance(name, tuple) else (name,)
     key = tuple(k.item() if isinstance(k, np.generic) else k for k in key)
-    _check_labels(list(key), "by", "pandas group key (the frame's `name` inside groupby)")
+    check_labels(list(key), "by", "pandas group key (the frame's `name` inside groupby)")
     return key
 
 
@@ -202,7 +202,7 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
             "A tidy table needs `item`, `system` and `score` column names; got "
             f"item={item!r}, system={system!r}, score={score!r}."
         )
-    score_cols = _as_list(score, "score")
+    score_cols = as_list(score, "score")
     wanted = {"item": [item], "system": [system], "score": score_cols, "by": by}
     for arg, name in (("cluster", cluster), ("strata", strata), ("replicate", replicate)):
         if name is not None:
@@ -212,8 +212,8 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
             "`replicate`: repeated runs are averaged, so they need one score column (the "
             f"mean, without `statistic`); got score={score!r}."
         )
-    _check_columns(frame, wanted)
-    _check_by(frame, by, {k: v for k, v in wanted.items() if k not in ("by", "cluster", "strata")})
+    check_columns(frame, wanted)
+    check_by(frame, by, {k: v for k, v in wanted.items() if k not in ("by", "cluster", "strata")})
     for arg, col in (("item", item), ("system", system)):
         if frame[col].isna().any():
             raise ValueError(
@@ -223,14 +223,16 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     # system labels coded once (in order of first appearance), not row by row in Python
     label_code, labels = frame[system].factorize(sort=False)
     available = list(labels)
-    chosen = _select_systems(available, systems)
+    chosen = select_systems(available, systems)
     code_of = {s: i for i, s in enumerate(chosen)}
     sys_code = np.array([code_of.get(s, -1) for s in available], dtype=np.int64)[label_code]
     if systems is not None:
         keep = sys_code >= 0
         frame, sys_code = frame[keep], sys_code[keep]
-    group_code_rows, group_keys = _group_codes(frame, by)
-    values = np.stack([_numeric(frame[c], "score", f"column {c!r}") for c in score_cols], axis=-1)
+    group_code_rows, group_keys = group_codes(frame, by)
+    values = np.stack(
+        [numeric_scores(frame[c], "score", f"column {c!r}") for c in score_cols], axis=-1
+    )
     rows = frame.groupby([*by, item], sort=False).ngroup().to_numpy(np.int64)
     n_rows = int(rows.max()) + 1
     if replicate is not None:
@@ -247,12 +249,12 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     scores = np.full((n_rows, len(chosen), len(score_cols)), np.nan)
     scores.reshape(-1, len(score_cols))[cell] = values  # row rows[i], system sys_code[i]
     present = per_cell.reshape(n_rows, len(chosen)) > 0
-    complete = _check_missing(present, scores, item_labels, chosen, "score", missing)
+    complete = check_missing(present, scores, item_labels, chosen, "score", missing)
     group_code = np.empty(n_rows, dtype=np.int64)
     group_code[rows] = group_code_rows
     cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", item_labels)
     st = None if strata is None else _per_item_label(frame, rows, strata, "strata", item_labels)
-    return _finish(
+    return finish(
         scores,
         item_labels,
         chosen,
@@ -291,7 +293,7 @@ def _duplicated(frame, dup, cell, keys: list, used: list) -> ValueError:
         c = plain(differ[0])
         how = (
             f"; the rows of a pair differ in {'column' if len(differ) == 1 else 'columns'} "
-            f"{_fmt(differ)}. If {c!r} labels repeated runs of each system (seeds, folds), "
+            f"{quoted(differ)}. If {c!r} labels repeated runs of each system (seeds, folds), "
             f"pass replicate={c!r} (the bootstrap); if it splits the table into separate "
             f"comparisons, pass by={c!r}; otherwise aggregate or remove the duplicates first."
         )
@@ -315,7 +317,7 @@ def _checked_items(frame, item, system, rows, values) -> np.ndarray:
         r = idx[0]
         return f"item {plain(frame[item].iloc[r])!r}, system {plain(frame[system].iloc[r])!r}"
 
-    _check_infinite(values, "score", where)
+    check_infinite(values, "score", where)
     return frame[item].take(first_row).to_numpy(dtype=object)
 
 
@@ -350,7 +352,7 @@ def _tidy_replicates(
     group_code[rows] = group_code_rows
     cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", "item")
     st = None if strata is None else _per_item_label(frame, rows, strata, "strata", "item")
-    return _finish(
+    return finish(
         means, item_labels, chosen, score_cols, group_code, by, group_keys, cl, st, complete,
         "score", unit_roundoff(*(frame[c].dtype for c in score_cols)), cells, labels,
         missing=missing,
@@ -363,39 +365,39 @@ def _wide(frame, item, systems, by, cluster, strata, missing):
         if name is not None:
             wanted[arg] = [name]
     if systems is not None:
-        wanted["systems"] = _as_list(systems, "systems")
-    _check_columns(frame, wanted)
+        wanted["systems"] = as_list(systems, "systems")
+    check_columns(frame, wanted)
     reserved = [n for n in (item, cluster, strata, *by) if n is not None]
     if systems is None:
         available = [c for c in frame.columns if c not in reserved]
         _check_wide_columns(frame, available, reserved, item)
     else:
-        available = _as_list(systems, "systems")
-    chosen = _select_systems(available, systems)
+        available = as_list(systems, "systems")
+    chosen = select_systems(available, systems)
     clash = [c for c in chosen if c in reserved]
     if clash:
-        raise ValueError(f"`systems`: {_fmt(clash)} also named as item, by, cluster or strata.")
+        raise ValueError(f"`systems`: {quoted(clash)} also named as item, by, cluster or strata.")
     scores, whole, dtypes = _system_rows(frame, chosen)
-    values = scores[:, :, None]  # the design's own (_finish keeps it)
+    values = scores[:, :, None]  # the design's own (finish keeps it)
     labels = frame[item] if item is not None else frame.index
     items = _item_labels(labels)
     ranks = _integer_ranks(labels)
     if ranks is None:  # integers of a numpy dtype are never missing
-        _check_labels(items, "item", "item")
+        check_labels(items, "item", "item")
 
     def where(idx):
         return f"item {items[idx[0]]!r}, system {chosen[idx[1]]!r}"
 
-    if whole or _finite_sum(values):  # no NaN nor infinity (integers never have one)
+    if whole or finite_sum(values):  # no NaN nor infinity (integers never have one)
         complete = np.ones(len(items), dtype=bool)
     else:
-        _check_infinite(values, "score", where)
+        check_infinite(values, "score", where)
         present = np.ones(values.shape[:2], dtype=bool)
-        complete = _check_missing(present, values, items, chosen, "score", missing)
-    group_code, group_keys = _group_codes(frame, by)
+        complete = check_missing(present, values, items, chosen, "score", missing)
+    group_code, group_keys = group_codes(frame, by)
     cl = None if cluster is None else frame[cluster].to_numpy(dtype=object)
     st = None if strata is None else frame[strata].to_numpy(dtype=object)
-    return _finish(
+    return finish(
         values, items, chosen, ["score"], group_code, by, group_keys, cl, st, complete, "score",
         unit_roundoff(*dtypes), missing=missing, item_ranks=ranks, fresh=True, bounded=whole,
     )  # fmt: skip
@@ -407,7 +409,7 @@ def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
     dtype (finite, never missing, exact: checked here), and the columns' dtypes.
 
     Columns of one numpy dtype are read as one block (one pass that converts and transposes
-    it); others one at a time (:func:`_numeric`'s rules)."""
+    it); others one at a time (:func:`numeric_scores`'s rules)."""
     block = _one_block(frame, chosen)
     if block is not None:
         dtypes = [block.dtype] * len(chosen)
@@ -423,11 +425,11 @@ def _system_rows(frame, chosen: list) -> tuple[np.ndarray, bool, list]:
         if column.ndim == 1 and isinstance(column.dtype, np.dtype) and column.dtype.kind in "biu":
             values = column.to_numpy()
             if values.dtype.itemsize > 4:  # 32 bits and less are exact in float64
-                _check_exact_ints(values, "systems", f"column {c!r}")
+                check_exact_ints(values, "systems", f"column {c!r}")
             out[j] = values
         else:
             whole = False
-            out[j] = _numeric(column, "systems", f"column {c!r}")
+            out[j] = numeric_scores(column, "systems", f"column {c!r}")
     return _own(out.T), whole, dtypes
 
 
@@ -459,7 +461,7 @@ def _exact(values: np.ndarray) -> bool:
     flat = values.ravel(order="K")  # a view of a block in either order
     step = 2**16
     return all(
-        flat[i : i + step].min() >= -_EXACT_INT and flat[i : i + step].max() <= _EXACT_INT
+        flat[i : i + step].min() >= -EXACT_INT and flat[i : i + step].max() <= EXACT_INT
         for i in range(0, flat.size, step)
     )
 
@@ -477,7 +479,7 @@ def _own(values: np.ndarray) -> np.ndarray:
 def _item_labels(labels) -> np.ndarray | range:
     """Item labels as an object array, or a RangeIndex's as a ``range`` (the design makes
     it the array of those Python ints when it is read: :class:`PairedDesign`)."""
-    if isinstance(labels, _pandas().RangeIndex):
+    if isinstance(labels, pandas_module().RangeIndex):
         return range(labels.start, labels.stop, labels.step)
     return labels.to_numpy(dtype=object)
 
@@ -489,7 +491,7 @@ def _integer_ranks(labels) -> np.ndarray | range | None:
     order already (as a RangeIndex is); None for any other labels."""
     if not (isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iu"):
         return None
-    if isinstance(labels, _pandas().RangeIndex) and labels.step > 0:
+    if isinstance(labels, pandas_module().RangeIndex) and labels.step > 0:
         return range(len(labels))
     values = labels.to_numpy()
     if values.size < 2 or bool(np.all(values[1:] > values[:-1])):  # sorted, as a RangeIndex
@@ -524,7 +526,7 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
       ``item=`` too: it is an index written to a file, not a system;
     * an index whose name is also a column's is ambiguous.
     """
-    pd = _pandas()
+    pd = pandas_module()
     fix = (
         "Name the system columns with systems=[...], or, for a tidy table (one row per item "
         "and system), pass item=, system= and score=."
@@ -532,7 +534,7 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
     repeated = [c for c in dict.fromkeys(candidates) if candidates.count(c) > 1]
     if repeated:
         raise ValueError(
-            f"`systems`: the table has several columns named {_fmt(repeated)}; each system "
+            f"`systems`: the table has several columns named {quoted(repeated)}; each system "
             "needs its own column name. Rename the duplicates first."
         )
     dtypes = dict(zip(frame.columns, frame.dtypes))  # the names are distinct (above)
@@ -542,7 +544,7 @@ def _check_wide_columns(frame, candidates: list, reserved: list, item) -> None:
         sample = first_non_number(frame[c].tolist())
         raise TypeError(
             f"`systems`: in a wide table every column but the item, by, cluster and strata "
-            f"columns is a system, and {_fmt(words)} {'is' if len(words) == 1 else 'are'} not "
+            f"columns is a system, and {quoted(words)} {'is' if len(words) == 1 else 'are'} not "
             f"numeric (column {c!r} has dtype {frame[c].dtype}"
             + (f" and the value {sample!r}" if sample is not None else "")
             + "). If it labels the items pass item=; if its scores have a non-numeric marker, "

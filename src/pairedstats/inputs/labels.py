@@ -19,7 +19,7 @@ __all__ = ["canonical_ranks"]
 _EXAMPLES = 5
 
 
-def _as_list(value, name: str) -> list:
+def as_list(value, name: str) -> list:
     """Names or labels as a list: one label, or any ordered collection of them.
 
     A string (or any non-iterable) is one label; a list, tuple, numpy array, pandas Index or
@@ -43,7 +43,7 @@ def _as_list(value, name: str) -> list:
     return out
 
 
-def _fmt(labels, limit: int = _EXAMPLES) -> str:
+def quoted(labels, limit: int = _EXAMPLES) -> str:
     labels = list(labels)
     text = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in labels[:limit])
     if len(labels) > limit:
@@ -51,15 +51,15 @@ def _fmt(labels, limit: int = _EXAMPLES) -> str:
     return text
 
 
-def _pandas():
+def pandas_module():
     import pandas
 
     return pandas
 
 
-def _check_labels(values, arg: str, what: str, items=None) -> None:
+def check_labels(values, arg: str, what: str, items=None) -> None:
     """Labels must not be missing (NaN, None, NaT, pd.NA): each must name something."""
-    missing = np.asarray(_pandas().isna(_object_array(values)), dtype=bool)
+    missing = np.asarray(pandas_module().isna(object_array(values)), dtype=bool)
     if missing.any():
         first = int(np.argmax(missing))
         where = f"for item {items[first]!r}" if items is not None else f"at position {first}"
@@ -69,7 +69,7 @@ def _check_labels(values, arg: str, what: str, items=None) -> None:
         )
 
 
-def _object_array(values) -> np.ndarray:
+def object_array(values) -> np.ndarray:
     """A 1-D object array of ``values`` (tuples stay elements, not rows)."""
     values = values.tolist() if isinstance(values, np.ndarray) else list(values)
     if any(issubclass(kind, np.generic) for kind in set(map(type, values))):
@@ -101,13 +101,13 @@ def canonical_ranks(labels) -> np.ndarray:
     >>> canonical_ranks([3, "a", 1]).tolist()  # numbers before text
     [1, 2, 0]
     """
-    values = _object_array(labels)
+    values = object_array(labels)
     if set(map(type, values)) == {int} and len(values):  # integer ids: numpy's own order
         try:
             return np.unique(values.astype(np.int64), return_inverse=True)[1].reshape(-1)
         except OverflowError:  # beyond int64: the general road below
             pass
-    pd = _pandas()
+    pd = pandas_module()
     codes, uniques = pd.factorize(values, sort=False)
     index = pd.Index(uniques, tupleize_cols=False).infer_objects()
     try:
@@ -124,38 +124,38 @@ def canonical_ranks(labels) -> np.ndarray:
     return rank[codes]
 
 
-def _select_systems(available: list, systems, arg: str = "systems") -> list:
+def select_systems(available: list, systems, arg: str = "systems") -> list:
     if systems is None:
         chosen = available
     else:
-        chosen = _as_list(systems, arg)
+        chosen = as_list(systems, arg)
         known = set(available)
         unknown = [s for s in chosen if s not in known]
         if unknown:
             raise ValueError(
-                f"`{arg}`: unknown system(s) {_fmt(unknown)}; the systems are "
-                f"{_fmt(available, limit=30)}."
+                f"`{arg}`: unknown system(s) {quoted(unknown)}; the systems are "
+                f"{quoted(available, limit=30)}."
             )
-    _check_labels(chosen, arg, "system")
-    codes, uniques = _pandas().factorize(_object_array(chosen))
+    check_labels(chosen, arg, "system")
+    codes, uniques = pandas_module().factorize(object_array(chosen))
     if len(uniques) < len(chosen):
         first = int(np.flatnonzero(np.bincount(codes) > 1)[0])
         same = [x for x, c in zip(chosen, codes) if c == first]
         raise ValueError(
-            f"`{arg}`: the system labels {_fmt(same)} are equal as values (1 == 1.0 == True), "
+            f"`{arg}`: the system labels {quoted(same)} are equal as values (1 == 1.0 == True), "
             "so tables and dictionaries would take them for one system; give them distinct "
             "labels."
         )
     if len(chosen) < 2:
         raise ValueError(
             f"`{arg}`: a comparison needs at least 2 systems; got {len(chosen)}"
-            + (f" ({_fmt(chosen)})" if chosen else "")
+            + (f" ({quoted(chosen)})" if chosen else "")
             + "."
         )
     return list(chosen)
 
 
-def _positions(available: list, chosen: list) -> list[int]:
+def label_positions(available: list, chosen: list) -> list[int]:
     """The position of each of ``chosen`` among the distinct labels ``available``, matched
     by value and type (1 and "1" differ; tuples are labels)."""
     lookup = {canonical_bytes(x): i for i, x in enumerate(available)}

@@ -1,6 +1,6 @@
 """The paired design: one builder shared by every container, one check for every method.
 
-:func:`_finish` turns validated arrays (from a table, a dataset or an array) into a
+:func:`finish` turns validated arrays (from a table, a dataset or an array) into a
 :class:`~pairedstats.PairedDesign`; :func:`check_design` is what every paired method calls
 on the design it is given, so a design built by hand meets the rules of the containers.
 """
@@ -13,8 +13,8 @@ import numpy as np
 
 from ..core._warn import warn
 from ..core.design import PairedDesign
-from .labels import _check_labels, _object_array, canonical_ranks
-from .scores import _check_magnitude, _finite_sum
+from .labels import canonical_ranks, check_labels, object_array
+from .scores import check_magnitude, finite_sum
 
 __all__ = ["DroppedDataWarning", "check_design"]
 
@@ -23,7 +23,7 @@ class DroppedDataWarning(UserWarning):
     """Data were dropped because the caller asked for it (``missing="complete"``)."""
 
 
-def _finish(
+def finish(
     scores,
     items,
     systems,
@@ -55,13 +55,13 @@ def _finish(
     keeps as it is (no copy). ``bounded``: every score is an integer of magnitude at most
     2**53, whose sums cannot overflow (no magnitude pass)."""
     if item_ranks is None:
-        _check_labels(items, "item", "item")
-    _check_labels(systems, "systems", "system")
+        check_labels(items, "item", "item")
+    check_labels(systems, "systems", "system")
     for arg, values, what in (("cluster", cluster, "cluster"), ("strata", strata, "stratum")):
         if values is not None:
-            _check_labels(values, arg, what, items)
+            check_labels(values, arg, what, items)
     for j, name in enumerate(group_names):
-        _check_labels([key[j] for key in group_keys], "by", f"{name!r} group")
+        check_labels([key[j] for key in group_keys], "by", f"{name!r} group")
     n_groups = len(group_keys)
     dropped = _dropped(complete, group_code, n_groups, bool(group_names))
     in_order = isinstance(item_ranks, range) and n_groups == 1  # see _row_order
@@ -89,7 +89,7 @@ def _finish(
     counts = np.bincount(group_code, minlength=n_groups)
     _check_items_per_group(counts, group_names, group_keys, score_arg)
     if not bounded:
-        _check_magnitude(scores, int(counts.max()), score_arg)
+        check_magnitude(scores, int(counts.max()), score_arg)
     if replicates is not None:
         replicates = tuple(own(c, dtype=np.float64) for c in replicates)
     cluster_codes, cluster_labels = _codes(cluster, order)
@@ -144,13 +144,13 @@ def _codes(values, order):
     appearance; ``(None, ())`` when not given."""
     if values is None:
         return None, ()
-    values = _object_array(values) if order is None else _object_array(values)[order]
+    values = object_array(values) if order is None else object_array(values)[order]
     labels = tuple(dict.fromkeys(values.tolist()))
     lookup = {v: i for i, v in enumerate(labels)}
     return np.array([lookup[v] for v in values.tolist()], dtype=np.int64), labels
 
 
-def _where(group_names, key) -> str:
+def group_phrase(group_names, key) -> str:
     return f" in group {dict(zip(group_names, key))}" if group_names else ""
 
 
@@ -159,7 +159,7 @@ def _check_unique_items(items, ranks, group_code, group_names, group_keys) -> No
     same = (ranks[1:] == ranks[:-1]) & (group_code[1:] == group_code[:-1])
     if same.any():
         first = int(np.argmax(same))
-        where = _where(group_names, group_keys[group_code[first]])
+        where = group_phrase(group_names, group_keys[group_code[first]])
         raise ValueError(
             f"`item`: each item must have one row; found {int(same.sum())} duplicated item "
             f"label(s){where} (the first: {items[first]!r}). Aggregate or remove the "
@@ -172,7 +172,7 @@ def _check_items_per_group(counts, group_names, group_keys, arg: str) -> None:
     small = np.flatnonzero(np.asarray(counts) < 2)
     if small.size:
         g = int(small[0])
-        where = _where(group_names, group_keys[g])
+        where = group_phrase(group_names, group_keys[g])
         raise ValueError(
             f"`{arg}`: a comparison needs at least 2 items{where}; got {int(counts[g])}."
         )
@@ -213,7 +213,7 @@ def check_design(
             f"({rows}, {design.n_systems}, n_columns) by its offsets and systems; got "
             f"{scores.shape}."
         )
-    finite = checked_finite or _finite_sum(scores)  # else counted
+    finite = checked_finite or finite_sum(scores)  # else counted
     bad = 0 if finite else int(np.count_nonzero(~np.isfinite(scores)))
     if bad:
         raise ValueError(f"`design.scores` must be finite; got {bad} NaN or infinite values.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .labels import _check_labels, _fmt, _object_array, _pandas, canonical_ranks
+from .labels import canonical_ranks, check_labels, object_array, pandas_module, quoted
 
 __all__ = ["check_replicate_labels", "replicate_cells"]
 
@@ -31,8 +31,8 @@ def check_replicate_labels(labels, systems) -> None:
                 raise ValueError(
                     f"`replicate`: systems {systems[i]!r} and {systems[j]!r} share some "
                     f"replicate labels but not all ({len(shared)} shared; only "
-                    f"{systems[i]!r} has {_fmt(only_i)}, only {systems[j]!r} has "
-                    f"{_fmt(only_j)}). Replicates are paired when two systems have the same "
+                    f"{systems[i]!r} has {quoted(only_i)}, only {systems[j]!r} has "
+                    f"{quoted(only_j)}). Replicates are paired when two systems have the same "
                     "labels (the same seeds) and unpaired when their labels are disjoint: "
                     "give the runs that are not paired labels of their own, or drop the "
                     "unmatched runs."
@@ -44,8 +44,8 @@ def _lacking_runs(labels, systems, i, j, runs) -> ValueError:
     lacking, having = (i, j) if runs[0] in labels[j] else (j, i)
     return ValueError(
         f"`replicate`: system {systems[lacking]!r} has no scores for the replicate(s) "
-        f"{_fmt(runs)} that system {systems[having]!r} has (both have "
-        f"{_fmt(labels[lacking])}). Systems with the same replicate labels (the same seeds) "
+        f"{quoted(runs)} that system {systems[having]!r} has (both have "
+        f"{quoted(labels[lacking])}). Systems with the same replicate labels (the same seeds) "
         "are paired and need a score for every one: add the missing runs, or drop the "
         "unmatched ones; runs that are not paired take labels of their own."
     )
@@ -76,9 +76,9 @@ def replicate_cells(rows, sys_code, replicate, values, n_rows, systems, items, m
         Each system's replicate labels, in canonical order (the columns of ``cells``).
     complete : ndarray of bool, shape (n_rows,)
     """
-    replicate = _object_array(replicate)
-    _check_labels(replicate, "replicate", "replicate")
-    codes, uniques = _pandas().factorize(replicate, sort=False)
+    replicate = object_array(replicate)
+    check_labels(replicate, "replicate", "replicate")
+    codes, uniques = pandas_module().factorize(replicate, sort=False)
     rank = canonical_ranks(uniques) if len(uniques) else np.zeros(0, dtype=np.int64)
     order = np.argsort(rank)  # codes in canonical order
     position = np.empty(len(uniques), dtype=np.int64)

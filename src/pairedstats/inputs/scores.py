@@ -7,13 +7,13 @@ import numbers
 import numpy as np
 
 from .._validation import check_choice
-from .labels import _pandas
+from .labels import pandas_module
 
 #: Largest magnitude of an integer score: above it, float64 does not hold every integer.
-_EXACT_INT = 2**53
+EXACT_INT = 2**53
 
 
-def _numeric(values, arg: str, what: str) -> np.ndarray:
+def numeric_scores(values, arg: str, what: str) -> np.ndarray:
     """Scores as float64, or a TypeError/ValueError saying which value cannot be one.
 
     Integers must be exact as floats (magnitude at most 2**53); pandas' nullable types
@@ -22,12 +22,12 @@ def _numeric(values, arg: str, what: str) -> np.ndarray:
     """
     if isinstance(values, np.ma.MaskedArray):
         return _masked(values, arg, what)
-    pd = _pandas()
+    pd = pandas_module()
     if isinstance(values, (pd.Series, pd.Index)) and values.dtype.kind in "biuf":
         values = values.to_numpy(dtype=np.float64 if values.hasnans else None, na_value=np.nan)
     arr = np.asarray(values)
     if arr.dtype.kind in "iu":
-        _check_exact_ints(arr, arg, what)
+        check_exact_ints(arr, arg, what)
     if arr.dtype.kind in "biuf":
         return arr.astype(np.float64, copy=False)
     if arr.dtype.kind == "c":
@@ -44,8 +44,8 @@ def _numeric(values, arg: str, what: str) -> np.ndarray:
                 f"`{arg}`: {what} must be numeric; got dtype {arr.dtype} with the non-numeric "
                 f"value {v!r}. Convert the column first (e.g. pandas.to_numeric)."
             )
-        if isinstance(v, numbers.Integral) and abs(int(v)) > _EXACT_INT:
-            _check_exact_ints(np.array([int(v)], dtype=object), arg, what)
+        if isinstance(v, numbers.Integral) and abs(int(v)) > EXACT_INT:
+            check_exact_ints(np.array([int(v)], dtype=object), arg, what)
         out[i] = float(v)
     return out.reshape(arr.shape)
 
@@ -61,11 +61,11 @@ def _masked(values: np.ma.MaskedArray, arg: str, what: str) -> np.ndarray:
     mask = np.ma.getmaskarray(values)
     data = np.ma.getdata(values)
     if data.dtype.kind in "biufc":  # the data under the mask is never read (nor checked)
-        out = _numeric(np.where(mask, np.zeros((), data.dtype), data), arg, what)
+        out = numeric_scores(np.where(mask, np.zeros((), data.dtype), data), arg, what)
     else:
         data = data.astype(object)
         data[mask] = None
-        out = _numeric(data, arg, what)
+        out = numeric_scores(data, arg, what)
     out = np.array(out, dtype=np.float64)
     out[mask] = np.nan
     return out
@@ -78,7 +78,7 @@ def first_non_number(values) -> object:
     Messages name the marker that keeps a column from being numeric, not a number stored as
     text before it.
     """
-    first_text, na = None, _pandas().NA
+    first_text, na = None, pandas_module().NA
     for value in values:
         if value is None or value is na or isinstance(value, (bool, np.bool_)):
             continue
@@ -93,12 +93,10 @@ def first_non_number(values) -> object:
     return first_text
 
 
-def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
-    if not arr.size or (
-        arr.dtype != object and -_EXACT_INT <= arr.min() <= arr.max() <= _EXACT_INT
-    ):
+def check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
+    if not arr.size or (arr.dtype != object and -EXACT_INT <= arr.min() <= arr.max() <= EXACT_INT):
         return
-    big = arr[(arr > _EXACT_INT) | (arr < -_EXACT_INT)]
+    big = arr[(arr > EXACT_INT) | (arr < -EXACT_INT)]
     if big.size:
         raise ValueError(
             f"`{arg}`: {what} must be integers of magnitude at most 2**53, which float64 "
@@ -108,7 +106,7 @@ def _check_exact_ints(arr: np.ndarray, arg: str, what: str) -> None:
         )
 
 
-def _check_infinite(scores: np.ndarray, arg: str, where) -> None:
+def check_infinite(scores: np.ndarray, arg: str, where) -> None:
     inf = np.isinf(scores)
     if inf.any():
         idx = np.argwhere(inf)
@@ -118,7 +116,7 @@ def _check_infinite(scores: np.ndarray, arg: str, where) -> None:
         )
 
 
-def _check_missing(present: np.ndarray, scores: np.ndarray, items, systems, arg, missing):
+def check_missing(present: np.ndarray, scores: np.ndarray, items, systems, arg, missing):
     """Return the mask of complete rows; raise unless ``missing='complete'``."""
     nan = np.isnan(scores).any(axis=-1) & present
     absent = ~present
@@ -152,11 +150,11 @@ def _check_missing(present: np.ndarray, scores: np.ndarray, items, systems, arg,
     )
 
 
-def _check_missing_arg(missing) -> str:
+def check_missing_arg(missing) -> str:
     return check_choice(missing, "missing", ("raise", "complete"))
 
 
-def _check_magnitude(scores: np.ndarray, n_items: int, arg: str) -> None:
+def check_magnitude(scores: np.ndarray, n_items: int, arg: str) -> None:
     """Sums of ``n_items`` scores and differences of two must stay finite."""
     largest = 0.0
     if scores.size:  # the largest magnitude, NaN left out
@@ -180,7 +178,7 @@ def _least_and_largest(scores: np.ndarray):
     return np.fmin.reduce([p[0] for p in pieces]), np.fmax.reduce([p[1] for p in pieces])
 
 
-def _finite_sum(scores: np.ndarray) -> bool:
+def finite_sum(scores: np.ndarray) -> bool:
     """Whether the sum of float ``scores`` is finite, which shows that none is NaN or
     infinite (one pass, no copy); a sum that overflows says nothing (False)."""
     with np.errstate(over="ignore", invalid="ignore"):

@@ -8,11 +8,18 @@ import numpy as np
 
 from ..core._warn import warn
 from ..core.design import TwoSampleDesign, unit_roundoff
-from .datasets import _check_dims, _coordinate
-from .frames import _check_by, _check_columns, _group_codes
-from .labels import _as_list, _check_labels, _fmt, _object_array, _pandas, _positions
-from .paired import DroppedDataWarning, _where
-from .scores import _numeric
+from .datasets import check_dims, dimension_labels
+from .frames import check_by, check_columns, group_codes
+from .labels import (
+    as_list,
+    check_labels,
+    label_positions,
+    object_array,
+    pandas_module,
+    quoted,
+)
+from .paired import DroppedDataWarning, group_phrase
+from .scores import numeric_scores
 
 __all__ = [
     "check_two_sample",
@@ -25,7 +32,7 @@ __all__ = [
 def _finite_sample(values, arg: str, label) -> tuple[np.ndarray, int]:
     if np.ndim(values) != 1:
         raise ValueError(f"`{arg}` must be one-dimensional; got shape {np.shape(values)}.")
-    arr = _numeric(values, arg, f"the scores of {label!r}")
+    arr = numeric_scores(values, arg, f"the scores of {label!r}")
     if np.isinf(arr).any():
         raise ValueError(
             f"`{arg}`: scores must be finite; group {label!r} has {int(np.isinf(arr).sum())} "
@@ -107,7 +114,7 @@ def check_two_sample(design, arg: str = "design") -> TwoSampleDesign:
     for g in range(design.n_groups):
         for side, sample in zip(design.labels, design.samples(g), strict=True):
             if sample.size < 1:
-                where = _where(design.group_names, design.group_keys[g])
+                where = group_phrase(design.group_names, design.group_keys[g])
                 raise ValueError(
                     f"`{arg}`: each group needs at least 1 value; group {side!r} has none{where}."
                 )
@@ -118,7 +125,7 @@ def _pick_labels(available: list, a, b, arg: str):
     if a is None and b is None:
         if len(available) != 2:
             raise ValueError(
-                f"`a`, `b`: {arg} has {len(available)} labels ({_fmt(available)}); name the two "
+                f"`a`, `b`: {arg} has {len(available)} labels ({quoted(available)}); name the two "
                 "to compare with `a=` and `b=`."
             )
         return available[0], available[1]
@@ -127,7 +134,7 @@ def _pick_labels(available: list, a, b, arg: str):
     unknown = [x for x in (a, b) if x not in available]
     if unknown:
         raise ValueError(
-            f"`a`, `b`: unknown label(s) {_fmt(unknown)}; {arg} has {_fmt(available, 30)}."
+            f"`a`, `b`: unknown label(s) {quoted(unknown)}; {arg} has {quoted(available, 30)}."
         )
     if a == b:
         raise ValueError(f"`a`, `b`: the two groups must differ; got {a!r} twice.")
@@ -163,24 +170,24 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
     are an error. Wide: ``a`` and ``b`` name two columns (default: the only two numeric
     ones); unequal lengths are given by trailing NaN, which are counted and reported.
     """
-    by = _as_list(by, "by")
+    by = as_list(by, "by")
     if group is not None:
         if score is None:
             raise ValueError("A tidy table needs `score` with `group`; got score=None.")
-        _check_columns(frame, {"score": [score], "group": [group], "by": by})
-        _check_by(frame, by, {"group": [group], "score": [score]})
+        check_columns(frame, {"score": [score], "group": [group], "by": by})
+        check_by(frame, by, {"group": [group], "score": [score]})
         if frame[group].isna().any():
             raise ValueError(
                 f"`group`: column {group!r} has {int(frame[group].isna().sum())} missing label(s)."
             )
         # labels coded once, compared by code: `labels == la` would compare a tuple label
         # element by element
-        label_code, uniques = _pandas().factorize(_object_array(frame[group].tolist()))
+        label_code, uniques = pandas_module().factorize(object_array(frame[group].tolist()))
         available = list(uniques)
         la, lb = _pick_labels(available, a, b, f"column {group!r}")
-        code_a, code_b = _positions(available, [la, lb])
+        code_a, code_b = label_positions(available, [la, lb])
         is_a, is_b = label_code == code_a, label_code == code_b
-        values = _numeric(frame[score], "score", f"column {score!r}")
+        values = numeric_scores(frame[score], "score", f"column {score!r}")
         nan = np.isnan(values) & (is_a | is_b)
         if nan.any():
             raise ValueError(
@@ -193,7 +200,7 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
                 f"`score`: scores must be finite; column {score!r} has "
                 f"{int(np.isinf(values).sum())} infinite value(s)."
             )
-        code, keys = _group_codes(frame, by)
+        code, keys = group_codes(frame, by)
         rows = _rows_by_code(code, len(keys))
         list_a = [values[r[is_a[r]]] for r in rows]
         list_b = [values[r[is_b[r]]] for r in rows]
@@ -202,16 +209,16 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
     reserved = set(by)
     numeric = [c for c in frame.columns if c not in reserved and frame[c].dtype.kind in "biuf"]
     if a is None and b is None:
-        _check_columns(frame, {"by": by})
+        check_columns(frame, {"by": by})
         la, lb = _pick_labels(numeric, None, None, "the table's numeric columns")
     else:
         named = {"a": [a] if a is not None else [], "b": [b] if b is not None else []}
-        _check_columns(frame, {**named, "by": by})
-        _check_by(frame, by, named)
+        check_columns(frame, {**named, "by": by})
+        check_by(frame, by, named)
         la, lb = _pick_labels(list(frame.columns), a, b, "the table")
-    xa_all = _numeric(frame[la], "a", f"column {la!r}")
-    xb_all = _numeric(frame[lb], "b", f"column {lb!r}")
-    code, keys = _group_codes(frame, by)
+    xa_all = numeric_scores(frame[la], "a", f"column {la!r}")
+    xb_all = numeric_scores(frame[lb], "b", f"column {lb!r}")
+    code, keys = group_codes(frame, by)
     list_a, list_b, dropped = [], [], []
     for r in _rows_by_code(code, len(keys)):
         xa = _trailing_nan(xa_all[r], "a", la)
@@ -240,42 +247,43 @@ def two_sample_from_dataset(ds, *, score=None, group="group", a=None, b=None, it
     ``item``; NaN padding for unequal sizes is counted and reported) or a coordinate along
     ``item`` labelling each value. Every other dimension is a sweep.
     """
-    _check_dims(ds, {"item": item})
+    check_dims(ds, {"item": item})
     if score is None:
         names = [v for v in ds.data_vars if item in ds[v].dims]
         if len(names) != 1:
             raise ValueError(
-                f"`score`: name the score variable; the dataset has {_fmt(list(ds.data_vars))}."
+                f"`score`: name the score variable; the dataset has {quoted(list(ds.data_vars))}."
             )
         score = names[0]
     if score not in ds.data_vars:
         raise ValueError(
             f"`score`: no data variable named {score!r}; the dataset has "
-            f"{_fmt(list(ds.data_vars), limit=30)}."
+            f"{quoted(list(ds.data_vars), limit=30)}."
         )
     var = ds[score]
     # every group label must be present, as in a table's group column: an item whose label
     # is missing would be left out of both samples unseen (or NaN read as a third group)
     if group in var.dims:
-        available = _coordinate(ds, group, "group")
+        available = dimension_labels(ds, group, "group")
         la, lb = _pick_labels(available, a, b, f"dimension {group!r}")
-        sides = [var.isel({group: i}) for i in _positions(available, [la, lb])]
+        sides = [var.isel({group: i}) for i in label_positions(available, [la, lb])]
     elif group in ds.coords and ds[group].dims == (item,):
-        labels = _object_array(ds[group].to_numpy().tolist())
-        _check_labels(labels, "group", f"{group!r} coordinate")
+        labels = object_array(ds[group].to_numpy().tolist())
+        check_labels(labels, "group", f"{group!r} coordinate")
         # labels coded once, compared by code: `labels == la` would compare a tuple label
         # element by element
-        code, uniques = _pandas().factorize(labels)
+        code, uniques = pandas_module().factorize(labels)
         available = list(uniques)
         la, lb = _pick_labels(available, a, b, f"coordinate {group!r}")
         sides = [
-            var.isel({item: np.flatnonzero(code == c)}) for c in _positions(available, [la, lb])
+            var.isel({item: np.flatnonzero(code == c)})
+            for c in label_positions(available, [la, lb])
         ]
     else:
         raise ValueError(
             f"`group`: {group!r} is neither a dimension of {score!r} nor a coordinate along "
-            f"{item!r}; the dataset has dims {_fmt(list(ds.dims))} and coords "
-            f"{_fmt(list(ds.coords))}."
+            f"{item!r}; the dataset has dims {quoted(list(ds.dims))} and coords "
+            f"{quoted(list(ds.coords))}."
         )
     sweep = [d for d in sides[0].dims if d != item]
     sides = [s.transpose(*sweep, item) for s in sides]

@@ -160,9 +160,9 @@ class ComparisonResult:
         data: dict[str, Any] = {}
         for j, name in enumerate(self.group_names):
             keys = [key[j] for key in self.group_keys]
-            data[name] = np.repeat(_label_array(keys), n_comp)
-        data[self.label_columns[0]] = np.tile(_label_array(self.label_a), n_groups)
-        data[self.label_columns[1]] = np.tile(_label_array(self.label_b), n_groups)
+            data[name] = np.repeat(label_array(keys), n_comp)
+        data[self.label_columns[0]] = np.tile(label_array(self.label_a), n_groups)
+        data[self.label_columns[1]] = np.tile(label_array(self.label_b), n_groups)
         for name, values in self.columns.items():
             data[name] = values.copy()
         return labelled_frame(data, (*self.group_names, *self.label_columns), self.metadata)
@@ -194,7 +194,7 @@ class ComparisonResult:
                 "c in df.columns])."
             )
         names = list(self.group_names)
-        levels, positions = _group_grid(self.group_keys, len(names))
+        levels, positions = group_grid(self.group_keys, len(names))
         shape = tuple(len(v) for v in levels)
         full = int(np.prod(shape, dtype=np.int64)) == len(self.group_keys)
         n_comp = len(self.label_a)
@@ -209,7 +209,7 @@ class ComparisonResult:
                 out[...] = np.nan
             out[(*positions, slice(None))] = values
             data[name] = (dims, out)
-        coords = {n: (n, _coordinate_values(v)) for n, v in zip(names, levels)}
+        coords = {n: (n, coordinate_values(v)) for n, v in zip(names, levels)}
         ds = xr.Dataset(data, coords=coords)
         pairs = comparison_coordinates(self.label_columns, self.label_a, self.label_b)
         ds = ds.assign_coords(pairs)
@@ -430,8 +430,8 @@ class SystemTable:
         n_groups, p = len(self.group_keys), len(self.systems)
         data = {}
         for j, name in enumerate(self.group_names):
-            data[name] = np.repeat(_label_array([key[j] for key in self.group_keys]), p)
-        data["system"] = np.tile(_label_array(self.systems), n_groups)
+            data[name] = np.repeat(label_array([key[j] for key in self.group_keys]), p)
+        data["system"] = np.tile(label_array(self.systems), n_groups)
         data.update({k: v.copy() for k, v in self.columns.items()})
         return labelled_frame(data, (*self.group_names, "system"), self.metadata)
 
@@ -448,7 +448,7 @@ class SystemTable:
         import xarray as xr
 
         names = list(self.group_names)
-        levels, positions = _group_grid(self.group_keys, len(names))
+        levels, positions = group_grid(self.group_keys, len(names))
         shape = tuple(len(v) for v in levels)
         full = int(np.prod(shape, dtype=np.int64)) == len(self.group_keys)
         data = {}
@@ -461,8 +461,8 @@ class SystemTable:
                 out[...] = np.nan
             out[(*positions, slice(None))] = values
             data[name] = ((*names, "system"), out)
-        coords = {n: (n, _coordinate_values(v)) for n, v in zip(names, levels)}
-        coords["system"] = ("system", _coordinate_values(self.systems))
+        coords = {n: (n, coordinate_values(v)) for n, v in zip(names, levels)}
+        coords["system"] = ("system", coordinate_values(self.systems))
         ds = xr.Dataset(data, coords=coords)
         ds.attrs.update({k: v for k, v in self.metadata.items() if v is not None})
         return ds
@@ -503,7 +503,7 @@ def comparison_coordinates(names: tuple[str, str], label_a, label_b):
     import xarray as xr
     from xarray.indexes import PandasMultiIndex
 
-    values = [_coordinate_values(label_a), _coordinate_values(label_b)]
+    values = [coordinate_values(label_a), coordinate_values(label_b)]
     levels, codes = [], []
     for side in values:
         level, code = _factorize(side)
@@ -539,10 +539,10 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if code == len(level):
             level.append(value)
         codes[i] = code
-    return _label_array(level), codes
+    return label_array(level), codes
 
 
-def _group_grid(group_keys, n_names: int) -> tuple[list[list], list[np.ndarray]]:
+def group_grid(group_keys, n_names: int) -> tuple[list[list], list[np.ndarray]]:
     """Each group dimension's labels in order of first appearance (typed, so that 1 and
     "1" or True stay distinct), and each group's position along it."""
     levels, positions = [], []
@@ -560,7 +560,7 @@ def _group_grid(group_keys, n_names: int) -> tuple[list[list], list[np.ndarray]]
     return levels, positions
 
 
-def _label_array(values) -> np.ndarray:
+def label_array(values) -> np.ndarray:
     """Labels as a 1-D object array, element by element: a tuple label stays one element
     (``np.asarray`` would make a list of pairs a 2-D array)."""
     values = list(values)
@@ -573,7 +573,7 @@ def _label_array(values) -> np.ndarray:
 _PLAIN = (str, bool, int, float)
 
 
-def _coordinate_values(labels) -> np.ndarray:
+def coordinate_values(labels) -> np.ndarray:
     """Labels as the values of an xarray coordinate, each keeping its type.
 
     Labels all of one plain type get that type's numpy dtype (as ``np.asarray`` gives);
@@ -586,7 +586,7 @@ def _coordinate_values(labels) -> np.ndarray:
         values = np.asarray(labels)
         if values.ndim == 1 and values.dtype != object:
             return values
-    return _label_array(labels)
+    return label_array(labels)
 
 
 def _with_missing(dtype: np.dtype) -> np.dtype:

@@ -14,9 +14,9 @@ from ..._validation import check_alpha
 from ...core import friedman as core
 from .._shared.results import (
     ComparisonResult,
-    _coordinate_values,
-    _group_grid,
-    _label_array,
+    coordinate_values,
+    group_grid,
+    label_array,
     labelled_flags,
     labelled_frame,
 )
@@ -141,9 +141,9 @@ class FriedmanResult(ComparisonResult):
             clique is a run of systems adjacent in mean rank; with the others it may skip
             one.
         """
-        from ...plotting import _group_index
+        from ...plotting import group_index
 
-        return self._cliques(alpha, _group_index(self, group))
+        return self._cliques(alpha, group_index(self, group))
 
     def _cliques(self, alpha, g: int) -> list[frozenset]:
         """:meth:`cliques` of the group at position ``g`` (the callers that hold one)."""
@@ -175,7 +175,7 @@ class FriedmanResult(ComparisonResult):
 
     # ----------------------------------------------------------------- tables
     def _group_frame(self, repeat: int) -> dict:
-        return {name: np.repeat(_label_array([key[j] for key in self.group_keys]), repeat)
+        return {name: np.repeat(label_array([key[j] for key in self.group_keys]), repeat)
                 for j, name in enumerate(self.group_names)}  # fmt: skip
 
     def omnibus(self):
@@ -213,7 +213,7 @@ class FriedmanResult(ComparisonResult):
 
         k = len(self.systems)
         data = self._group_frame(k)
-        data["system"] = np.tile(_label_array(self.systems), len(self.group_keys))
+        data["system"] = np.tile(label_array(self.systems), len(self.group_keys))
         data["mean_rank"] = np.asarray(self.mean_rank).reshape(-1).copy()
         letters = []
         for g in range(len(self.group_keys)):
@@ -234,12 +234,12 @@ class FriedmanResult(ComparisonResult):
             (:meth:`ComparisonResult.to_dataset`), and ``mean_rank``.
         """
         ds = super().to_dataset()
-        levels, positions = _group_grid(self.group_keys, len(self.group_names))
+        levels, positions = group_grid(self.group_keys, len(self.group_names))
         shape = tuple(len(v) for v in levels)
         out = np.full((*shape, len(self.systems)), np.nan)  # NaN where a grid cell has no group
         out[(*positions, slice(None))] = self.mean_rank
         ds["mean_rank"] = ((*self.group_names, "system"), out)
-        return ds.assign_coords(system=("system", _coordinate_values(self.systems)))
+        return ds.assign_coords(system=("system", coordinate_values(self.systems)))
 
     def __str__(self) -> str:
         shown = display._shown(self)[1]

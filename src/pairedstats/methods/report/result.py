@@ -18,7 +18,7 @@ __all__ = ["BETTER", "IN_SET", "TESTS", "WORSE", "Report"]
 #: The tests a report can summarise: the accessor method and its name in the notes.
 TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD",
          "mcnemar": "McNemar's test"}  # fmt: skip
-_ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
+ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
              "fdr_bh": "Benjamini-Hochberg", "fdr_by": "Benjamini-Yekutieli"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
 IN_SET = "\u22c4"  # diamond: in the metric's best set (model confidence set)
@@ -259,7 +259,7 @@ class Report:
         p = f"$p < {alpha:g}$" if latex else f"p < {alpha:g}"
         name = TESTS[self.test]
         if self.adjust is not None:
-            how = f"{_ADJUSTED[self.adjust]}-adjusted {p}"
+            how = f"{ADJUSTED[self.adjust]}-adjusted {p}"
         elif self.test == "tukey_hsd":
             how = p if self.baseline is None else f"many-to-one {p}"
         else:

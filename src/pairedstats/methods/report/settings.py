@@ -9,7 +9,7 @@ import numpy as np
 from ... import _validation
 from ...core.draws import root_entropy
 from .._shared.registry import SPECS
-from .result import _ADJUSTED, TESTS
+from .result import ADJUSTED, TESTS
 
 __all__ = ["Settings", "check"]
 
@@ -61,7 +61,7 @@ def _adjust(adjust, test: str, baseline):
     bootstrap, McNemar's test), None for the Tukey HSD (its statistic controls the family)."""
     adjusts = "adjust" in {k.name for k in SPECS[test].keywords}
     if adjust is not None:
-        adjust = _validation.check_choice(adjust, "adjust", ("auto", *_ADJUSTED))
+        adjust = _validation.check_choice(adjust, "adjust", ("auto", *ADJUSTED))
     if not adjusts and adjust not in ("auto", None):
         raise ValueError(
             f"`adjust`: {test} controls its family by its own statistic (the range, or "
