@@ -117,6 +117,7 @@ def test_many_vs_one_batch_equals_the_reference_counter(k):
             np.testing.assert_array_equal(got[g], all_pairs[g, same])
 
 
+@pytest.mark.slow  # 1.5 s; test_tukey_batch_equals_the_reference_counter stays quick
 def test_tukey_batch_mixes_table_and_shuffle_groups():
     # 4 systems: up to 43,690 items on the table layout, more shuffled, in one call
     groups = _mixed_groups(4, [10, 43_691, 12])
@@ -136,6 +137,7 @@ def test_tukey_batch_mixes_table_and_shuffle_groups():
         )
 
 
+@pytest.mark.slow  # 1.3 s: the dispatch at large sizes
 def test_tukey_batch_is_one_kernel_call_per_worker_or_a_few_when_large(monkeypatch):
     groups = _mixed_groups(5, [30] * 40)
     batch = ct.MonteCarloBatch(groups, 3, [("t", i) for i in range(40)])

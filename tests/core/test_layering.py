@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 CORE = Path(__file__).parents[2] / "src" / "pairedstats" / "core"
 MODULES = sorted(
     ".".join(p.relative_to(CORE).with_suffix("").parts).removesuffix(".__init__")
@@ -46,6 +48,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow  # a fresh interpreter per module
 def test_every_core_module_imports_without_pandas_or_xarray():
     modules = [m if m != "__init__" else "" for m in MODULES]
     run = subprocess.run(

@@ -123,9 +123,8 @@ if __name__ == "__main__":
 
 @pytest.mark.parametrize(
     "start",
-    # a new interpreter that imports the package takes seconds: the quick loop forks only
-    ["fork", pytest.param("forkserver", marks=pytest.mark.slow),
-     pytest.param("spawn", marks=pytest.mark.slow)],
+    # a new interpreter that imports the package takes seconds: the full run only
+    [pytest.param(start, marks=pytest.mark.slow) for start in ("fork", "forkserver", "spawn")],
 )  # fmt: skip
 def test_a_child_process_computes_after_the_parent_used_the_pool(start, tmp_path):
     import multiprocessing

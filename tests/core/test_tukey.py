@@ -345,6 +345,7 @@ def test_shuffle_path_is_uniform():
     assert np.all(np.abs(p - exact) <= 4 * se + 1e-12)
 
 
+@pytest.mark.slow  # 1 s; the exact and brute-force tests of tolerance mode stay quick
 def test_tolerance_mode_counts_float_ties():
     # nDCG-like irrational scores: system 1 is system 0 with the items' values swapped,
     # so the observed difference is reached exactly by some arrangements
