@@ -575,13 +575,11 @@ def _interleaved(table: dict) -> set:
 
 def _turns(results: dict, top: str, bottom: str):
     """The seconds of ``top`` and ``bottom`` turn by turn, when one was timed with the other
-    as its reference; else None."""
+    (its peer or floor) as its reference; else None."""
     if results[top].get("reference_seconds") and results[top]["peer"] == bottom:
         return results[top]["all_seconds"], results[top]["reference_seconds"]
     if results[bottom].get("reference_seconds") and results[bottom]["peer"] == top:
         return results[bottom]["reference_seconds"], results[bottom]["all_seconds"]
-    if results[top].get("reference_seconds"):  # a floor headline: the floor's turns
-        return results[top]["all_seconds"], results[top]["reference_seconds"]
     return None
 
 

@@ -7,7 +7,7 @@ matrix product: ``both[a, b] = sum_i X[i, a] X[i, b]`` (``X^T X``), ``only_a = o
 both`` and ``only_b = ones[b] - both`` with ``ones`` the column sums. The products of 0s and
 1s are exact in float64 and so is every partial sum below ``2**53``: the counts are the
 integers, whatever the order of the summation. The p-values take arrays
-(:mod:`scipy.stats`), Tango's ends are bisected for every table together
+(:mod:`scipy.stats`), Tango's ends are found by Brent's steps for every table together
 (:func:`pairedstats.core.tango.tango_ends`), and clusters are one grouped sum: the sums
 ``S[c, s]`` of each system's outcomes over each cluster give ``D_c = S[c, b] - S[c, a]`` of
 every pair, and ``sum_c D_c^2`` from the product ``S^T S``.

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ranktest import asymptotic_pvalues
+from .ranktest import asymptotic_pvalues, continuity
 from .signrank import AUTO_EXACT_BELOW, null_pmf
 from .ties import ERROR_ULPS, exact_scores, whole_rows
 
@@ -134,14 +134,8 @@ def _block(xa, xb, exact, precision, alternative, correction):
     mean = n * (n + 1) / 4.0
     sigma = np.sqrt(n * (n + 1) * (2 * n + 1) / 24.0 - ties / 48.0)
     dz = statistic - mean
-    if not correction:
-        shift = 0.0
-    elif alternative == "two-sided":
-        shift = 0.5 * np.sign(dz)
-    else:
-        shift = 0.5 if alternative == "greater" else -0.5
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(sigma > 0, (dz - shift) / sigma, 0.0)
+        z = np.where(sigma > 0, (dz - continuity(dz, alternative, correction)) / sigma, 0.0)
     pvalue = asymptotic_pvalues(z, sigma, alternative)
     use_exact = (n < AUTO_EXACT_BELOW) & (ties == 0) & (n_zeros == 0)
     for m in np.unique(n[use_exact]).tolist():
