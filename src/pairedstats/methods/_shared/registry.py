@@ -127,6 +127,15 @@ class MethodSpec:
     binary_scores : bool
         The method takes pass/fail scores only (0 or 1, bool or numbers; McNemar's test):
         its check refuses any other score, and the test suites draw such scores for it.
+    example_keywords : dict
+        Keyword -> value: the method's keywords in the small default call that the test
+        suites build for it (the registry, command-line and property tests, the golden
+        calls): a value for every required keyword (``items_for``'s ``difference``), and any
+        keyword such a call needs. Without it, the default call gives only the inputs (and
+        a small ``n_resamples`` and an ``rng`` where the method takes them).
+    report_test : str or None
+        The method can be the report's ``test`` (``report(test=name)``): the name the
+        report prints for it (``"paired bootstrap"``); None: it cannot.
     """
 
     name: str
@@ -149,6 +158,8 @@ class MethodSpec:
     formats: tuple = ("text", "csv", "json", "markdown", "latex")
     input_docs: dict = field(default_factory=dict)
     binary_scores: bool = False
+    example_keywords: dict = field(default_factory=dict)
+    report_test: str | None = None
 
     def keyword(self, name: str) -> Keyword:
         """The keyword ``name`` of the method (a StopIteration if it has none)."""

@@ -238,6 +238,7 @@ SPEC = register(
             >>> dict(res["ci_low"].sizes)
             {'seed': 3, 'comparison': 1}""",
         },
+        report_test="paired bootstrap",
     )
 )
 bootstrap = array_function(SPEC, _read, __name__)

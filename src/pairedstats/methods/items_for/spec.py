@@ -154,5 +154,6 @@ SPEC = register(
             >>> int(connor["n_items_needed"].item())
             371""",
         },
+        example_keywords={"difference": 0.3},
     )
 )

@@ -183,6 +183,7 @@ SPEC = register(
             >>> dict(res["pvalue"].sizes)
             {'fold': 2, 'comparison': 2}""",
         },
+        report_test="McNemar's test",
     )
 )
 mcnemar = array_function(SPEC, _read, __name__)

@@ -226,6 +226,7 @@ SPEC = register(
             >>> dict(res["pvalue"].sizes)
             {'dataset': 2, 'comparison': 3}""",
         },
+        report_test="randomized Tukey HSD",
     )
 )
 tukey_hsd = array_function(SPEC, _read, __name__)
