@@ -1,6 +1,7 @@
 """The report: its numbers are those of the method calls it summarises, and its displays
 (text, Markdown, HTML, LaTeX) say what the marks mean."""
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from tests.data import unsorted_runs
 
 import pairedstats
 from pairedstats import cli, display
+from pairedstats.methods._shared.registry import SPECS
+from pairedstats.methods.report.result import TESTS
 
 RUNS = unsorted_runs()
 METRICS = ["ndcg", "p10"]
@@ -362,7 +365,7 @@ def test_without_jinja2_latex_names_the_extra_and_html_falls_back(monkeypatch, a
 
 
 def test_invalid_keywords_are_named():
-    with pytest.raises(ValueError, match="`test` must be one of 'bootstrap', 'tukey_hsd'"):
+    with pytest.raises(ValueError, match="`test` must be one of 'bootstrap', 'mcnemar', 'tukey"):
         _report(test="anova")
     with pytest.raises(ValueError, match="`digits` must be an integer from 0 to 15"):
         _report(digits=-1)
@@ -372,6 +375,30 @@ def test_invalid_keywords_are_named():
         _report(seed=1)
     with pytest.raises(ValueError, match="`confidence_level`"):
         _report(confidence_level=1.5)
+
+
+def test_the_tests_are_the_methods_whose_spec_names_them_for_the_report():
+    """``MethodSpec.report_test`` makes a method a report's test: ``test=`` takes it, the
+    command line offers it, the docstring (and so the stubs) name it, the notes print it."""
+    flagged = {n: s.report_test for n, s in SPECS.items() if s.report_test is not None}
+    assert dict(TESTS) == flagged
+    assert {"bootstrap", "tukey_hsd", "mcnemar"} <= set(flagged)
+    parser = cli.build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    (option,) = [a for a in commands.choices["report"]._actions if a.dest == "test"]
+    missing = [n for n in flagged if n not in option.choices]
+    assert not missing, (
+        f"`pairedstats report --test` does not offer {missing}: import them before `report` "
+        "in src/pairedstats/methods/__init__.py (the report is registered last)"
+    )
+    keyword = SPECS["report"].keyword("test")
+    missing = [n for n in flagged if f'"{n}"' not in keyword.type]
+    assert not missing, (
+        f"the type of the report's `test` keyword does not name {missing}: add them to it in "
+        "src/pairedstats/methods/report/spec.py (the stubs' Literal is read from it)"
+    )
+    for name in ("bootstrap", "tukey_hsd"):
+        assert f"({flagged[name]}" in _report(test=name, baseline="bm25").notes()[0]
 
 
 def test_the_accessor_docstrings_run():

@@ -433,27 +433,6 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | RanksumResult: ...
-    def report(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
-        confidence_level: _Float = ...,
-        n_resamples: _Int | None = ...,
-        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
-        progress: _Bool = ...,
-        lower_is_better: _Bool | str | Sequence[str] = ...,
-        digits: _Int = ...,
-        bold_best: _Bool = ...,
-        ranks: _Bool = ...,
-        mcs: _Bool = ...,
-    ) -> Report: ...
     @overload
     def signrank(
         self,
@@ -562,6 +541,27 @@ class PairedDataArrayAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | TukeyHSDResult: ...
+    def report(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
+        confidence_level: _Float = ...,
+        n_resamples: _Int | None = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        progress: _Bool = ...,
+        lower_is_better: _Bool | str | Sequence[str] = ...,
+        digits: _Int = ...,
+        bold_best: _Bool = ...,
+        ranks: _Bool = ...,
+        mcs: _Bool = ...,
+    ) -> Report: ...
 
 class PairedDataFrameAccessor:
     def __init__(
@@ -985,28 +985,6 @@ class PairedDataFrameAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | RanksumResult: ...
-    def report(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
-        confidence_level: _Float = ...,
-        n_resamples: _Int | None = ...,
-        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
-        progress: _Bool = ...,
-        lower_is_better: _Bool | str | Sequence[str] = ...,
-        digits: _Int = ...,
-        bold_best: _Bool = ...,
-        ranks: _Bool = ...,
-        mcs: _Bool = ...,
-    ) -> Report: ...
     @overload
     def signrank(
         self,
@@ -1121,6 +1099,28 @@ class PairedDataFrameAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | TukeyHSDResult: ...
+    def report(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
+        confidence_level: _Float = ...,
+        n_resamples: _Int | None = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        progress: _Bool = ...,
+        lower_is_better: _Bool | str | Sequence[str] = ...,
+        digits: _Int = ...,
+        bold_best: _Bool = ...,
+        ranks: _Bool = ...,
+        mcs: _Bool = ...,
+    ) -> Report: ...
 
 class PairedDatasetAccessor:
     def __init__(
@@ -1526,27 +1526,6 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | RanksumResult: ...
-    def report(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
-        confidence_level: _Float = ...,
-        n_resamples: _Int | None = ...,
-        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
-        progress: _Bool = ...,
-        lower_is_better: _Bool | str | Sequence[str] = ...,
-        digits: _Int = ...,
-        bold_best: _Bool = ...,
-        ranks: _Bool = ...,
-        mcs: _Bool = ...,
-    ) -> Report: ...
     @overload
     def signrank(
         self,
@@ -1655,3 +1634,24 @@ class PairedDatasetAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | TukeyHSDResult: ...
+    def report(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
+        confidence_level: _Float = ...,
+        n_resamples: _Int | None = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        progress: _Bool = ...,
+        lower_is_better: _Bool | str | Sequence[str] = ...,
+        digits: _Int = ...,
+        bold_best: _Bool = ...,
+        ranks: _Bool = ...,
+        mcs: _Bool = ...,
+    ) -> Report: ...

@@ -4,20 +4,44 @@ joined on the systems' labels (:class:`Report`)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ... import display
 from ...core.rates import rate_interval
+from .._shared.registry import SPECS
 from .._shared.results import IntervalRule
 from . import render as report_render
 
 __all__ = ["BETTER", "IN_SET", "TESTS", "WORSE", "Report"]
 
-#: The tests a report can summarise: the accessor method and its name in the notes.
-TESTS = {"bootstrap": "paired bootstrap", "tukey_hsd": "randomized Tukey HSD",
-         "mcnemar": "McNemar's test"}  # fmt: skip
+
+class _Tests(Mapping):
+    """Method name -> the name the report prints for it: every registered method whose spec
+    sets ``report_test`` (:class:`~pairedstats.methods._shared.registry.MethodSpec`), in
+    registration order, read from the registry whenever it is asked (a method registered
+    later is one of them)."""
+
+    def _now(self) -> dict:
+        return {name: s.report_test for name, s in SPECS.items() if s.report_test is not None}
+
+    def __getitem__(self, name: str) -> str:
+        return self._now()[name]
+
+    def __iter__(self):
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def __repr__(self) -> str:
+        return f"TESTS({self._now()!r})"
+
+
+#: The tests a report can summarise: the method's name and its name in the notes.
+TESTS = _Tests()
 ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
              "fdr_bh": "Benjamini-Hochberg", "fdr_by": "Benjamini-Yekutieli"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
