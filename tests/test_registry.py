@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from tests import specs
 from tests.data import unsorted_runs
 
 import pairedstats
@@ -28,7 +29,9 @@ SAMPLE_A, SAMPLE_B = _RNG.normal(size=9), _RNG.normal(size=11) + 0.4
 #: The pass/fail scores of a method that takes only those (``MethodSpec.binary_scores``).
 BINARY = (SCORES > 0.2).astype(float)
 
-#: A value other than the default for every keyword of every method (and what it needs).
+#: A value other than the default for every keyword of every method (and what it needs):
+#: ``keyword: (value, needs)``, ``needs`` a dict of ``strata=True`` (the data have strata)
+#: and ``items=n`` (the first n items only).
 VALUES = {
     "bootstrap": {
         "baseline": ("s1", {}),
@@ -124,18 +127,37 @@ VALUES = {
         "progress": (True, {}),
     },
 }
-#: The value of each required keyword (no default) in the calls that set another keyword.
-REQUIRED = {"difference": 0.3}
 #: Keywords that do not change the numbers (threads, reporting).
 SAME_NUMBERS = {"workers", "monitor", "every", "progress", "digits", "bold_best"}
 CHECKPOINTS: list = []
-CASES = [(name, k) for name, spec in registry.SPECS.items() for k in VALUES[name]]
+#: Every keyword of every registered method.
+KEYWORDS = [(name, k.name) for name, spec in registry.SPECS.items() for k in spec.keywords]
+#: Those that VALUES gives a value (the others fail
+#: :func:`test_every_keyword_of_every_method_has_a_case`, one failure that lists them).
+CASES = [(name, k) for name, k in KEYWORDS if k in VALUES.get(name, {})]
 
 
 def test_every_keyword_of_every_method_has_a_case():
-    assert {n: sorted(k.name for k in s.keywords) for n, s in registry.SPECS.items()} == {
-        n: sorted(v) for n, v in VALUES.items()
-    }
+    """VALUES gives every keyword of every registered method a value, and names no other."""
+    missing: dict = {}
+    for name, keyword in KEYWORDS:
+        if keyword not in VALUES.get(name, {}):
+            missing.setdefault(name, []).append(keyword)
+    lines = [f'    "{n}": {{' + "".join(f'\n        "{k}": (..., {{}}),' for k in ks) + "\n    },"
+             for n, ks in missing.items()]  # fmt: skip
+    assert not missing, (
+        "VALUES in tests/test_registry.py has no case for these keywords: give each a value "
+        "other than its default, and what the data need ({'strata': True}, {'items': n}):\n"
+        + "\n".join(lines)
+    )
+    stale = [(n, k) for n, values in VALUES.items() for k in values if (n, k) not in KEYWORDS]
+    assert not stale, f"remove from VALUES these (method, keyword), declared by no spec: {stale}"
+
+
+def test_every_method_has_a_default_call():
+    for spec in registry.SPECS.values():
+        missing = specs.missing_examples(spec)
+        assert not missing, specs.missing_message(spec, missing)
 
 
 def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
@@ -143,8 +165,7 @@ def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
     n = needs.get("items", N_ITEMS)
     scores = BINARY[:n] if registry.SPECS[name].binary_scores else SCORES[:n]
     strata_labels = STRATA[:n]
-    own = {k.name for k in registry.SPECS[name].keywords}
-    settings = {k: v for k, v in {"rng": 3, "n_resamples": 300, **REQUIRED}.items() if k in own}
+    settings = specs.keywords(registry.SPECS[name], rng=3, n_resamples=300)
     settings[keyword] = value
     extra_array = {"strata": strata_labels} if strata else {}
     tidy = pd.DataFrame(
@@ -180,8 +201,8 @@ def _table(result):
     return result.to_frame() if hasattr(result, "to_frame") else result.to_dataframe()
 
 
-def _two_sample_calls(keyword: str, value) -> dict:
-    settings = {keyword: value}
+def _two_sample_calls(name: str, keyword: str, value) -> dict:
+    settings = {**specs.keywords(registry.SPECS[name]), keyword: value}
     tidy = pd.DataFrame(
         {
             "x": np.concatenate([SAMPLE_A, SAMPLE_B]),
@@ -191,28 +212,34 @@ def _two_sample_calls(keyword: str, value) -> dict:
     ds = xr.Dataset(
         {"x": ("item", tidy["x"].to_numpy())}, coords={"g": ("item", tidy["g"].to_numpy())}
     )
-    return {
-        "array": lambda: pairedstats.ranksum(SAMPLE_A, SAMPLE_B, **settings),
-        "frame": lambda: tidy.paired.ranksum(
-            score="x", group="g", a="a", b="b", **settings, as_result=True
+    result = {"as_result": True} if registry.SPECS[name].table else {}
+    calls = {
+        "frame": lambda: getattr(tidy.paired, name)(
+            score="x", group="g", a="a", b="b", **settings, **result
         ),
-        "dataset": lambda: ds.paired.ranksum(
-            score="x", group="g", a="a", b="b", **settings, as_result=True
+        "dataset": lambda: getattr(ds.paired, name)(
+            score="x", group="g", a="a", b="b", **settings, **result
         ),
-        "dataarray": lambda: ds["x"].paired.ranksum(
-            group="g", a="a", b="b", **settings, as_result=True
+        "dataarray": lambda: getattr(ds["x"].paired, name)(
+            group="g", a="a", b="b", **settings, **result
         ),
     }
+    if "array" in registry.SPECS[name].inputs:  # the reference: the function on arrays
+        array = lambda: getattr(pairedstats, name)(SAMPLE_A, SAMPLE_B, **settings)
+        calls = {"array": array, **calls}
+    return calls
 
 
 def _default_calls(name: str, keyword: str, needs: dict) -> dict:
     spec = registry.SPECS[name]
     default = spec.keyword(keyword).default
     if default is inspect.Parameter.empty:  # a required keyword: its value in other calls
-        default = REQUIRED[keyword]
+        if keyword not in spec.example_keywords:
+            pytest.fail(specs.missing_message(spec, [keyword]))
+        default = spec.example_keywords[keyword]
     if spec.road == "paired":
         return _paired_calls(name, keyword, default, needs)
-    return _two_sample_calls(keyword, default)
+    return _two_sample_calls(name, keyword, default)
 
 
 @pytest.mark.parametrize(("name", "keyword"), CASES)
@@ -222,7 +249,7 @@ def test_a_keyword_reaches_the_function_and_every_accessor(name, keyword):
     if spec.road == "paired":
         calls = _paired_calls(name, keyword, value, needs)
     else:
-        calls = _two_sample_calls(keyword, value)
+        calls = _two_sample_calls(name, keyword, value)
     CHECKPOINTS.clear()
     results = {container: call() for container, call in calls.items()}
     first = next(iter(results))  # the array function, or the frame accessor
