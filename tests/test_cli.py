@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from tests import specs
 from tests.data import assert_same_table, unsorted_runs
 
 import pairedstats
@@ -670,7 +671,11 @@ def test_a_csv_parse_error_names_the_file(capsys, tmp_path):
 
 # ---------------------------------------------------------------------------- every command
 def _command_inputs(tmp_path):
-    """One small real run of each command: its argv after the command's name."""
+    """One small real run of each command: its argv after the command's name, built from
+    its spec (:mod:`tests.specs`): a paired method on a tidy table of three systems (0/1
+    scores, ``hit``, for a method of pass/fail scores) against ``bm25`` where it takes a
+    baseline, a method of two samples on two groups; with the spec's example keywords and a
+    small ``--n-resamples`` and an ``--rng`` where the command has them."""
     rng = np.random.default_rng(7)
     runs = pd.DataFrame(
         [dict(query=q, run=r, ndcg=float(rng.random()), hit=int(rng.random() < 0.5 + 0.1 * i))
@@ -681,19 +686,16 @@ def _command_inputs(tmp_path):
     groups = tmp_path / "groups.csv"
     pd.DataFrame({"score": rng.random(20), "group": ["x"] * 10 + ["y"] * 10}).to_csv(groups)
     tidy = [str(paired), "--item", "query", "--system", "run", "--score"]
-    fast = ["--n-resamples", "200", "--rng", "1"]
-    return {
-        "bootstrap": [*tidy, "ndcg", "--baseline", "bm25", *fast],
-        "signrank": [*tidy, "ndcg", "--baseline", "bm25"],
-        "friedman": [*tidy, "ndcg"],
-        "items-for": [*tidy, "ndcg", "--difference", "0.05", "--baseline", "bm25"],
-        "mcnemar": [*tidy, "hit", "--baseline", "bm25"],
-        "mcs": [*tidy, "ndcg", *fast],
-        "rank": [*tidy, "ndcg", *fast],
-        "ranksum": [str(groups), "--score", "score", "--group", "group", "-a", "x", "-b", "y"],
-        "report": [*tidy, "ndcg", "--baseline", "bm25", *fast],
-        "tukey-hsd": [*tidy, "ndcg", *fast],
-    }
+    two_samples = [str(groups), "--score", "score", "--group", "group", "-a", "x", "-b", "y"]
+    out = {}
+    for spec in cli.registry.SPECS.values():
+        given = {"baseline": "bm25", **specs.keywords(spec, n_resamples=200, rng=1)}
+        if spec.road == "paired":
+            argv = [*tidy, "hit" if spec.binary_scores else "ndcg"]
+        else:
+            argv = two_samples
+        out[spec.command] = [*argv, *specs.command_argv(spec, given)]
+    return out
 
 
 @pytest.mark.parametrize("command", cli.COMMANDS)
@@ -708,9 +710,7 @@ def test_every_command_has_plain_help_and_runs(command, capsys, tmp_path):
         assert "drawn from the operating system" in help_text
     if "--alpha" in help_text:  # only a method's own planned level
         assert cli._owns_alpha(cli.registry.SPECS[command.replace("-", "_")])
-    inputs = _command_inputs(tmp_path)
-    assert command in inputs, f"add a small run of {command!r} to _command_inputs"
-    assert cli.main([command, *inputs[command]]) == 0
+    assert cli.main([command, *_command_inputs(tmp_path)[command]]) == 0
     assert capsys.readouterr().out.strip()
 
 

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from tests import specs
 from tests.data import assert_same_table
 
 from pairedstats import cli
@@ -152,15 +153,17 @@ def test_names_and_the_module_entry(capsys):
 
 
 PAIRED = [s.command for s in cli.registry.SPECS.values() if s.road == "paired"]
-OPTIONS = {"items-for": ["--difference", "0.1"], "mcnemar": [], "signrank": [],
-           "friedman": []}  # fmt: skip
 
 
 @pytest.mark.filterwarnings("always")  # 4 queries: signrank warns that 0.95 is out of reach
 @pytest.mark.parametrize("command", PAIRED)
 def test_every_paired_method_runs_on_runs(command, capsys):
-    measure = "Success@1" if command == "mcnemar" else "AP"  # 0/1 scores for McNemar
-    extra = OPTIONS.get(command, FAST)
+    spec = next(s for s in cli.registry.SPECS.values() if s.command == command)
+    measure = "Success@1" if spec.binary_scores else "AP"  # 0/1 scores for McNemar
+    # the default call's options (tests/specs.py): the spec's example keywords, and FAST's
+    # --n-resamples and --rng where the method has them
+    given = specs.keywords(spec, n_resamples=300, rng=3)
+    extra = specs.command_argv(spec, given, runs=True)
     out, err = _run(capsys, ["compare", command, *FILES, "--qrels", str(QRELS),
                              "--measure", measure, *extra])  # fmt: skip
     assert out.strip()
