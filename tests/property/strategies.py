@@ -15,6 +15,8 @@ import pandas as pd
 import xarray as xr
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from tests import specs
+from tests.specs import SPECS
 
 import pairedstats  # noqa: F401  (registers the .paired accessors the tests call)
 
@@ -85,6 +87,11 @@ def continuous_scores(shape) -> st.SearchStrategy[np.ndarray]:
 def scores(shape) -> st.SearchStrategy[np.ndarray]:
     """Scores on a grid (ties, exact sums) or on none."""
     return st.one_of(grid_scores(shape), continuous_scores(shape))
+
+
+def binary_scores(shape) -> st.SearchStrategy[np.ndarray]:
+    """Pass/fail scores: 0.0 or 1.0 (a method of ``MethodSpec.binary_scores``)."""
+    return hnp.arrays(np.float64, shape, elements=st.sampled_from([0.0, 1.0]))
 
 
 # --------------------------------------------------------------------------- paired data
@@ -206,17 +213,19 @@ def paired(
     kinds=LABEL_KINDS,
     clustered=False,
     stratified=False,
+    binary=False,
 ) -> Paired:
     """A :class:`Paired` design; ``items`` and ``systems`` bound the sizes.
 
     With ``clustered``, at least 2 clusters; with ``stratified``, every stratum has at least 2
-    resampled units (items, or clusters) and clusters are nested in strata.
+    resampled units (items, or clusters) and clusters are nested in strata; with ``binary``,
+    pass/fail scores.
     """
     n = draw(st.integers(*items))
     k = draw(st.integers(*systems))
     kind = draw(st.sampled_from(kinds))
     data = Paired(
-        scores=draw(scores((n, k))),
+        scores=draw((binary_scores if binary else scores)((n, k))),
         items=draw(distinct_labels(kind, n)),
         systems=draw(distinct_labels(kind, k)),
     )
@@ -373,10 +382,11 @@ def groups(
     keys = draw(st.lists(key, min_size=m, max_size=m, unique=True))
     first = draw(case.data(**options))
     same_systems = {} if case is RANKSUM else {"systems": (first.shape[1],) * 2}
+    values = binary_scores if case.options.get("binary") else scores
     parts = [first]
     for _ in range(m - 1):
         if same_shape:
-            other = first.with_values(draw(scores(first.shape)))
+            other = first.with_values(draw(values(first.shape)))
         else:
             other = draw(case.data(**same_systems))
         parts.append(other.with_labels_of(first))
@@ -444,9 +454,24 @@ class Case:
         return self.make(**{**self.options, **options})
 
 
+def default_case(spec) -> Case:
+    """The case of a registered method from its spec (:mod:`tests.specs`): any paired design
+    (of 0/1 scores for a method of ``binary_scores``), its example keywords, and an ``rng``
+    and a small ``n_resamples`` where it takes them."""
+    fixed = specs.keywords(spec, n_resamples=200)
+    settings = {name: st.just(value) for name, value in fixed.items()}
+    if "rng" in specs.keywords(spec, rng=0):
+        settings["rng"] = SEEDS
+    options = {"binary": True} if spec.binary_scores else {}
+    return Case(spec.name, paired, options, st.fixed_dictionaries(settings))
+
+
 #: The accessor methods of paired designs.
 METHODS = ("bootstrap", "tukey_hsd")
-#: The paired methods, each on the designs it accepts.
+#: The paired methods, each on the designs it accepts: those whose cases are special (the
+#: bootstrap's designs, Tukey HSD's exact and Monte Carlo p-values, the signed-rank test's
+#: settings) are written here, and every other registered method of one row per comparison
+#: (a paired ``table`` that stays ``lazy``) gets its :func:`default_case`.
 PAIRED = {
     "bootstrap": Case("bootstrap", paired, {}, bootstrap_settings(adjust=ADJUSTMENTS)),
     "bootstrap-cluster": Case(
@@ -465,6 +490,12 @@ PAIRED = {
     "tukey-monte-carlo": Case("tukey_hsd", paired, {}, tukey_settings(False)),
     "signrank": Case("signrank", paired, {}, RANKSUM_SETTINGS),
 }
+PAIRED.update(
+    (name, default_case(spec))
+    for name, spec in SPECS.items()
+    if spec.road == "paired" and spec.table and spec.lazy
+    and name not in {case.method for case in PAIRED.values()}
+)  # fmt: skip
 RANKSUM = Case("ranksum", two_samples, {}, RANKSUM_SETTINGS)
 
 

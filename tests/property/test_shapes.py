@@ -84,11 +84,13 @@ def test_ranksum_row_and_column_order_do_not_matter(data, settings):
 
 
 def _cell(dataset, key):
-    """The rows of one sweep cell of a Dataset result, as a table."""
+    """The rows of one sweep cell of a Dataset result, as a table: its labels and variables
+    along the comparison dimension (not those of another, such as Friedman's mean rank of
+    each system)."""
     cell = dataset.sel({SWEEP: key})
-    labels = [name for name in cell.coords if name not in (SWEEP, "comparison")]
-    table = {name: cell[name].values.tolist() for name in labels}
-    table.update({name: cell[name].values for name in cell.data_vars})
+    rows = lambda name: cell[name].dims == ("comparison",) and name != "comparison"
+    table = {name: cell[name].values.tolist() for name in cell.coords if rows(name)}
+    table.update({name: cell[name].values for name in cell.data_vars if rows(name)})
     return pd.DataFrame(table)
 
 
