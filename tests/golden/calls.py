@@ -9,6 +9,11 @@ and asymptotic; signed-rank with zeros, ``by=`` and a baseline; Friedman with ea
 test by groups; the model confidence set (T_max by groups, T_R with clusters and strata);
 an xarray sweep and ``by=`` groups). A change of any of these numbers is a decision: re-run
 ``python tests/golden/calls.py --write`` and say why in the changelog.
+
+A call's name begins with the first word of its method's command (``tukey-...``: Tukey HSD).
+A registered method that no call written here names gets its default call,
+``<command>-default``, built from its spec (:func:`default_call`), unless :data:`UNPINNED`
+says why it has none; the golden test then fails until its numbers are recorded.
 """
 
 from __future__ import annotations
@@ -22,9 +27,20 @@ import pandas as pd
 import xarray as xr
 
 import pairedstats
+from pairedstats.methods._shared.registry import SPECS, signature
 
 VALUES = Path(__file__).with_name("values.json")
 N = 1000  # resamples or trials: small enough for CI, enough to exercise every block
+#: Registered methods without a call, and why.
+UNPINNED = {
+    "items_for": "a plan without draws, from the spread of the table (its numbers are "
+    "those of pairedstats.items_for and the McNemar power functions); it had no call when "
+    "values.json was last recorded: give it one at the next recording",
+    "rank": "the rank sets of the bootstrap's max-t intervals of all pairs; it had no call "
+    "when values.json was last recorded: give it one at the next recording",
+    "report": "a summary that shows the numbers of the methods it runs (its test on each "
+    "metric, rank, mcs) as they are",
+}
 
 
 def _runs():
@@ -77,8 +93,45 @@ def _sweep_table(method: str, rng: int) -> pd.DataFrame:
     return result.reset_index("comparison").to_dataframe().reset_index()
 
 
+def covers(name: str, spec) -> bool:
+    """The call ``name`` is one of ``spec``'s: it begins with its command's first word."""
+    return name.startswith(spec.command.split("-")[0] + "-")
+
+
+def default_call(spec):
+    """A function returning the table of ``spec``'s default call: on the bundled runs'
+    ``ndcg`` (a method of pass/fail scores: the synthetic data's ``correct``; of two samples:
+    the ratings' deviations), with its spec's ``example_keywords``, and ``n_resamples=N``,
+    ``rng=20`` where it takes them."""
+    own = signature(spec, "design").parameters
+    keywords = {k: v for k, v in {"n_resamples": N, "rng": 20}.items() if k in own}
+    keywords.update(spec.example_keywords)
+    if spec.road == "two-sample":
+        data, inputs = (
+            pairedstats.datasets.load_ratings(),
+            dict(score="deviation", group="changed", a="unchanged", b="changed"),
+        )
+    elif spec.binary_scores:
+        data, inputs = _synthetic(), dict(item="item", system="system", score="correct")
+    else:
+        data, inputs = _runs(), dict(item="query", system="run", score="ndcg")
+    method = getattr(data.paired, spec.name)
+    if spec.table:
+        return lambda: method(**inputs, **keywords)
+    return lambda: method(**inputs, **keywords).to_frame()
+
+
 def calls() -> dict:
     """Name -> a function returning the result table (a DataFrame)."""
+    out = written_calls()
+    for name, spec in SPECS.items():
+        if name not in UNPINNED and not any(covers(call, spec) for call in out):
+            out[f"{spec.command}-default"] = default_call(spec)
+    return out
+
+
+def written_calls() -> dict:
+    """The calls written here, name -> a function returning the result table."""
     runs, syn = _runs(), _synthetic()
     tidy = dict(item="query", system="run")
     s = dict(item="item", system="system", score="score")
