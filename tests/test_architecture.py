@@ -1,12 +1,15 @@
-"""The shape of the package (issue "one engine"): small modules and functions, and an import
-graph without cycles in which the core sits at the bottom."""
+"""The shape of the package (issue "one engine"): small modules and functions, an import
+graph without cycles in which the core sits at the bottom, and a map of the code
+(docs/architecture.md) that names what is there."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "pairedstats"
+ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
 FILES = sorted(SRC.rglob("*.py"))
 
 
@@ -148,3 +151,65 @@ def test_no_private_name_is_imported_from_another_module():
                 if private and f"{target}.{alias.name}" not in MODULES:
                     found.append(f"{name} imports {alias.name} from {target}")
     assert not found, "; ".join(found)
+
+
+# ---------------------------------------------------------------------------- the map
+#: A folder named in the map: ``bootstrap/`` (not ``<method>/``, nor the ``draws/`` of
+#: ``draws/jit.py``); a module: ``tukey.py`` or ``draws/jit.py``.
+_FOLDER = re.compile(r"(?<![\w/<>.-])([a-z_][a-z0-9_]*)/(?![\w/])")
+_MODULE = re.compile(r"(?<![\w/.-])((?:[a-z_][a-z0-9_]*/)*[a-z_][a-z0-9_]*\.py)\b")
+
+
+def _map_sections() -> dict[str, str]:
+    """The map (the first code block of docs/architecture.md) by section: a line that starts
+    at the margin opens one, named by its first word (``methods/``, ``core/``), and the
+    indented lines after it belong to it."""
+    block = ARCHITECTURE.read_text().split("```")[1]
+    sections: dict[str, str] = {}
+    name = ""
+    for line in block.splitlines():
+        if line[:1].strip():
+            name = line.split()[0]
+        sections[name] = sections.get(name, "") + line + "\n"
+    return sections
+
+
+def _folders(path: Path) -> set[str]:
+    return {p.name for p in path.iterdir() if p.is_dir() and p.name != "__pycache__"}
+
+
+def _named(section: str, header: str) -> tuple[set[str], set[str]]:
+    """The folders and modules a section names, its own header left out."""
+    text = section.split(header, 1)[1]
+    return set(_FOLDER.findall(text)), set(_MODULE.findall(text))
+
+
+def test_the_map_names_every_method_folder_and_core_module_and_nothing_else():
+    """docs/architecture.md's map names every method folder (``methods/``), every module and
+    folder of the core (``core/``), and nothing in either that does not exist."""
+    sections = _map_sections()
+    assert {"methods/", "core/"} <= set(sections), "the map has lost its methods/ or core/"
+    methods, core = SRC / "methods", SRC / "core"
+    folders, modules = _named(sections["methods/"], "methods/")
+    unnamed = sorted(_folders(methods) - folders)
+    assert not unnamed, (
+        f"docs/architecture.md's map does not name the method folder(s) {unnamed}: add each "
+        "under methods/ in the map (the first code block), with what it computes"
+    )
+    places = [methods, *(methods / d for d in _folders(methods))]  # report/render.py, run.py
+    where = [m for m in modules if not any((d / m).is_file() for d in places)]
+    gone = sorted(folders - _folders(methods)) + sorted(where)
+    assert not gone, f"docs/architecture.md's map names under methods/ {gone}: none exists"
+    folders, modules = _named(sections["core/"], "core/")
+    own = {p.name for p in core.glob("*.py") if p.name != "__init__.py"} | {
+        f"{d}/" for d in _folders(core)
+    }
+    unnamed = sorted(own - modules - {f"{d}/" for d in folders})
+    assert not unnamed, (
+        f"docs/architecture.md's map does not name the core module(s) {unnamed}: add each "
+        "under core/ in the map (the first code block), with what it computes"
+    )
+    gone = sorted({f"{d}/" for d in folders - _folders(core)} | {
+        m for m in modules if not (core / m).is_file()
+    })  # fmt: skip
+    assert not gone, f"docs/architecture.md's map names under core/ {gone}: none exists"
