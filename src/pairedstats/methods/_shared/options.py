@@ -182,12 +182,15 @@ class Checked(OptionsRecord):
         record's keywords by name (those whose :class:`About` is ``recorded``), then
         ``facts``. Two names are taken by the package: the method's name is ``method``, so
         a keyword ``method`` is recorded as ``method_requested``; a seed (``role="seed"``)
-        is recorded as ``seed_entropy``, the root entropy that re-runs the call."""
+        is recorded as ``seed_entropy``, the root entropy that re-runs the call; a callable
+        is recorded by its name."""
         out = {}
         for keyword in keywords_of(self.options_type()):
             if not keyword.recorded:
                 continue
             value = getattr(self, keyword.name)
+            if callable(value):
+                value = getattr(value, "__name__", repr(value))
             if keyword.role == "seed":
                 out["seed_entropy"] = value
             else:
