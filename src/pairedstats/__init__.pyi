@@ -52,6 +52,7 @@ from pairedstats.methods.signrank.findings import (
     SignrankPassFailWarning as SignrankPassFailWarning,
 )
 from pairedstats.methods.signrank.result import SignrankResult as SignrankResult
+from pairedstats.methods.signtest.result import SigntestResult as SigntestResult
 from pairedstats.methods.tukey_hsd.result import Checkpoint as Checkpoint
 from pairedstats.methods.tukey_hsd.result import TukeyHSDResult as TukeyHSDResult
 from pairedstats.methods.tukey_hsd.run import TukeyHSDRun as TukeyHSDRun
@@ -84,6 +85,7 @@ __all__ = [
     "SignrankConfidenceWarning",
     "SignrankPassFailWarning",
     "SignrankResult",
+    "SigntestResult",
     "SingleUnitWarning",
     "StandardError",
     "TukeyHSDResult",
@@ -106,6 +108,8 @@ __all__ = [
     "ranksum_design",
     "signrank",
     "signrank_design",
+    "signtest",
+    "signtest_design",
     "trials_for",
     "tukey_hsd",
     "tukey_hsd_design",
@@ -233,6 +237,24 @@ def signrank_design(
     correction: _Bool = ...,
     progress: _Bool = ...,
 ) -> SignrankResult: ...
+def signtest(
+    scores: ArrayLike,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+) -> SigntestResult: ...
+def signtest_design(
+    design: PairedDesign,
+    *,
+    baseline: Hashable | None = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+) -> SigntestResult: ...
 def tukey_hsd(
     scores: ArrayLike,
     *,

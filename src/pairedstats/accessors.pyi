@@ -17,6 +17,7 @@ from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
 from pairedstats.methods.signrank.result import SignrankResult
+from pairedstats.methods.signtest.result import SigntestResult
 from pairedstats.methods.tukey_hsd.result import TukeyHSDResult
 
 __all__ = [
@@ -505,6 +506,51 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | SignrankResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> SigntestResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SigntestResult: ...
     @overload
     def tukey_hsd(
         self,
@@ -1062,6 +1108,54 @@ class PairedDataFrameAccessor:
         as_result: _Bool = ...,
     ) -> pd.DataFrame | SignrankResult: ...
     @overload
+    def signtest(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> SigntestResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | SigntestResult: ...
+    @overload
     def tukey_hsd(
         self,
         *,
@@ -1598,6 +1692,51 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | SignrankResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> SigntestResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SigntestResult: ...
     @overload
     def tukey_hsd(
         self,
