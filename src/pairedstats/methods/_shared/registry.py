@@ -10,11 +10,11 @@ A method module declares its spec and registers it (``SPEC = register(MethodSpec
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import textwrap
 import typing
 from collections.abc import Callable
-import dataclasses
 from dataclasses import dataclass, field
 
 from .keywords import (  # noqa: F401  (the declarations, re-exported for the methods)
