@@ -45,8 +45,7 @@ class Options(OptionsRecord):
             '(one-sided: its signed square root). With ``cluster`` only ``"asymptotic"``, the '
             "clustered test.",
             option=dict(
-                help="the p-value: the exact binomial test, its mid-p version, or the "
-                "chi-square"
+                help="the p-value: the exact binomial test, its mid-p version, or the chi-square"
             ),
         ),
     ] = "exact"
@@ -65,8 +64,8 @@ class Options(OptionsRecord):
         About(
             "Control over the comparisons of a group (the family), adding "
             "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error control "
-            "of ``pvalue``, or Benjamini-Hochberg's false discovery rate (``\"fdr_bh\"``; "
-            "``\"fdr_by\"``, Benjamini-Yekutieli's, under any dependence). With ``adjust``, "
+            'of ``pvalue``, or Benjamini-Hochberg\'s false discovery rate (``"fdr_bh"``; '
+            '``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence). With ``adjust``, '
             ":meth:`McNemarResult.significant` decides by ``pvalue_adjusted``; the intervals "
             "stay unadjusted.",
             option=dict(help="adjust the p-values (default: none, unadjusted)"),
@@ -96,7 +95,6 @@ class Settings(Options, Checked):
     design: PairedDesign
     pairs: tuple[tuple[int, int], ...]
     products: tuple | None
-
 
 
 def check_binary(design: PairedDesign) -> None:
