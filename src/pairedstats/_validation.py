@@ -25,6 +25,7 @@ __all__ = [
     "check_confidence_level",
     "check_n_resamples",
     "check_progress",
+    "check_pvalue_adjust",
     "check_rank_test",
     "check_workers",
     "metadata",
@@ -129,6 +130,14 @@ def check_rank_test(options, methods: Sequence[str]) -> dict:
         "correction": checks.flag(options.correction, "correction"),
         "progress": check_progress(options.progress),
     }
+
+
+def check_pvalue_adjust(value) -> str | None:
+    """``adjust`` of the methods whose p-values are per comparison: None, or one of
+    :data:`pairedstats.core.adjust.PVALUE_METHODS` whatever its case."""
+    from .core.adjust import PVALUE_METHODS
+
+    return None if value is None else check_choice(value, "adjust", PVALUE_METHODS)
 
 
 def check_flag(value, name: str) -> bool:

@@ -570,3 +570,9 @@ ShiftConfidenceLevel = Annotated[
     float,
     About("Level of the interval of the shift.", option=dict(type=float, metavar="LEVEL")),
 ]
+#: ``adjust`` of the methods whose p-values are per comparison (:data:`PVALUE_METHODS`,
+#: checked by :func:`pairedstats._validation.check_pvalue_adjust`).
+PValueAdjust = Annotated[
+    Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None,
+    About(option=dict(metavar="METHOD", help="adjust the p-values over the comparisons")),
+]

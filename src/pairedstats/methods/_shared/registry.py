@@ -162,8 +162,11 @@ class MethodSpec:
             object.__setattr__(self, "keywords", keywords_of(self.options))
         else:  # TRANSITION: old-style specs; removed once every method has its record
             roles = {"rng": "seed", "workers": "threads", "statistic": "columns"}
-            object.__setattr__(self, "keywords", tuple(
-                dataclasses.replace(k, role=roles.get(k.name)) for k in self.keywords))
+            object.__setattr__(
+                self,
+                "keywords",
+                tuple(dataclasses.replace(k, role=roles.get(k.name)) for k in self.keywords),
+            )
 
     def role(self, role: str) -> str | None:
         """The keyword with this role (``"seed"``, ``"threads"``, ``"columns"``), if any."""

@@ -9,14 +9,13 @@ from typing import Annotated, Literal
 import numpy as np
 
 from ... import _validation
-from ...core.adjust import PVALUE_METHODS
 from ...core.design import PairedDesign
 from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...core.mcnemar import METHODS
 from ...core.mcnemar_pairs import outcome_products
 from ...inputs import check_design
-from .._shared.keywords import Alternative, Baseline, ConfidenceLevel
+from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
 from .._shared.options import About, Checked, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
@@ -60,7 +59,7 @@ class Options(OptionsRecord):
         ConfidenceLevel, About("The level of Tango's interval of the difference.")
     ] = 0.95
     adjust: Annotated[
-        Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None,
+        PValueAdjust,
         About(
             "Control over the comparisons of a group (the family), adding "
             "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error control "
@@ -178,16 +177,13 @@ def check(design, options: Options, *, keep: bool) -> Settings:
             "al. 2003), which is asymptotic; the exact and mid-p tests assume independent "
             f"items. Pass method='asymptotic'; got {method!r}."
         )
-    adjust = options.adjust
-    if adjust is not None:
-        adjust = _validation.check_choice(adjust, "adjust", PVALUE_METHODS)
     return Settings.of(
         options,
         baseline=baseline,
         method=method,
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
-        adjust=adjust,
+        adjust=_validation.check_pvalue_adjust(options.adjust),
         design=design,
         pairs=tuple(_comparison_pairs(design.systems, baseline)),
         products=products,

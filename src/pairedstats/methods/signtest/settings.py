@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from ... import _validation
-from ...core.adjust import PVALUE_METHODS
 from ...core.design import PairedDesign
 from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...inputs import check_design
-from .._shared.keywords import Alternative, Baseline, ConfidenceLevel
+from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
 from .._shared.options import About, Checked, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
@@ -41,12 +40,11 @@ class Options(OptionsRecord):
         ConfidenceLevel, About("Level of the Clopper-Pearson interval of the win rate.")
     ] = 0.95
     adjust: Annotated[
-        Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None,
+        PValueAdjust,
         About(
             "Adjust the p-values over the comparisons of each group (``pvalue_adjusted``): "
             'Holm, Bonferroni (family-wise error rate), ``"fdr_bh"`` (Benjamini-Hochberg) '
-            'or ``"fdr_by"`` (Benjamini-Yekutieli), false discovery rate. Default: none.',
-            option=dict(metavar="METHOD", help="adjust the p-values over the comparisons"),
+            'or ``"fdr_by"`` (Benjamini-Yekutieli), false discovery rate. Default: none.'
         ),
     ] = None
 
@@ -79,15 +77,12 @@ def check(design, options: Options, *, keep: bool) -> Settings:
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
     baseline = _validation.check_baseline(options.baseline, design.systems)
-    adjust = options.adjust
-    if adjust is not None:
-        adjust = _validation.check_choice(adjust, "adjust", PVALUE_METHODS)
     return Settings.of(
         options,
         baseline=baseline,
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
-        adjust=adjust,
+        adjust=_validation.check_pvalue_adjust(options.adjust),
         design=design,
         pairs=tuple(_comparison_pairs(design.systems, baseline)),
     )
