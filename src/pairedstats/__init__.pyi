@@ -56,7 +56,6 @@ from pairedstats.methods.signtest.result import SigntestResult as SigntestResult
 from pairedstats.methods.tukey_hsd.result import Checkpoint as Checkpoint
 from pairedstats.methods.tukey_hsd.result import TukeyHSDResult as TukeyHSDResult
 from pairedstats.methods.tukey_hsd.run import TukeyHSDRun as TukeyHSDRun
-from pairedstats.methods.tukey_hsd.spec import tukey_hsd_run as tukey_hsd_run
 
 __all__ = [
     "BootstrapResult",
@@ -264,7 +263,7 @@ def tukey_hsd(
     n_resamples: _Int = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     method: Literal["auto", "exact", "monte-carlo"] = ...,
-    monitor: Callable[..., Any] | None = ...,
+    monitor: Callable[[Checkpoint], object] | None = ...,
     every: _Int | None = ...,
     progress: _Bool = ...,
     workers: _Int | None = ...,
@@ -276,8 +275,19 @@ def tukey_hsd_design(
     n_resamples: _Int = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     method: Literal["auto", "exact", "monte-carlo"] = ...,
-    monitor: Callable[..., Any] | None = ...,
+    monitor: Callable[[Checkpoint], object] | None = ...,
     every: _Int | None = ...,
     progress: _Bool = ...,
     workers: _Int | None = ...,
 ) -> TukeyHSDResult: ...
+def tukey_hsd_run(
+    scores: ArrayLike | PairedDesign,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    n_resamples: _Int = ...,
+    rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+    method: Literal["auto", "exact", "monte-carlo"] = ...,
+    workers: _Int | None = ...,
+) -> TukeyHSDRun: ...

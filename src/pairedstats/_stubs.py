@@ -154,10 +154,14 @@ class _Writer:
 
     def hint(self, hint: object) -> str:
         """The annotation of a resolved type hint: classes, unions, ``Literal``, the generic
-        collections, ``ArrayLike``; Python numbers widened to numpy's scalars (``_Int``);
-        else ``Any``."""
+        collections and callables, ``ArrayLike``; Python numbers widened to numpy's scalars
+        (``_Int``); else ``Any``."""
         if hint is None or hint is type(None):
             return "None"
+        if hint is Ellipsis:  # Callable[..., R]
+            return "..."
+        if isinstance(hint, list):  # the parameters of Callable[[A, B], R]
+            return f"[{', '.join(self.hint(a) for a in hint)}]"
         if hint is ArrayLike:
             return "ArrayLike"
         if hint in _SCALARS:
