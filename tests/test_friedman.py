@@ -343,4 +343,6 @@ def test_critical_difference_refuses_an_alpha_outside_0_1(alpha, error, shown):
         res.critical_difference(alpha)
     with pytest.raises(error, match=match):
         res.cliques(alpha)
-    assert not matplotlib.pyplot.get_fignums()  # refused before drawing
+    import matplotlib.pyplot as plt  # (imported by the tests that draw, not always first)
+
+    assert not plt.get_fignums()  # refused before drawing

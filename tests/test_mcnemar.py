@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 import pairedstats
 from pairedstats import McNemarResult, cli, mcnemar, mcnemar_design
 from pairedstats.core import mcnemar as core
-from pairedstats.core.adjust import adjust_pvalues
+from pairedstats.core.adjust import PVALUE_METHODS, adjust_pvalues
 from pairedstats.inputs import design_from_array
+from pairedstats.methods._shared.options import keywords_of
+from pairedstats.methods.mcnemar.settings import Options, check
 
 RNG = np.random.default_rng(33)
 #: 40 items, three systems with rates near 0.5, 0.6, 0.75, named out of sorted order
@@ -82,6 +84,26 @@ def test_columns_numbers_and_metadata():
     assert frame.dtypes["only_a"] == np.int64
     assert frame.dtypes["n_items"] == np.int64
     assert "unadjusted" in str(res)
+
+
+def test_check_reads_the_options_record():
+    # the record's choices are the core's; the check keeps every keyword under its name
+    choices = {k.name: k.option.get("choices") for k in keywords_of(Options) if k.option}
+    assert choices["method"] == core.METHODS
+    assert choices["adjust"] == PVALUE_METHODS
+    design = design_from_array(SCORES, systems=SYSTEMS)
+    options = Options(baseline="alpha", method="MID-P", alternative="Less",
+                      confidence_level=0.9, adjust="Holm")  # fmt: skip
+    s = check(design, options, keep=True)
+    assert s.record() == {"baseline": "alpha", "method": "mid-p", "alternative": "less",
+                          "confidence_level": 0.9, "adjust": "holm"}  # fmt: skip
+    assert s.pairs == ((1, 0), (1, 2))
+    assert s.products is None
+    meta = mcnemar(SCORES, systems=SYSTEMS, **options.record()).metadata
+    keys = ("method", "baseline", "method_requested", "test", "interval")
+    assert {k: meta[k] for k in keys} == {
+        "method": "mcnemar", "baseline": "alpha", "method_requested": "mid-p", "test": "mid-p",
+        "interval": "tango"}  # fmt: skip
 
 
 def test_bool_scores_and_every_container_give_the_same_numbers():

@@ -15,7 +15,7 @@ from pairedstats.methods.ranksum import (
     ranksum,
     ranksum_design,
 )
-from pairedstats.methods.ranksum.settings import check
+from pairedstats.methods.ranksum.settings import Options, check
 
 REF = Path(__file__).parent / "reference" / "ranksum"
 
@@ -108,8 +108,9 @@ def test_check_reads_the_design_and_the_keywords():
     with pytest.raises(ValueError, match=r"group 'control' has none in group \{'site': 's1'\}"):
         ranksum_design(empty)
     design = two_sample_from_arrays([1, 2], [3])
-    s = check(design, keep=True, alternative="Less", confidence_level=0.9, method="EXACT",
-              correction=np.True_, progress=False)  # fmt: skip
+    options = Options(alternative="Less", confidence_level=0.9, method="EXACT",
+                      correction=np.True_, progress=False)  # fmt: skip
+    s = check(design, options, keep=True)
     assert (s.alternative, s.confidence_level, s.method) == ("less", 0.9, "exact")
     assert s.correction is True
     assert s.progress is False

@@ -1,5 +1,6 @@
 """Functional API of the randomized Tukey HSD: results, missing data, runs, monitors, errors."""
 
+import inspect
 import io
 import itertools
 import json
@@ -27,7 +28,7 @@ from pairedstats.methods.tukey_hsd import (
     tukey_hsd_run,
 )
 from pairedstats.methods.tukey_hsd import spec as tukey_spec
-from pairedstats.methods.tukey_hsd.settings import check
+from pairedstats.methods.tukey_hsd.settings import Options, check
 
 REF = Path(__file__).parent / "reference" / "tukey"
 PAIRS = [(0, 1), (0, 2), (1, 2)]
@@ -519,11 +520,34 @@ def test_the_stepping_run_is_checked_as_the_functions(sakai, kwargs, error, matc
             function(sakai, **kwargs)
 
 
+def test_metadata_records_the_keywords_as_given_also_when_exact(sakai):
+    # the trials asked for, not the trials drawn (0 here, a column): the attributes re-run
+    # the call and are the same for exact and Monte Carlo chunks of a sweep
+    res = tukey_hsd(sakai, n_resamples=500, rng=4)
+    assert (res.n_resamples == 0).all()
+    meta = res.metadata
+    assert (meta["n_resamples"], meta["seed_entropy"], meta["baseline"]) == (500, 4, None)
+    assert not {"monitor", "every", "progress", "workers", "rng"} & set(meta)
+    again = tukey_hsd(sakai, n_resamples=meta["n_resamples"], rng=meta["seed_entropy"],
+                      method=meta["method_requested"], baseline=meta["baseline"])  # fmt: skip
+    np.testing.assert_array_equal(again.pvalue, res.pvalue)
+
+
+def test_the_stepping_run_takes_its_defaults_and_not_the_run_keywords(sakai):
+    sig = inspect.signature(tukey_hsd_run)
+    for name, p in sig.parameters.items():
+        assert p.default == inspect.signature(tukey_hsd).parameters[name].default, name
+    assert not {"monitor", "every", "progress"} & set(sig.parameters)
+    assert tukey_hsd_run(sakai).planned == 0  # exact: done when made
+    with pytest.raises(TypeError, match="`monitor` is given to the run's run"):
+        tukey_hsd_run(sakai, monitor=print)
+
+
 def test_settings_keep_the_method_as_asked(sakai):
     assert tukey_spec.SPEC.check is check
     design = design_from_array(sakai, systems=["X", "Y", "Z"])
-    s = check(design, keep=True, baseline="Y", n_resamples=500, rng=3, method="Monte-Carlo",
-              monitor=None, every=None, progress=False, workers=None)  # fmt: skip
+    s = check(design, Options(baseline="Y", n_resamples=500, rng=3, method="Monte-Carlo"),
+              keep=True)  # fmt: skip
     assert (s.method, s.missing, s.baseline, s.n_resamples) == ("monte-carlo", "raise", "Y", 500)
     res = tukey_spec.SPEC.run(s)
     assert res.metadata["method_requested"] == "monte-carlo"

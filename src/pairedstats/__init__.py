@@ -19,6 +19,7 @@ The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_h
 
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
 from . import datasets, display, inputs
+from . import methods as _methods
 from ._paired import paired
 from ._version import __version__
 from .core.design import PairedDesign, TwoSampleDesign
@@ -26,91 +27,28 @@ from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_f
 from .core.power import detectable_difference, items_for
 from .inputs import DroppedDataWarning
 from .methods._shared.results import ComparisonResult, IntervalRule, PValueRule
-from .methods.bootstrap import (
-    BootstrapResult,
-    DegenerateBootstrapWarning,
-    MissingStratumWarning,
-    NaNReplicatesWarning,
-    PointDistributionWarning,
-    ResolutionWarning,
-    SingleUnitWarning,
-    bootstrap,
-    bootstrap_design,
-)
-from .methods.friedman import FriedmanResult, friedman, friedman_design
-from .methods.items_for import ItemsForResult, PlanningWarning
-from .methods.mcnemar import McNemarResult, mcnemar, mcnemar_design
-from .methods.mcs import McsResult
-from .methods.rank import RankResult
-from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
-from .methods.report import Report
-from .methods.signrank import (
-    SignrankConfidenceWarning,
-    SignrankPassFailWarning,
-    SignrankResult,
-    signrank,
-    signrank_design,
-)
-from .methods.tukey_hsd import (
-    Checkpoint,
-    TukeyHSDResult,
-    TukeyHSDRun,
-    tukey_hsd,
-    tukey_hsd_design,
-    tukey_hsd_run,
-)
+
+#: The method folders' public names (:data:`pairedstats.methods.EXPORTS`), found, not listed.
+globals().update(_methods.EXPORTS)
 
 __all__ = [
-    "BootstrapResult",
-    "Checkpoint",
     "ComparisonResult",
-    "DegenerateBootstrapWarning",
     "DroppedDataWarning",
-    "FriedmanResult",
     "HDIWidth",
     "IntervalRule",
-    "ItemsForResult",
-    "McNemarResult",
-    "McsResult",
-    "MissingStratumWarning",
     "MonteCarloPValue",
-    "NaNReplicatesWarning",
     "PValueRule",
     "PairedDesign",
-    "PlanningWarning",
-    "PointDistributionWarning",
-    "RankResult",
-    "RanksumConfidenceWarning",
-    "RanksumResult",
-    "Report",
-    "ResolutionWarning",
-    "SignrankConfidenceWarning",
-    "SignrankPassFailWarning",
-    "SignrankResult",
-    "SingleUnitWarning",
     "StandardError",
-    "TukeyHSDResult",
-    "TukeyHSDRun",
     "TwoSampleDesign",
     "__version__",
-    "bootstrap",
-    "bootstrap_design",
     "datasets",
     "detectable_difference",
     "display",
-    "friedman",
-    "friedman_design",
     "inputs",
     "items_for",
-    "mcnemar",
-    "mcnemar_design",
     "paired",
-    "ranksum",
-    "ranksum_design",
-    "signrank",
-    "signrank_design",
     "trials_for",
-    "tukey_hsd",
-    "tukey_hsd_design",
-    "tukey_hsd_run",
 ]
+__all__ += _methods.EXPORTS
+__all__.sort()

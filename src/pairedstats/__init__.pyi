@@ -52,10 +52,10 @@ from pairedstats.methods.signrank.findings import (
     SignrankPassFailWarning as SignrankPassFailWarning,
 )
 from pairedstats.methods.signrank.result import SignrankResult as SignrankResult
+from pairedstats.methods.signtest.result import SigntestResult as SigntestResult
 from pairedstats.methods.tukey_hsd.result import Checkpoint as Checkpoint
 from pairedstats.methods.tukey_hsd.result import TukeyHSDResult as TukeyHSDResult
 from pairedstats.methods.tukey_hsd.run import TukeyHSDRun as TukeyHSDRun
-from pairedstats.methods.tukey_hsd.spec import tukey_hsd_run as tukey_hsd_run
 
 __all__ = [
     "BootstrapResult",
@@ -84,6 +84,7 @@ __all__ = [
     "SignrankConfidenceWarning",
     "SignrankPassFailWarning",
     "SignrankResult",
+    "SigntestResult",
     "SingleUnitWarning",
     "StandardError",
     "TukeyHSDResult",
@@ -106,6 +107,8 @@ __all__ = [
     "ranksum_design",
     "signrank",
     "signrank_design",
+    "signtest",
+    "signtest_design",
     "trials_for",
     "tukey_hsd",
     "tukey_hsd_design",
@@ -233,6 +236,24 @@ def signrank_design(
     correction: _Bool = ...,
     progress: _Bool = ...,
 ) -> SignrankResult: ...
+def signtest(
+    scores: ArrayLike,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+) -> SigntestResult: ...
+def signtest_design(
+    design: PairedDesign,
+    *,
+    baseline: Hashable | None = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+) -> SigntestResult: ...
 def tukey_hsd(
     scores: ArrayLike,
     *,
@@ -242,7 +263,7 @@ def tukey_hsd(
     n_resamples: _Int = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     method: Literal["auto", "exact", "monte-carlo"] = ...,
-    monitor: Callable[..., Any] | None = ...,
+    monitor: Callable[[Checkpoint], object] | None = ...,
     every: _Int | None = ...,
     progress: _Bool = ...,
     workers: _Int | None = ...,
@@ -254,8 +275,19 @@ def tukey_hsd_design(
     n_resamples: _Int = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     method: Literal["auto", "exact", "monte-carlo"] = ...,
-    monitor: Callable[..., Any] | None = ...,
+    monitor: Callable[[Checkpoint], object] | None = ...,
     every: _Int | None = ...,
     progress: _Bool = ...,
     workers: _Int | None = ...,
 ) -> TukeyHSDResult: ...
+def tukey_hsd_run(
+    scores: ArrayLike | PairedDesign,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    n_resamples: _Int = ...,
+    rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+    method: Literal["auto", "exact", "monte-carlo"] = ...,
+    workers: _Int | None = ...,
+) -> TukeyHSDRun: ...

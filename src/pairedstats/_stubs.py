@@ -32,6 +32,8 @@ import typing
 from collections.abc import Callable
 from pathlib import Path
 
+from numpy.typing import ArrayLike
+
 __all__ = ["COMMAND", "check", "stubs", "write"]
 
 #: The command that rewrites the stubs (named by the check's failure message).
@@ -85,6 +87,19 @@ _IMPORTS = {
     "SeedSequence": ("numpy.random", "SeedSequence"),
 }
 _MODULES = {"np": "numpy", "pd": "pandas", "xr": "xarray"}
+#: Python's numbers in a signature -> the aliases that accept numpy's scalars too.
+_SCALARS = {int: "_Int", float: "_Float", bool: "_Bool"}
+
+
+def _imported(obj: object) -> bool:
+    """``obj`` is what the stubs import under its name (:data:`_IMPORTS`)."""
+    name = getattr(obj, "__name__", None)
+    if name not in _IMPORTS:
+        return False
+    module, attr = _IMPORTS[name]
+    return getattr(sys.modules.get(module), attr, None) is obj
+
+
 #: The container types an accessor returns when ``as_result=False``.
 _TABLES = ("pd.DataFrame", "xr.Dataset")
 
@@ -138,13 +153,33 @@ class _Writer:
         return "Any"
 
     def hint(self, hint: object) -> str:
-        """The annotation of a resolved type hint (classes, unions, ``None``; else Any)."""
-        if hint is None:
+        """The annotation of a resolved type hint: classes, unions, ``Literal``, the generic
+        collections and callables, ``ArrayLike``; Python numbers widened to numpy's scalars
+        (``_Int``); else ``Any``."""
+        if hint is None or hint is type(None):
             return "None"
+        if hint is Ellipsis:  # Callable[..., R]
+            return "..."
+        if isinstance(hint, list):  # the parameters of Callable[[A, B], R]
+            return f"[{', '.join(self.hint(a) for a in hint)}]"
+        if hint is ArrayLike:
+            return "ArrayLike"
+        if hint in _SCALARS:
+            return _SCALARS[hint]
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin in (typing.Union, types.UnionType):
+            if set(typing.get_args(ArrayLike)) <= set(args):  # ArrayLike | None, flattened
+                rest = [a for a in args if a not in typing.get_args(ArrayLike)]
+                return " | ".join(["ArrayLike", *(self.hint(a) for a in rest)])
+            return " | ".join(dict.fromkeys(self.hint(a) for a in args))
+        if origin is typing.Literal:
+            return f"Literal[{', '.join(json.dumps(a) for a in args)}]"
+        if origin is not None and args and _imported(origin):
+            return f"{origin.__name__}[{', '.join(self.hint(a) for a in args)}]"
+        if isinstance(hint, type) and _imported(hint):
+            return hint.__name__
         if isinstance(hint, type):
             return self.cls(hint)
-        if typing.get_origin(hint) in (typing.Union, types.UnionType):
-            return " | ".join(dict.fromkeys(self.hint(a) for a in typing.get_args(hint)))
         return "Any"
 
     def word(self, word: str, owner: object = None) -> str | None:

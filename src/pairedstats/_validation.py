@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,13 +19,13 @@ from .core.checks import plain
 from .core.draws import STREAM_VERSION, root_entropy
 
 __all__ = [
-    "RankTestSettings",
     "check_alpha",
     "check_baseline",
     "check_choice",
     "check_confidence_level",
     "check_n_resamples",
     "check_progress",
+    "check_pvalue_adjust",
     "check_rank_test",
     "check_workers",
     "metadata",
@@ -118,57 +117,27 @@ def check_lower_is_better(value, metrics: Sequence) -> tuple:
     return tuple(m for m in metrics if m in names)
 
 
-@dataclass(frozen=True, kw_only=True)
-class RankTestSettings:
-    """The keywords both rank tests take, checked (:func:`check_rank_test`): the fields each
-    rank test's ``Settings`` starts with.
-
-    Attributes
-    ----------
-    alternative : str
-        ``"two-sided"``, ``"less"`` or ``"greater"``, about b - a.
-    confidence_level : float
-        Level of the interval of the shift, strictly between 0 and 1.
-    method : str
-        ``"auto"``, ``"exact"`` or ``"asymptotic"``, as asked.
-    correction : bool
-        Continuity correction of the normal approximation.
-    progress : bool
-        Show a progress bar.
-    """
-
-    alternative: str
-    confidence_level: float
-    method: str
-    correction: bool
-    progress: bool
-
-    def metadata(self, name: str, **settings) -> dict:
-        """The re-run :func:`metadata` of the rank test ``name``, with its own ``settings``."""
-        return metadata(
-            name, alternative=self.alternative, confidence_level=self.confidence_level,
-            method_requested=self.method, correction=self.correction, **settings,
-        )  # fmt: skip
-
-
-def check_rank_test(*, alternative, confidence_level, method, correction, progress,
-                    methods) -> dict:  # fmt: skip
-    """The rank tests' keywords checked, by name: the fields of :class:`RankTestSettings`
-    (``method`` one of ``methods``)."""
+def check_rank_test(options, methods: Sequence[str]) -> dict:
+    """The keywords both rank tests take, checked, by name (``alternative``,
+    ``confidence_level``, ``method`` one of ``methods``, ``correction``, ``progress``), read
+    from their options record."""
     from .core.inference import ALTERNATIVES
 
-    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
-    confidence_level = check_confidence_level(confidence_level)
-    method = check_choice(method, "method", methods)
-    if not isinstance(correction, (bool, np.bool_)):
-        raise TypeError(f"`correction` must be True or False; got {plain(correction)!r}.")
     return {
-        "alternative": alternative,
-        "confidence_level": confidence_level,
-        "method": method,
-        "correction": bool(correction),
-        "progress": check_progress(progress),
+        "alternative": check_choice(options.alternative, "alternative", ALTERNATIVES),
+        "confidence_level": check_confidence_level(options.confidence_level),
+        "method": check_choice(options.method, "method", methods),
+        "correction": checks.flag(options.correction, "correction"),
+        "progress": check_progress(options.progress),
     }
+
+
+def check_pvalue_adjust(value) -> str | None:
+    """``adjust`` of the methods whose p-values are per comparison: None, or one of
+    :data:`pairedstats.core.adjust.PVALUE_METHODS` whatever its case."""
+    from .core.adjust import PVALUE_METHODS
+
+    return None if value is None else check_choice(value, "adjust", PVALUE_METHODS)
 
 
 def check_flag(value, name: str) -> bool:

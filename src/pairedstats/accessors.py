@@ -100,11 +100,12 @@ def _frame_method(spec: registry.MethodSpec):
 def _dataset_method(spec: registry.MethodSpec):
     def method(self, *args, **kwargs):
         given, keywords, as_result = _arguments(spec, "dataset", args, kwargs)
-        if "rng" in keywords:  # one root for every chunk of a lazy sweep
-            keywords["rng"] = root_entropy(keywords["rng"])
+        seed, threads, columns = spec.role("seed"), spec.role("threads"), spec.role("columns")
+        if seed is not None:  # one root for every chunk of a lazy sweep
+            keywords[seed] = root_entropy(keywords[seed])
         ds = self._obj
         if spec.road == "paired":
-            given["columns_as_score"] = keywords.get("statistic") is not None
+            given["columns_as_score"] = columns is not None and keywords[columns] is not None
             variables = inputs.score_variables(ds, given["score"], given["item"], given["system"])
             core = (given["item"], given["system"])
             if given.get("replicate") is not None:
@@ -115,10 +116,10 @@ def _dataset_method(spec: registry.MethodSpec):
             core = (item, group) if group in ds.dims else (item,)
         if as_result or not spec.lazy or not sweeps.is_lazy(ds, variables):
             return _eager(ds, name=spec.name, given=given, keywords=keywords, keep=as_result)
-        if "workers" in keywords and keywords["workers"] is None:
+        if threads is not None and keywords[threads] is None:
             # dask runs the chunks in parallel already: one thread per task avoids running
             # 2 threads in each of several worker processes (the numbers do not depend on it)
-            keywords["workers"] = 1
+            keywords[threads] = 1
         eager = partial(_eager, name=spec.name, given=given, keywords=keywords)
         return sweeps.map_sweep(ds[variables], eager, core)
 
@@ -169,6 +170,7 @@ def _finish(method, spec, container):
     method.__name__ = method.__qualname__ = spec.name
     method.__doc__ = registry.docstring(spec, container)
     method.__signature__ = registry.signature(spec, container, self_=True)
+    method.__annotations__ = registry.annotations(method.__signature__)
     return method
 
 

@@ -17,7 +17,8 @@ from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
 from pairedstats.methods.signrank.result import SignrankResult
-from pairedstats.methods.tukey_hsd.result import TukeyHSDResult
+from pairedstats.methods.signtest.result import SigntestResult
+from pairedstats.methods.tukey_hsd.result import Checkpoint, TukeyHSDResult
 
 __all__ = [
     "PairedDataArrayAccessor",
@@ -485,6 +486,51 @@ class PairedDataArrayAccessor:
         as_result: _Bool = ...,
     ) -> xr.Dataset | SignrankResult: ...
     @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> SigntestResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SigntestResult: ...
+    @overload
     def tukey_hsd(
         self,
         *,
@@ -497,7 +543,7 @@ class PairedDataArrayAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -516,7 +562,7 @@ class PairedDataArrayAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -535,7 +581,7 @@ class PairedDataArrayAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -1040,6 +1086,54 @@ class PairedDataFrameAccessor:
         as_result: _Bool = ...,
     ) -> pd.DataFrame | SignrankResult: ...
     @overload
+    def signtest(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> SigntestResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | SigntestResult: ...
+    @overload
     def tukey_hsd(
         self,
         *,
@@ -1053,7 +1147,7 @@ class PairedDataFrameAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -1073,7 +1167,7 @@ class PairedDataFrameAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -1093,7 +1187,7 @@ class PairedDataFrameAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -1578,6 +1672,51 @@ class PairedDatasetAccessor:
         as_result: _Bool = ...,
     ) -> xr.Dataset | SignrankResult: ...
     @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> SigntestResult: ...
+    @overload
+    def signtest(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | SigntestResult: ...
+    @overload
     def tukey_hsd(
         self,
         *,
@@ -1590,7 +1729,7 @@ class PairedDatasetAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -1609,7 +1748,7 @@ class PairedDatasetAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,
@@ -1628,7 +1767,7 @@ class PairedDatasetAccessor:
         n_resamples: _Int = ...,
         rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
         method: Literal["auto", "exact", "monte-carlo"] = ...,
-        monitor: Callable[..., Any] | None = ...,
+        monitor: Callable[[Checkpoint], object] | None = ...,
         every: _Int | None = ...,
         progress: _Bool = ...,
         workers: _Int | None = ...,

@@ -12,55 +12,24 @@ from __future__ import annotations
 
 import argparse
 import inspect
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Annotated, Literal
+
+from numpy.random import BitGenerator, Generator, SeedSequence
+from numpy.typing import ArrayLike
 
 from ...core.inference import ALTERNATIVES
+from .options import About, Keyword
 
 #: The ``method`` choices of the rank tests.
 RANK_TEST_METHODS = ("auto", "exact", "asymptotic")
 
 
-@dataclass(frozen=True)
-class Keyword:
-    """One keyword of a method or of an input road.
-
-    Attributes
-    ----------
-    name : str
-        The keyword.
-    default : object
-        Its default.
-    type : str
-        The numpydoc type line (``"int, default 10_000"``).
-    doc : str
-        What it means (numpydoc description, plain text).
-    option : dict or None
-        Keywords of :meth:`argparse.ArgumentParser.add_argument` for the command line (the
-        flag is ``--name`` with dashes unless ``flags`` is given); None: not an option.
-    labels : str or None
-        On the command line, the typed text is matched against the labels of this input
-        (``"system"``, ``"group"``): ``--baseline 0`` finds the integer label 0.
-    positional : bool
-        A method's required argument, given by position or by name: it comes first in
-        every signature (after ``self``, ``design`` or the arrays), without a default
-        (``default`` is ``inspect.Parameter.empty``; ``items_for``'s ``difference``). On the
-        command line its option is required.
-    """
-
-    name: str
-    default: object = None
-    type: str = ""
-    doc: str = ""
-    option: dict | None = None
-    labels: str | None = None
-    positional: bool = False
-
-    def __post_init__(self):
-        if self.positional and self.default is not inspect.Parameter.empty:
-            raise ValueError(f"{self.name}: a positional keyword has no default")
-
-
 # ------------------------------------------------------------------ input keywords
+_LABEL = Hashable | None
+_LABELS = Hashable | Sequence[Hashable] | None
+_SEQUENCE = Iterable[Hashable] | None
+_ARRAY = ArrayLike | None
 _MISSING = Keyword(
     "missing",
     "raise",
@@ -70,6 +39,7 @@ _MISSING = Keyword(
     "many were dropped (the ``n_dropped`` column).",
     option=dict(type=str.lower, choices=("raise", "complete"), help="'complete': keep the "
                 "items scored for every system"),
+    annotation=Literal["raise", "complete"],
 )  # fmt: skip
 _SYSTEMS = Keyword(
     "systems",
@@ -80,15 +50,20 @@ _SYSTEMS = Keyword(
     "first appearance (tidy) or of the columns (wide, arrays).",
     option=dict(nargs="+", metavar="NAME", help="select and order systems"),
     labels="system",
+    annotation=_SEQUENCE,
 )
 
 
 def columns_keyword(name: str, doc: str, help: str) -> Keyword:
     """An input keyword naming one column or several (``--name COL [COL ...]``)."""
     return Keyword(
-        name, None, "label or list of label, optional", doc,
+        name,
+        None,
+        "label or list of label, optional",
+        doc,
         option=dict(nargs="+", metavar="COL", help=help),
-    )  # fmt: skip
+        annotation=_LABELS,
+    )
 
 
 _BY = columns_keyword(
@@ -118,100 +93,151 @@ _STRATA_DOC = (
 def _paired_frame() -> dict:
     return {
         "item": Keyword(
-            "item", None, "label, optional",
+            "item",
+            None,
+            "label, optional",
             "Column of the item labels. A tidy table needs it; a wide table's items are "
             "its index unless ``item`` names a column.",
             option=dict(metavar="COL", help="item column (query, example, ...)"),
+            annotation=_LABEL,
         ),
         "system": Keyword(
-            "system", None, "label, optional",
+            "system",
+            None,
+            "label, optional",
             "Column of the system labels: the table is tidy, one row per item and system "
             "(``item`` and ``score`` are needed too). Without it the table is wide: one row "
             "per item, one column per system.",
             option=dict(metavar="COL", help="system column (tidy tables)"),
+            annotation=_LABEL,
         ),
         "score": Keyword(
-            "score", None, "label or list of label, optional",
+            "score",
+            None,
+            "label or list of label, optional",
             "Column of the scores of a tidy table (several columns for ``statistic``).",
             option=dict(metavar="COL", help="score column (tidy tables)"),
+            annotation=_LABELS,
         ),
         "systems": _SYSTEMS,
         "by": _BY,
         "cluster": Keyword(
-            "cluster", None, "label, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
+            "cluster",
+            None,
+            "label, optional",
+            f"Column of each item's cluster{_CLUSTER_DOC}",
             option=dict(metavar="COL", help="resample whole clusters"),
+            annotation=_LABEL,
         ),
         "strata": Keyword(
-            "strata", None, "label, optional", f"Column of each item's stratum{_STRATA_DOC}",
+            "strata",
+            None,
+            "label, optional",
+            f"Column of each item's stratum{_STRATA_DOC}",
             option=dict(metavar="COL", help="resample within strata"),
+            annotation=_LABEL,
         ),
         "replicate": Keyword(
-            "replicate", None, "label, optional",
+            "replicate",
+            None,
+            "label, optional",
             f"Column of the replicate labels of a tidy table, one row per (item, system, "
             f"replicate){_REPLICATE_DOC}",
             option=dict(metavar="COL", help="repeated runs (seeds): resample them crossed"),
+            annotation=_LABEL,
         ),
         "missing": _MISSING,
-    }  # fmt: skip
+    }
 
 
 def _paired_dataset() -> dict:
     return {
-        "item": Keyword("item", "item", 'str, default "item"', "Dimension of the items."),
+        "item": Keyword(
+            "item", "item", 'str, default "item"', "Dimension of the items.", annotation=str
+        ),
         "system": Keyword(
-            "system", "system", 'str, default "system"', "Dimension of the systems."
+            "system",
+            "system",
+            'str, default "system"',
+            "Dimension of the systems.",
+            annotation=str,
         ),
         "score": Keyword(
-            "score", None, "label or list of label, optional",
+            "score",
+            None,
+            "label or list of label, optional",
             "Data variables to compare (default: all). Several add a ``score`` dimension to "
             "the result; with ``statistic`` they are the statistic's columns instead.",
+            annotation=_LABELS,
         ),
         "systems": _SYSTEMS,
         "cluster": Keyword(
-            "cluster", None, "label, optional",
+            "cluster",
+            None,
+            "label, optional",
             f"A coordinate along the items naming each item's cluster{_CLUSTER_DOC}",
+            annotation=_LABEL,
         ),
         "strata": Keyword(
-            "strata", None, "label, optional",
+            "strata",
+            None,
+            "label, optional",
             f"A coordinate along the items naming each item's stratum{_STRATA_DOC}",
+            annotation=_LABEL,
         ),
         "replicate": Keyword(
-            "replicate", None, "label, optional",
+            "replicate",
+            None,
+            "label, optional",
             "Dimension of the repeated runs; a system's replicates are the labels along it "
             f"where it has scores (NaN elsewhere){_REPLICATE_DOC}",
+            annotation=_LABEL,
         ),
         "missing": _MISSING,
-    }  # fmt: skip
+    }
 
 
 def _paired_array() -> dict:
     return {
         "scores": Keyword(
-            "scores", inspect.Parameter.empty,
+            "scores",
+            inspect.Parameter.empty,
             "array_like, shape (n_items, n_systems) or (n_items, n_systems, n_columns)",
-            "One row per item, one column per system (several score columns for "
-            "``statistic``).",
+            "One row per item, one column per system (several score columns for ``statistic``).",
+            annotation=ArrayLike,
         ),
         "systems": Keyword(
-            "systems", None, "sequence, optional",
+            "systems",
+            None,
+            "sequence, optional",
             "Labels of the systems, in column order (default ``0, 1, ...``).",
+            annotation=_SEQUENCE,
         ),
         "cluster": Keyword(
-            "cluster", None, "array_like, shape (n_items,), optional",
+            "cluster",
+            None,
+            "array_like, shape (n_items,), optional",
             f"Each item's cluster label{_CLUSTER_DOC}",
+            annotation=_ARRAY,
         ),
         "strata": Keyword(
-            "strata", None, "array_like, shape (n_items,), optional",
+            "strata",
+            None,
+            "array_like, shape (n_items,), optional",
             f"Each item's stratum label{_STRATA_DOC}",
+            annotation=_ARRAY,
         ),
         "replicate": Keyword(
-            "replicate", None, "array_like, shape (n_replicates,), optional",
+            "replicate",
+            None,
+            "array_like, shape (n_replicates,), optional",
             "Labels of the runs along the last axis of ``scores``, which then has shape "
             "(n_items, n_systems, n_replicates), NaN where a system has no such run"
             f"{_REPLICATE_DOC}",
+            annotation=_ARRAY,
         ),
         "missing": _MISSING,
-    }  # fmt: skip
+    }
 
 
 _AB_DOC = (
@@ -223,55 +249,89 @@ _AB_DOC = (
 def _two_sample_frame() -> dict:
     return {
         "score": Keyword(
-            "score", None, "label, optional", "Column of the scores (tidy tables).",
+            "score",
+            None,
+            "label, optional",
+            "Column of the scores (tidy tables).",
             option=dict(metavar="COL", help="score column (tidy tables)"),
+            annotation=_LABEL,
         ),
         "group": Keyword(
-            "group", None, "label, optional", "Column of the group labels (tidy tables).",
+            "group",
+            None,
+            "label, optional",
+            "Column of the group labels (tidy tables).",
             option=dict(metavar="COL", help="column of the group labels (tidy)"),
+            annotation=_LABEL,
         ),
         "a": Keyword(
-            "a", None, "label, optional", _AB_DOC,
+            "a",
+            None,
+            "label, optional",
+            _AB_DOC,
             option=dict(flags=("-a", "--a"), metavar="LABEL", help="group (or column) a"),
             labels="group",
+            annotation=_LABEL,
         ),
         "b": Keyword(
-            "b", None, "label, optional", _AB_DOC,
+            "b",
+            None,
+            "label, optional",
+            _AB_DOC,
             option=dict(flags=("-b", "--b"), metavar="LABEL", help="group (or column) b"),
             labels="group",
+            annotation=_LABEL,
         ),
         "by": _BY,
-    }  # fmt: skip
+    }
 
 
 def _two_sample_dataset() -> dict:
     return {
         "score": Keyword(
-            "score", None, "label, optional", "The data variable of the scores (default: all)."
+            "score",
+            None,
+            "label, optional",
+            "The data variable of the scores (default: all).",
+            annotation=_LABEL,
         ),
         "group": Keyword(
-            "group", "group", 'str, default "group"',
+            "group",
+            "group",
+            'str, default "group"',
             "A dimension holding the two group labels, or a coordinate along ``item`` giving "
             "each value's group.",
+            annotation=str,
         ),
-        "a": Keyword("a", None, "label, optional", "The label of group a."),
-        "b": Keyword("b", None, "label, optional", "The label of group b (b minus a)."),
+        "a": Keyword("a", None, "label, optional", "The label of group a.", annotation=_LABEL),
+        "b": Keyword(
+            "b", None, "label, optional", "The label of group b (b minus a).", annotation=_LABEL
+        ),
         "item": Keyword(
-            "item", "item", 'str, default "item"', "Dimension of the values of a sample."
+            "item",
+            "item",
+            'str, default "item"',
+            "Dimension of the values of a sample.",
+            annotation=str,
         ),
-    }  # fmt: skip
+    }
 
 
 def _two_sample_array() -> dict:
     sample = "array_like, 1-D"
     return {
-        "a": Keyword("a", inspect.Parameter.empty, sample, "The scores of group a."),
+        "a": Keyword(
+            "a", inspect.Parameter.empty, sample, "The scores of group a.", annotation=ArrayLike
+        ),
         "b": Keyword(
-            "b", inspect.Parameter.empty, sample,
+            "b",
+            inspect.Parameter.empty,
+            sample,
             "The scores of group b (finite numbers, at least one each). Differences read b "
             "minus a.",
+            annotation=ArrayLike,
         ),
-    }  # fmt: skip
+    }
 
 
 #: Input keywords by road and container: the same keyword means the same on every method.
@@ -356,6 +416,7 @@ def baseline_keyword(doc: str) -> Keyword:
         doc,
         option=dict(metavar="NAME", help="compare every system with this one"),
         labels="system",
+        annotation=_LABEL,
     )
 
 
@@ -429,3 +490,89 @@ SHIFT_CONFIDENCE_LEVEL = Keyword(
     "Level of the interval of the shift.",
     option=dict(type=float, metavar="LEVEL"),
 )
+
+
+# ------------------------------------------------------------------ shared method keywords
+# Annotated aliases: a method's options record declares ``name: Alias = default``, or
+# ``name: Annotated[Alias, About("its own description")] = default`` (options.About.over).
+Baseline = Annotated[
+    Hashable | None,
+    About(option=dict(metavar="NAME", help="compare every system with this one"), labels="system"),
+]
+Alternative = Annotated[
+    Literal["two-sided", "less", "greater"], About(option=dict(help="about b - a"))
+]
+ConfidenceLevel = Annotated[
+    float, About(option=dict(type=float, metavar="LEVEL", help="level of the intervals"))
+]
+NResamples = Annotated[int, About(option=dict(type=int, metavar="N", help="resamples"))]
+Rng = Annotated[
+    int | SeedSequence | BitGenerator | Generator | None,
+    About(
+        "Seed material (SPEC 7), the root of the random streams; recorded as "
+        '``metadata["seed_entropy"]``, which passed back as ``rng`` re-runs the call.',
+        option=dict(
+            type=int,
+            metavar="SEED",
+            help="random seed (an integer); without it, a seed is drawn from the operating "
+            "system and printed with the result (seed_entropy), and --rng with that number "
+            "repeats the run",
+        ),
+        type="None, int, SeedSequence, BitGenerator or Generator",
+        role="seed",
+    ),
+]
+Progress = Annotated[
+    bool,
+    About(
+        "Show a tqdm progress bar (needs ``pairedstats[progress]``). The numbers do not "
+        "depend on it.",
+        recorded=False,
+    ),
+]
+Workers = Annotated[
+    int | None,
+    About(
+        "Threads (default: the CPUs this process may use). The numbers do not depend on it.",
+        role="threads",
+        recorded=False,
+    ),
+]
+Correction = Annotated[
+    bool,
+    About(
+        "Continuity correction of the normal approximation (p-value, ``z`` and the "
+        "asymptotic interval).",
+        option=dict(
+            flags=("--no-correction",), action="store_false", help="no continuity correction"
+        ),
+    ),
+]
+#: The ``method`` of the rank tests: the p-value's road.
+RankTestMethod = Annotated[
+    Literal["auto", "exact", "asymptotic"],
+    About(
+        option=dict(
+            help="the p-value: auto (exact when it can be computed), exact, or asymptotic "
+            "(the normal approximation)"
+        )
+    ),
+]
+#: The rank tests' (rank-sum, signed-rank) ``alternative`` and ``confidence_level``.
+RankTestAlternative = Annotated[
+    Alternative,
+    About(
+        'About b - a: ``"greater"`` means b tends to exceed a. One-sided alternatives give '
+        "one-sided intervals."
+    ),
+]
+ShiftConfidenceLevel = Annotated[
+    float,
+    About("Level of the interval of the shift.", option=dict(type=float, metavar="LEVEL")),
+]
+#: ``adjust`` of the methods whose p-values are per comparison (:data:`PVALUE_METHODS`,
+#: checked by :func:`pairedstats._validation.check_pvalue_adjust`).
+PValueAdjust = Annotated[
+    Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None,
+    About(option=dict(metavar="METHOD", help="adjust the p-values over the comparisons")),
+]

@@ -10,8 +10,10 @@ A method module declares its spec and registers it (``SPEC = register(MethodSpec
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import textwrap
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +41,7 @@ from .keywords import (  # noqa: F401  (the declarations, re-exported for the me
     n_resamples_keyword,
     rank_test_method_keyword,
 )
+from .options import keywords_of
 
 __all__ = [
     "AS_RESULT",
@@ -89,13 +92,16 @@ class MethodSpec:
     inputs : dict
         Container (``"frame"``, ``"dataset"``, ``"array"``) -> the names of the input
         keywords it takes (see :data:`INPUTS`).
-    keywords : tuple of Keyword
-        The method's own keywords, in signature order.
+    options : type
+        The method's options record (:class:`~.options.OptionsRecord`): its keywords, in
+        signature order, with their types, defaults, documentation and command-line options
+        (read as :attr:`keywords`).
     check : callable
-        ``check(design, *, keep, **keywords) -> Settings``: the one validation of the
-        method's keywords against the design (or ``{metric: design}`` with ``metrics``), a
-        frozen ``Settings`` (its ``settings.py``); ``keep`` asks to keep what only the result
-        object holds (e.g. the bootstrap distribution).
+        ``check(design, options, *, keep) -> Settings``: the one validation of the method's
+        keywords against the design (or ``{metric: design}`` with ``metrics``), a frozen
+        ``Settings`` that keeps the record, checked, and adds what it derives (its
+        ``settings.py``); ``keep`` asks to keep what only the result object holds (e.g. the
+        bootstrap distribution).
     run : callable
         ``run(settings) -> result``: computes every group (its ``run.py``).
     returns : str or dict
@@ -144,7 +150,6 @@ class MethodSpec:
     description: str
     road: str
     inputs: dict
-    keywords: tuple
     check: Callable
     run: Callable
     returns: str = ""
@@ -158,8 +163,25 @@ class MethodSpec:
     formats: tuple = ("text", "csv", "json", "markdown", "latex")
     input_docs: dict = field(default_factory=dict)
     binary_scores: bool = False
+    options: type | None = None
+    keywords: tuple = ()
     example_keywords: dict = field(default_factory=dict)
     report_test: str | None = None
+
+    def __post_init__(self):
+        if self.options is not None:
+            object.__setattr__(self, "keywords", keywords_of(self.options))
+        else:  # TRANSITION: old-style specs; removed once every method has its record
+            roles = {"rng": "seed", "workers": "threads", "statistic": "columns"}
+            object.__setattr__(
+                self,
+                "keywords",
+                tuple(dataclasses.replace(k, role=roles.get(k.name)) for k in self.keywords),
+            )
+
+    def role(self, role: str) -> str | None:
+        """The keyword with this role (``"seed"``, ``"threads"``, ``"columns"``), if any."""
+        return next((k.name for k in self.keywords if k.role == role), None)
 
     def keyword(self, name: str) -> Keyword:
         """The keyword ``name`` of the method (a StopIteration if it has none)."""
@@ -171,8 +193,10 @@ class MethodSpec:
         return self.execute(arguments.pop("design"), keep, arguments)
 
     def execute(self, design, keep: bool, keywords: dict):
-        """The run of every method: ``run(check(design, keep=keep, **keywords))``."""
-        return self.run(self.check(design, keep=keep, **keywords))
+        """The run of every method: ``run(check(design, Options(**keywords), keep=keep))``."""
+        if self.options is None:
+            return self.run(self.check(design, keep=keep, **keywords))
+        return self.run(self.check(design, self.options(**keywords), keep=keep))
 
 
 #: Registered specs by name, in registration order.
@@ -227,8 +251,16 @@ def signature(spec: MethodSpec, container: str, *, self_: bool = False) -> inspe
             if _positional(k, container)
             else inspect.Parameter.KEYWORD_ONLY
         )
-        params.append(inspect.Parameter(k.name, kind, default=k.default))
+        annotation = k.annotation if k.annotation is not typing.Any else inspect.Parameter.empty
+        params.append(inspect.Parameter(k.name, kind, default=k.default, annotation=annotation))
     return inspect.Signature(params)
+
+
+def annotations(sig: inspect.Signature) -> dict:
+    """The ``__annotations__`` of a generated function with signature ``sig`` (read by
+    :func:`typing.get_type_hints`, hence by the type stubs)."""
+    return {name: p.annotation for name, p in sig.parameters.items()
+            if p.annotation is not p.empty}  # fmt: skip
 
 
 _CONTAINER_TEXT = {
@@ -325,6 +357,7 @@ def _finish(fn: Callable, spec: MethodSpec, container: str, module: str) -> Call
     fn.__module__ = module
     fn.__doc__ = docstring(spec, container)
     fn.__signature__ = signature(spec, container)
+    fn.__annotations__ = annotations(fn.__signature__)
     return fn
 
 

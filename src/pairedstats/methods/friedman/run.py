@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validation
 from ...core import friedman as core
 from ...core.adjust import adjust_pvalues
 from ...core.design import comparison_pairs
@@ -84,9 +83,6 @@ def run(s: Settings) -> FriedmanResult:
     # Nemenyi's family-wise p-values are the studentized range's; the others are Holm's
     holm = adjust_pvalues(out["pvalue"], "holm")
     out["pvalue_adjusted"][...] = single if s.posthoc == "nemenyi" else holm
-    meta = _validation.metadata("friedman", posthoc=s.posthoc,
-                                lower_is_better=s.lower_is_better,
-                                tie_correction=s.tie_correction,
-                                score_precision=design.precision)  # fmt: skip
+    meta = s.metadata(score_precision=design.precision)
     return FriedmanResult(**comparison_labels(design, pairs), systems=tuple(design.systems),
                           mean_rank=mean_rank, metadata=meta, **out.arrays)  # fmt: skip

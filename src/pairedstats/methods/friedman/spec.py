@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ...core.design import PairedDesign
 from ...inputs import design_from_array
-from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS, Keyword, lower_is_better_keyword
+from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
-from .settings import POSTHOCS, check
+from .settings import Options, check
 
 __all__ = ["SPEC", "friedman", "friedman_design"]
 
@@ -23,39 +23,6 @@ __all__ = ["SPEC", "friedman", "friedman_design"]
 def _read(scores, *, systems, missing) -> PairedDesign:
     return design_from_array(scores, systems=systems, missing=missing)
 
-
-KEYWORDS = (
-    Keyword(
-        "posthoc", "wilcoxon-holm", '{"wilcoxon-holm", "nemenyi", "conover"}, default '
-        '"wilcoxon-holm"',
-        '``"wilcoxon-holm"``: the Wilcoxon signed-rank test of each pair\'s scores, Holm\'s '
-        "step-down over the pairs (Benavoli, Corani and Mangili 2016: a pair's decision does "
-        "not depend on which other systems are in the comparison, as it does for the "
-        'tests of mean ranks); ``"nemenyi"``: the mean ranks\' differences against the '
-        'studentized range (Demšar 2006; its critical difference is the diagram\'s); '
-        '``"conover"``: Conover\'s t-test of the rank sums, Holm\'s step-down.',
-        option=dict(
-            type=str.lower,
-            choices=POSTHOCS,
-            help="post-hoc tests of the pairs (default: wilcoxon-holm)",
-        ),
-    ),
-    lower_is_better_keyword(
-        "Rank the lowest score first (losses, error rates): rank 1 in each data set is the "
-        "smallest score. True, or the name of the ``score`` column.",
-        False, "bool or str, default False",
-        dict(action="store_true", help="rank the lowest score first"),
-    ),
-    Keyword(
-        "tie_correction", True, "bool, default True",
-        "Divide the Friedman chi-square by its tie factor ``1 - sum(t^3 - t) / (N k (k^2 - "
-        "1))``, as R's ``friedman.test`` and scipy do; False gives Demšar's (2006) formula, "
-        "which ignores ties (to reproduce a paper that used it). The Iman-Davenport F "
-        "follows; the post-hoc tests do not depend on it.",
-        option=dict(flags=("--no-tie-correction",), action="store_false",
-                    help="Demsar's formula, ties ignored"),
-    ),
-)  # fmt: skip
 
 SPEC = register(
     MethodSpec(
@@ -74,7 +41,7 @@ SPEC = register(
         :func:`pairedstats.plotting.critical_difference`). See the guide "Many data sets".""",
         road="paired",
         inputs=PAIRED_INPUTS,
-        keywords=KEYWORDS,
+        options=Options,
         check=check,
         run=run,
         refuses={

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validation
 from ...core import power as _power
 from ...core import power_mcnemar as _mcnemar_power
 from ...core.ties import tie_error
@@ -44,10 +43,7 @@ def run(s: Settings) -> ItemsForResult:
         for kind, comparisons in kinds.items():
             findings.flag(kind, g, comparisons)
     findings.warn()
-    meta = _validation.metadata("items_for", difference=s.difference, power=s.power,
-                                alpha=s.alpha, alternative=s.alternative,
-                                standard_deviation_level=s.standard_deviation_level,
-                                mcnemar_method=s.mcnemar_method, baseline=s.baseline)  # fmt: skip
+    meta = s.metadata()
     return ItemsForResult(**comparison_labels(design, s.pairs), metadata=meta, **out.arrays)
 
 

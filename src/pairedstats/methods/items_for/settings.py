@@ -1,61 +1,124 @@
-"""The plan's keywords, validated into the frozen settings of one call (:func:`check`)."""
+"""The plan's keywords (:class:`Options`), checked into the frozen settings of one call
+(:func:`check`)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
 from ... import _validation
-from ...core.design import PairedDesign, comparison_pairs
+from ...core.design import PairedDesign
+from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...core.power import check_level, check_plan
 from ...core.power_mcnemar import MCNEMAR_METHODS
 from ...inputs import check_design
+from .._shared.keywords import Alternative, Baseline
+from .._shared.options import About, Checked, OptionsRecord
 
-__all__ = ["Settings", "check"]
+__all__ = ["Options", "Settings", "check"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings:
-    """What a plan reads: the design, its comparisons and the plan, checked.
+class Options(OptionsRecord):
+    """The plan's keywords, in signature order (the registry reads them); ``difference`` is
+    required (given by position or by name)."""
+
+    difference: Annotated[
+        float,
+        About(
+            "The difference b - a worth detecting, in the scores' units (for 0/1 scores, a "
+            "difference of pass rates): not 0, of the sign of a one-sided ``alternative``.",
+            option=dict(type=float, metavar="DIFFERENCE", help="the difference b - a to detect"),
+        ),
+    ]
+    baseline: Annotated[
+        Baseline,
+        About(
+            "Plan every other system against this one (a = baseline); default: all pairs, a "
+            "before b in system order."
+        ),
+    ] = None
+    power: Annotated[
+        float,
+        About(
+            "The probability of detecting ``difference``, in (``alpha``, 1).",
+            option=dict(type=float, metavar="POWER", help="power to reach"),
+        ),
+    ] = 0.8
+    alpha: Annotated[
+        float,
+        About(
+            "The level of the planned test, in (0, 1).",
+            option=dict(type=float, metavar="ALPHA", help="level of the test"),
+        ),
+    ] = 0.05
+    alternative: Annotated[
+        Alternative,
+        About(
+            'Of the planned test, about b - a: ``"greater"`` plans to detect b above a (a '
+            'positive ``difference``), ``"less"`` below (a negative one).'
+        ),
+    ] = "two-sided"
+    mcnemar_method: Annotated[
+        Literal["exact", "mid-p", "asymptotic"],
+        About(
+            "For 0/1 scores, the McNemar test planned for (``mcnemar``'s ``method``): "
+            '``"exact"``, its default, and ``"mid-p"`` by the exact power of the test (a sum '
+            "over the number of discordant items, "
+            ":func:`pairedstats.core.power_mcnemar.mcnemar_exact_power`); "
+            '``"asymptotic"`` by Connor\'s (1987) formula. The exact test needs a median 5% '
+            "more items than Connor's plan (-3% to +10% for plans of 50 items or more; "
+            "``validation/mcnemar_plan.py``). Other scores ignore it.",
+            option=dict(metavar="METHOD", help="for 0/1 scores, the McNemar test to plan for"),
+        ),
+    ] = "exact"
+    standard_deviation_level: Annotated[
+        float | None,
+        About(
+            "Plan with a one-sided upper confidence limit, at this level in (0, 1), of the "
+            "spread the table estimates, instead of the estimate itself: the chi-square "
+            "limit of the standard deviation "
+            "(:func:`pairedstats.core.power.standard_deviation_limit`, Browne 1995) or, for "
+            "0/1 scores, the exact (Clopper-Pearson) limit of the discordant rate "
+            "(:func:`pairedstats.core.power.discordant_rate_limit`). The plan then reaches "
+            "``power`` with probability about this level over pilots, where the plain one "
+            "does so about half the time; 0.8 is Browne's choice. The pilot is the "
+            "comparison's own items, ``n_items`` (after ``missing`` handling), so no "
+            "``pilot_items`` is needed, as :func:`pairedstats.items_for` needs. "
+            "``standard_deviation_planned`` and ``discordant_rate_planned`` show the value "
+            "planned with; ``detectable_difference`` uses it too.",
+            option=dict(
+                type=float,
+                metavar="LEVEL",
+                help="plan with the upper confidence limit of the spread at this level "
+                "(default: the estimate)",
+            ),
+        ),
+    ] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Options, Checked):
+    """What a plan reads: the keywords, checked, and what they give.
 
     Attributes
     ----------
     design : PairedDesign
         The scores (one score column), checked.
-    baseline : label or None
-        The system every other one is compared with, or None for all pairs.
     pairs : tuple of (int, int)
         The comparisons ``(a, b)``, system indices, b - a.
-    difference : float
-        The difference b - a to detect (not 0; of the sign of a one-sided alternative).
-    power, alpha : float
-        ``alpha`` in (0, 1), ``power`` in (``alpha``, 1).
-    alternative : {"two-sided", "less", "greater"}
-    standard_deviation_level : float or None
-        In (0, 1): plan with the upper confidence limit of the spread at this level; None:
-        with the table's estimate.
-    mcnemar_method : {"exact", "mid-p", "asymptotic"}
-        The McNemar test the plans of 0/1 scores are for.
     """
 
+    method_name = "items_for"
     design: PairedDesign
-    baseline: Hashable | None
     pairs: tuple[tuple[int, int], ...]
-    difference: float
-    power: float
-    alpha: float
-    alternative: str
-    standard_deviation_level: float | None
-    mcnemar_method: str = "exact"
 
 
-def check(design, *, keep: bool, difference, baseline, power, alpha, alternative,
-          mcnemar_method="exact",
-          standard_deviation_level) -> Settings:  # fmt: skip
-    """Validate the keywords of ``items_for`` (``difference``, ``baseline``, ``power``,
-    ``alpha``, ``alternative``, ``mcnemar_method``, ``standard_deviation_level``) and the
-    design, which must hold one score column; every message names the keyword, the rule and
+def check(design, options: Options, *, keep: bool) -> Settings:
+    """The keywords of ``items_for`` and the design, which must hold one score column,
+    checked: ``alpha`` in (0, 1), ``power`` in (``alpha``, 1), ``difference`` not 0 and of
+    the sign of a one-sided ``alternative``; every message names the keyword, the rule and
     the value received. ``keep`` is accepted as every method's check accepts it: the result
     holds nothing it would keep."""
     design = check_design(design)
@@ -64,15 +127,17 @@ def check(design, *, keep: bool, difference, baseline, power, alpha, alternative
             "`score` must name one score column for items_for; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    baseline = _validation.check_baseline(baseline, design.systems)
-    alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
-    difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
-                                          alternative=alternative)  # fmt: skip
-    level = check_level(standard_deviation_level)
-    mcnemar_method = _validation.check_choice(mcnemar_method, "mcnemar_method",
+    baseline = _validation.check_baseline(options.baseline, design.systems)
+    alternative = _validation.check_choice(options.alternative, "alternative", ALTERNATIVES)
+    difference, power, alpha = check_plan(
+        options.difference, power=options.power, alpha=options.alpha, alternative=alternative
+    )
+    level = check_level(options.standard_deviation_level)
+    mcnemar_method = _validation.check_choice(options.mcnemar_method, "mcnemar_method",
                                               MCNEMAR_METHODS)  # fmt: skip
-    return Settings(
-        design=design, baseline=baseline, pairs=tuple(comparison_pairs(design.systems, baseline)),
-        difference=difference, power=power, alpha=alpha, alternative=alternative,
-        standard_deviation_level=level, mcnemar_method=mcnemar_method,
+    return Settings.of(
+        options, baseline=baseline, difference=difference, power=power, alpha=alpha,
+        alternative=alternative, standard_deviation_level=level,
+        mcnemar_method=mcnemar_method, design=design,
+        pairs=tuple(_comparison_pairs(design.systems, baseline)),
     )  # fmt: skip

@@ -17,79 +17,12 @@ taken), only the accessors and the ``pairedstats items-for`` command.
 
 from __future__ import annotations
 
-import inspect
-
-from ...core.power_mcnemar import MCNEMAR_METHODS
-from .._shared.keywords import (
-    NO_REPLICATE,
-    PAIRED_INPUTS,
-    Keyword,
-    alternative_keyword,
-    baseline_keyword,
-)
+from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC"]
-
-DIFFERENCE = Keyword(
-    "difference", inspect.Parameter.empty, "float",
-    "The difference b - a worth detecting, in the scores' units (for 0/1 scores, a "
-    "difference of pass rates): not 0, of the sign of a one-sided ``alternative``.",
-    option=dict(type=float, metavar="DIFFERENCE", help="the difference b - a to detect"),
-    positional=True,
-)  # fmt: skip
-
-KEYWORDS = (
-    DIFFERENCE,
-    baseline_keyword(
-        "Plan every other system against this one (a = baseline); default: all pairs, a "
-        "before b in system order."
-    ),
-    Keyword(
-        "power", 0.8, "float, default 0.8",
-        "The probability of detecting ``difference``, in (``alpha``, 1).",
-        option=dict(type=float, metavar="POWER", help="power to reach (default: 0.8)"),
-    ),
-    Keyword(
-        "alpha", 0.05, "float, default 0.05", "The level of the planned test, in (0, 1).",
-        option=dict(type=float, metavar="ALPHA", help="level of the test (default: 0.05)"),
-    ),
-    alternative_keyword(
-        'Of the planned test, about b - a: ``"greater"`` plans to detect b above a (a '
-        "positive ``difference``), ``\"less\"`` below (a negative one)."
-    ),
-    Keyword(
-        "mcnemar_method", "exact", '{"exact", "mid-p", "asymptotic"}, default "exact"',
-        "For 0/1 scores, the McNemar test planned for (``mcnemar``'s ``method``): "
-        '``"exact"``, its default, and ``"mid-p"`` by the exact power of the test (a sum over '
-        "the number of discordant items, "
-        ":func:`pairedstats.core.power_mcnemar.mcnemar_exact_power`); "
-        '``"asymptotic"`` by Connor\'s (1987) formula. The exact test needs a median 5% more '
-        "items than Connor's plan (-3% to +10% for plans of 50 items or more; "
-        "``validation/mcnemar_plan.py``). Other scores ignore it.",
-        option=dict(type=str.lower, choices=MCNEMAR_METHODS, metavar="METHOD",
-                    help="for 0/1 scores, the McNemar test to plan for (default: exact)"),
-    ),
-    Keyword(
-        "standard_deviation_level", None, "float, optional",
-        "Plan with a one-sided upper confidence limit, at this level in (0, 1), of the "
-        "spread the table estimates, instead of the estimate itself: the chi-square limit of "
-        "the standard deviation (:func:`pairedstats.core.power.standard_deviation_limit`, "
-        "Browne 1995) or, for 0/1 scores, the exact (Clopper-Pearson) limit of the "
-        "discordant rate (:func:`pairedstats.core.power.discordant_rate_limit`). The plan "
-        "then reaches ``power`` with probability about this level over pilots, where the "
-        "plain one does so about half the time; 0.8 is Browne's choice. The pilot is the "
-        "comparison's own items, ``n_items`` (after ``missing`` handling), so no "
-        "``pilot_items`` is needed, as :func:`pairedstats.items_for` needs. "
-        "``standard_deviation_planned`` and ``discordant_rate_planned`` show the value "
-        "planned with; ``detectable_difference`` uses it too.",
-        option=dict(type=float, metavar="LEVEL",
-                    help="plan with the upper confidence limit of the spread at this level "
-                         "(default: the estimate)"),
-    ),
-)  # fmt: skip
 
 SPEC = register(
     MethodSpec(
@@ -109,7 +42,7 @@ SPEC = register(
         needed scale with its square. See the planning guide.""",
         road="paired",
         inputs={"frame": PAIRED_INPUTS["frame"], "dataset": PAIRED_INPUTS["dataset"]},
-        keywords=KEYWORDS,
+        options=Options,
         check=check,
         run=run,
         refuses={

@@ -43,5 +43,7 @@ def run(s: Settings) -> McNemarResult:
         out.set(g, **{name: getattr(found, name) for name in columns})
     if s.adjust is not None:
         out.arrays["pvalue_adjusted"] = adjust_pvalues(out["pvalue"], s.adjust)
-    return McNemarResult(**comparison_labels(design, s.pairs), metadata=s.metadata(),
-                         **out.arrays)  # fmt: skip
+    clustered = design.cluster is not None
+    meta = s.metadata(test="clustered" if clustered else s.method,
+                      interval="tango-rao-scott" if clustered else "tango")  # fmt: skip
+    return McNemarResult(**comparison_labels(design, s.pairs), metadata=meta, **out.arrays)

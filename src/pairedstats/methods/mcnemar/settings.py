@@ -1,72 +1,99 @@
-"""McNemar's test's keywords, validated into the frozen settings of one call (:func:`check`)."""
+"""McNemar's test's keywords (:class:`Options`), checked into the frozen settings of one call
+(:func:`check`)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
 import numpy as np
 
 from ... import _validation
-from ...core.adjust import PVALUE_METHODS
-from ...core.design import PairedDesign, comparison_pairs
+from ...core.design import PairedDesign
+from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...core.mcnemar import METHODS
 from ...core.mcnemar_pairs import outcome_products
 from ...inputs import check_design
+from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
+from .._shared.options import About, Checked, OptionsRecord
 
-__all__ = ["Settings", "check"]
+__all__ = ["Options", "Settings", "check"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings:
-    """What a McNemar run reads: the design, its comparisons and the keywords, checked.
+class Options(OptionsRecord):
+    """McNemar's test's keywords, in signature order (the registry reads them)."""
+
+    baseline: Annotated[
+        Baseline,
+        About(
+            "Compare every other system with this one (a = baseline); default: all pairs, a "
+            "before b in system order."
+        ),
+    ] = None
+    method: Annotated[
+        Literal["exact", "mid-p", "asymptotic"],
+        About(
+            '``"exact"``: the binomial test of ``only_b`` among the ``only_a + only_b`` '
+            "discordant items at probability 1/2 (two-sided: the doubled smaller tail, which "
+            "at 1/2 is scipy's and R's binomial test); ``\"mid-p\"``: the same with half the "
+            "probability of the observed count (Fagerland, Lydersen and Laake 2013 recommend "
+            'it: the exact test is conservative); ``"asymptotic"``: McNemar\'s chi-square '
+            "``(only_b - only_a)^2 / (only_a + only_b)`` without continuity correction "
+            '(one-sided: its signed square root). With ``cluster`` only ``"asymptotic"``, the '
+            "clustered test.",
+            option=dict(
+                help="the p-value: the exact binomial test, its mid-p version, or the chi-square"
+            ),
+        ),
+    ] = "exact"
+    alternative: Annotated[
+        Alternative,
+        About(
+            'About b - a: ``"greater"`` means b\'s rate is the higher. One-sided alternatives '
+            "give one-sided tests and intervals ``(low, 1)`` or ``(-1, high)``."
+        ),
+    ] = "two-sided"
+    confidence_level: Annotated[
+        ConfidenceLevel, About("The level of Tango's interval of the difference.")
+    ] = 0.95
+    adjust: Annotated[
+        PValueAdjust,
+        About(
+            "Control over the comparisons of a group (the family), adding "
+            "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error control "
+            'of ``pvalue``, or Benjamini-Hochberg\'s false discovery rate (``"fdr_bh"``; '
+            '``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence). With ``adjust``, '
+            ":meth:`McNemarResult.significant` decides by ``pvalue_adjusted``; the intervals "
+            "stay unadjusted.",
+            option=dict(help="adjust the p-values (default: none, unadjusted)"),
+        ),
+    ] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Options, Checked):
+    """What a McNemar run reads: the keywords, checked, and what they give (``method``
+    ``"asymptotic"`` is the clustered test when the design has clusters).
 
     Attributes
     ----------
     design : PairedDesign
         The outcomes (one score column, every score 0 or 1), checked.
-    baseline : label or None
-        The system every other one is compared with, or None for all pairs.
     pairs : tuple of (int, int)
         The comparisons ``(a, b)``, system indices, b - a
         (:func:`pairedstats.core.design.comparison_pairs`).
-    method : {"exact", "mid-p", "asymptotic"}
-        The test; ``"asymptotic"`` is the clustered test when the design has clusters.
-    alternative : {"two-sided", "less", "greater"}
-        About b - a.
-    confidence_level : float
-        Level of Tango's interval.
-    adjust : {"holm", "bonferroni", "fdr_bh", "fdr_by"} or None
-        The adjustment of the p-values over the comparisons of a group.
     products : tuple of ndarray or None
         Per group, ``X^T X`` of its outcomes, counted with the 0/1 check in one pass
         (:func:`pairedstats.core.mcnemar_pairs.outcome_products`); None with a baseline,
         whose run counts its pairs alone.
     """
 
+    method_name = "mcnemar"
     design: PairedDesign
-    baseline: Hashable | None
     pairs: tuple[tuple[int, int], ...]
-    method: str
-    alternative: str
-    confidence_level: float
-    adjust: str | None
     products: tuple | None
-
-    def metadata(self) -> dict:
-        """The re-run metadata of the call (:func:`pairedstats._validation.metadata`)."""
-        clustered = self.design.cluster is not None
-        return _validation.metadata(
-            "mcnemar",
-            test="clustered" if clustered else self.method,
-            method_requested=self.method,
-            interval="tango-rao-scott" if clustered else "tango",
-            alternative=self.alternative,
-            confidence_level=self.confidence_level,
-            adjust=self.adjust,
-            baseline=self.baseline,
-        )
 
 
 def check_binary(design: PairedDesign) -> None:
@@ -126,15 +153,13 @@ def _outcome_products(design) -> tuple | None:
     return tuple(out)
 
 
-def check(design, *, keep: bool, baseline, method, alternative, confidence_level,
-          adjust) -> Settings:  # fmt: skip
-    """Validate the keywords of :func:`mcnemar` and :func:`mcnemar_design` (``baseline``,
-    ``method``, ``alternative``, ``confidence_level``, ``adjust``) and the design, which
-    must hold one score column of 0/1 outcomes; every message names the keyword, the rule
-    and the value received. With clusters the test is asymptotic (``method="asymptotic"``).
-    ``keep`` is accepted as every method's check accepts it: the result holds nothing it
-    would keep."""
-    products = _outcome_products(design) if baseline is None else None
+def check(design, options: Options, *, keep: bool) -> Settings:
+    """The keywords of :func:`mcnemar` and :func:`mcnemar_design` and the design, which
+    must hold one score column of 0/1 outcomes, checked; every message names the keyword,
+    the rule and the value received. With clusters the test is asymptotic
+    (``method="asymptotic"``). ``keep`` is accepted as every method's check accepts it: the
+    result holds nothing it would keep."""
+    products = _outcome_products(design) if options.baseline is None else None
     binary = products is not None or _binary_scores(design)  # then finite: not read again
     design = check_design(design, checked_finite=binary)
     if design.scores.shape[2] != 1:
@@ -144,20 +169,22 @@ def check(design, *, keep: bool, baseline, method, alternative, confidence_level
         )
     if not binary:
         check_binary(design)
-    baseline = _validation.check_baseline(baseline, design.systems)
-    method = _validation.check_choice(method, "method", METHODS)
+    baseline = _validation.check_baseline(options.baseline, design.systems)
+    method = _validation.check_choice(options.method, "method", METHODS)
     if design.cluster is not None and method != "asymptotic":
         raise ValueError(
             "`method`: with `cluster` the test is the clustered McNemar test (Durkalski et "
             "al. 2003), which is asymptotic; the exact and mid-p tests assume independent "
             f"items. Pass method='asymptotic'; got {method!r}."
         )
-    if adjust is not None:
-        adjust = _validation.check_choice(adjust, "adjust", PVALUE_METHODS)
-    return Settings(
-        design=design, baseline=baseline, pairs=tuple(comparison_pairs(design.systems, baseline)),
-        method=method, alternative=_validation.check_choice(alternative, "alternative",
-                                                            ALTERNATIVES),
-        confidence_level=_validation.check_confidence_level(confidence_level), adjust=adjust,
+    return Settings.of(
+        options,
+        baseline=baseline,
+        method=method,
+        alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
+        confidence_level=_validation.check_confidence_level(options.confidence_level),
+        adjust=_validation.check_pvalue_adjust(options.adjust),
+        design=design,
+        pairs=tuple(_comparison_pairs(design.systems, baseline)),
         products=products,
-    )  # fmt: skip
+    )

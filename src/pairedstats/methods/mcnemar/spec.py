@@ -4,23 +4,12 @@ outcomes) and :func:`mcnemar_design` (every group of a paired design)."""
 
 from __future__ import annotations
 
-from ...core.adjust import PVALUE_METHODS
 from ...core.design import PairedDesign
-from ...core.mcnemar import METHODS
 from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE
-from .._shared.registry import (
-    Keyword,
-    MethodSpec,
-    alternative_keyword,
-    array_function,
-    baseline_keyword,
-    confidence_level_keyword,
-    design_function,
-    register,
-)
+from .._shared.registry import Keyword, MethodSpec, array_function, design_function, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC", "mcnemar", "mcnemar_design"]
 
@@ -79,52 +68,7 @@ SPEC = register(
         },
         input_docs={"cluster": _CLUSTER, "score": {"frame": _SCORE}},
         binary_scores=True,
-        keywords=(
-            baseline_keyword(
-                "Compare every other system with this one (a = baseline); default: all "
-                "pairs, a before b in system order."
-            ),
-            Keyword(
-                "method",
-                "exact",
-                '{"exact", "mid-p", "asymptotic"}, default "exact"',
-                '``"exact"``: the binomial test of ``only_b`` among the ``only_a + only_b`` '
-                "discordant items at probability 1/2 (two-sided: the doubled smaller tail, "
-                "which at 1/2 is scipy's and R's binomial test); ``\"mid-p\"``: the same with "
-                "half the probability of the observed count (Fagerland, Lydersen and Laake "
-                '2013 recommend it: the exact test is conservative); ``"asymptotic"``: '
-                "McNemar's chi-square ``(only_b - only_a)^2 / (only_a + only_b)`` without "
-                "continuity correction (one-sided: its signed square root). With ``cluster`` "
-                'only ``"asymptotic"``, the clustered test.',
-                option=dict(
-                    type=str.lower,
-                    choices=METHODS,
-                    help="the p-value: the exact binomial test, its mid-p version, or "
-                    "the chi-square (default: exact)",
-                ),
-            ),
-            alternative_keyword(
-                'About b - a: ``"greater"`` means b\'s rate is the higher. One-sided '
-                "alternatives give one-sided tests and intervals ``(low, 1)`` or ``(-1, high)``."
-            ),
-            confidence_level_keyword("The level of Tango's interval of the difference."),
-            Keyword(
-                "adjust",
-                None,
-                '{None, "holm", "bonferroni", "fdr_bh", "fdr_by"}, default None',
-                "Control over the comparisons of a group (the family), adding "
-                "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error "
-                "control of ``pvalue``, or Benjamini-Hochberg's false discovery rate "
-                '(``"fdr_bh"``; ``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence). '
-                "With ``adjust``, :meth:`McNemarResult.significant` decides "
-                "by ``pvalue_adjusted``; the intervals stay unadjusted.",
-                option=dict(
-                    type=str.lower,
-                    choices=PVALUE_METHODS,
-                    help="adjust the p-values (default: none, unadjusted)",
-                ),
-            ),
-        ),
+        options=Options,
         check=check,
         run=run,
         refuses={

@@ -36,5 +36,5 @@ def run(s: Settings) -> RanksumResult:
             out.set(g, **{name: getattr(test, name) for name in out.arrays})
             bar.update(1)
     findings.warn()
-    return RanksumResult(**comparison_labels(design, [(0, 1)]), metadata=s.metadata("ranksum"),
+    return RanksumResult(**comparison_labels(design, [(0, 1)]), metadata=s.metadata(),
                          **out.arrays)  # fmt: skip

@@ -6,16 +6,9 @@ from __future__ import annotations
 
 from ...core.design import TwoSampleDesign
 from ...inputs import two_sample_from_arrays
-from .._shared.keywords import (
-    CORRECTION,
-    PROGRESS,
-    RANK_TEST_ALTERNATIVE,
-    SHIFT_CONFIDENCE_LEVEL,
-    rank_test_method_keyword,
-)
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC", "ranksum", "ranksum_design"]
 
@@ -40,20 +33,7 @@ SPEC = register(
             "dataset": ("score", "group", "a", "b", "item"),
             "array": ("a", "b"),
         },
-        keywords=(
-            RANK_TEST_ALTERNATIVE,
-            SHIFT_CONFIDENCE_LEVEL,
-            rank_test_method_keyword(
-                '``"exact"``: the exact null without ties, the exact conditional null given '
-                'the tied midranks with ties (as R\'s coin); ``"asymptotic"``: the normal '
-                'approximation with the tie-corrected variance. ``"auto"`` uses the exact '
-                "distribution whenever its cost (:func:`pairedstats.core.ranksum.exact_cost`) "
-                "is at most ``AUTO_EXACT_BUDGET`` = 2e7 operations (no ties: up to about "
-                "90 x 90; with ties: about 60 x 60), the normal approximation otherwise."
-            ),
-            CORRECTION,
-            PROGRESS,
-        ),
+        options=Options,
         check=check,
         run=run,
         returns="""

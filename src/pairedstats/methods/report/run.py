@@ -15,7 +15,7 @@ __all__ = ["run"]
 def run(s: Settings) -> Report:
     """The report of ``s``: each metric's test, then :class:`~pairedstats.Report`."""
     test = SPECS[s.test]
-    wanted = dict(baseline=s.baseline, rng=s.entropy, progress=s.progress,
+    wanted = dict(baseline=s.baseline, rng=s.rng, progress=s.progress,
                   confidence_level=s.confidence_level, adjust=s.adjust)  # fmt: skip
     if s.n_resamples is not None:
         wanted["n_resamples"] = s.n_resamples
@@ -30,7 +30,7 @@ def run(s: Settings) -> Report:
         results=results, baseline=s.baseline, test=s.test, adjust=s.adjust,
         confidence_level=s.confidence_level, n_resamples=s.n_resamples,
         lower_is_better=s.lower_is_better, digits=s.digits, bold_best=s.bold_best,
-        seed_entropy=s.entropy, ranks=ranks, mcs=mcs,
+        seed_entropy=s.rng, ranks=ranks, mcs=mcs,
     )  # fmt: skip
 
 
@@ -38,7 +38,7 @@ def _per_metric(s: Settings, name: str) -> dict:
     """Metric -> the result of the table of systems ``name`` on it: its
     :class:`~pairedstats.RankResult` (``ranks=True``) or :class:`~pairedstats.McsResult`
     (``mcs=True``), at the report's level, ``rng`` and ``n_resamples``."""
-    options = dict(rng=s.entropy, confidence_level=s.confidence_level)
+    options = dict(rng=s.rng, confidence_level=s.confidence_level)
     if s.n_resamples is not None:
         options["n_resamples"] = s.n_resamples
     spec = SPECS[name]

@@ -1,59 +1,151 @@
-"""The report's settings: its keywords checked once, against the metrics' designs."""
+"""The report's keywords (:class:`Options`), checked once against the metrics' designs into
+the frozen settings of one call (:func:`check`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
 import numpy as np
 
 from ... import _validation
 from ...core.draws import root_entropy
+from .._shared.keywords import Baseline, ConfidenceLevel, EveryIfNoneNamed, Progress, Rng
+from .._shared.options import About, Checked, OptionsRecord
 from .._shared.registry import SPECS
 from .result import ADJUSTED, TESTS
 
-__all__ = ["Settings", "check"]
+__all__ = ["Options", "Settings", "check"]
+
+
+def _adjust_option(text: str):
+    """``--adjust``: a name, or ``none`` for unadjusted marks (None)."""
+    return None if text.lower() == "none" else text.lower()
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings:
-    """The report's validated settings.
+class Options(OptionsRecord):
+    """The report's keywords, in signature order (the registry reads them)."""
+
+    baseline: Annotated[
+        Baseline,
+        About(
+            "Mark every other system against this one (``†`` significantly better, ``‡`` "
+            "significantly worse); default: compact letters from the test of all "
+            "pairs."
+        ),
+    ] = None
+    test: Annotated[
+        Literal["bootstrap", "tukey_hsd", "mcnemar"],
+        About(
+            "The method run on each metric: the paired bootstrap, the randomized Tukey HSD, "
+            "or McNemar's test for 0/1 (pass/fail) scores, whose report adds each system's "
+            "pass-rate interval (``rate_low``, ``rate_high``: Wilson's, exact at 0% and 100%; "
+            "shown with ``intervals=True``).",
+            option=dict(type=str.lower, choices=TESTS, help="the test of each metric"),
+        ),
+    ] = "bootstrap"
+    adjust: Annotated[
+        Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None,
+        About(
+            "The adjustment over the comparisons of a metric (bootstrap, McNemar's test; "
+            'max-t the bootstrap\'s only); ``"auto"``: Holm. None: unadjusted marks (not '
+            'with letters). Tukey HSD is adjusted by its statistic and takes only ``"auto"``.',
+            # no choices: ``none`` is None (unadjusted), checked with the others by check()
+            option=dict(
+                type=_adjust_option,
+                choices=None,
+                help="bootstrap adjustment (default holm; none: unadjusted)",
+            ),
+            type='{"auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"} or None',
+        ),
+    ] = "auto"
+    confidence_level: Annotated[
+        ConfidenceLevel,
+        About(
+            "The level of the bootstrap's intervals; marks and letters decide at ``alpha = 1 "
+            "- confidence_level``."
+        ),
+    ] = 0.95
+    n_resamples: Annotated[
+        int | None,
+        About(
+            "Resamples (bootstrap) or trials (Tukey HSD); default: the method's own (10,000).",
+            option=dict(type=int, metavar="N", help="resamples (default: 10,000)"),
+        ),
+    ] = None
+    rng: Rng = None
+    progress: Progress = False
+    lower_is_better: Annotated[
+        bool | str | Sequence[str],
+        About(
+            "Metrics whose lower values are better (losses, error rates), or True for all: "
+            "their marks, letters (``a`` for the best), bold and rank sets read that way.",
+            option=dict(
+                nargs="*",
+                metavar="METRIC",
+                action=EveryIfNoneNamed,
+                help="metrics where lower is better (none named: all)",
+            ),
+            type="bool, str or list of str, optional",
+        ),
+    ] = ()
+    digits: Annotated[
+        int,
+        About(
+            "Decimals shown by the displays (the numbers of ``to_frame`` are not rounded).",
+            option=dict(type=int, metavar="D", help="decimals shown"),
+            recorded=False,
+        ),
+    ] = 3
+    bold_best: Annotated[
+        bool,
+        About(
+            "Show the best mean of each metric (per group) in bold (LaTeX, HTML, Markdown).",
+            option=dict(action="store_true", help="best mean per metric in bold"),
+            recorded=False,
+        ),
+    ] = False
+    ranks: Annotated[
+        bool,
+        About(
+            "Add each system's rank set per metric, ``(rank_low-rank_high)`` after its mean: "
+            "the ranks it may hold, simultaneous at ``confidence_level`` over the systems of "
+            "a metric (``df.paired.rank``, from the bootstrap's max-t intervals of all pairs, "
+            "same ``rng`` and ``n_resamples``).",
+            option=dict(action="store_true", help="add each system's rank set per metric"),
+        ),
+    ] = False
+    mcs: Annotated[
+        bool,
+        About(
+            "Mark the systems in each metric's best set, ``\u22c4`` at the end of the cell: "
+            "the model confidence set at ``confidence_level``, which holds the truly best "
+            "system(s) with about that probability (``df.paired.mcs``, T_max, same ``rng`` "
+            "and ``n_resamples``).",
+            option=dict(
+                action="store_true", help="mark each metric's best set (model confidence set)"
+            ),
+        ),
+    ] = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Options, Checked):
+    """The report's keywords, checked (``adjust``: ``"auto"`` resolved, Holm for a test
+    that takes an adjustment, None for Tukey HSD, adjusted by its statistic; ``rng``: the
+    root entropy of every metric's call; ``lower_is_better``: the tuple of the metrics
+    whose lower values are better), and the metrics' designs.
 
     Attributes
     ----------
     designs : dict
         Metric -> its design (one score column each, read on its own).
-    baseline : label or None
-        The system marks are about; None: letters.
-    test : str
-        The method run on each metric (a registered method: ``"bootstrap"``,
-        ``"tukey_hsd"``).
-    adjust : str or None
-        The bootstrap's adjustment (``"auto"`` resolved: Holm for the bootstrap, None for
-        Tukey HSD, adjusted by its statistic).
-    confidence_level : float
-    n_resamples : int or None
-        None: the test's own default.
-    lower_is_better : tuple
-        The metrics whose lower values are better.
-    digits : int
-    bold_best, ranks, mcs, progress : bool
-    entropy : int
-        The root entropy of every metric's call.
     """
 
+    method_name = "report"
     designs: dict
-    baseline: object
-    test: str
-    adjust: str | None
-    confidence_level: float
-    n_resamples: int | None
-    lower_is_better: tuple
-    digits: int
-    bold_best: bool
-    ranks: bool
-    mcs: bool
-    progress: bool
-    entropy: int
 
 
 def _adjust(adjust, test: str, baseline):
@@ -83,21 +175,26 @@ def _adjust(adjust, test: str, baseline):
     return adjust
 
 
-def check(designs: dict, *, keep: bool, baseline, test, adjust, confidence_level, n_resamples,
-          rng, progress, lower_is_better, digits, bold_best, ranks, mcs) -> Settings:  # fmt: skip
+def check(designs: dict, options: Options, *, keep: bool) -> Settings:
     """The report's keywords checked (each metric's test checks its own when it runs);
     ``keep`` is not used: a report keeps its tests' results."""
-    test = _validation.check_choice(test, "test", tuple(TESTS))
+    test = _validation.check_choice(options.test, "test", tuple(TESTS))
+    digits = options.digits
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 15:
         raise ValueError(f"`digits` must be an integer from 0 to 15; got {digits!r}")
-    for name, flag in (("ranks", ranks), ("mcs", mcs)):
-        if not isinstance(flag, bool | np.bool_):
-            raise TypeError(f"`{name}` must be True or False; got {flag!r}.")
-    return Settings(
-        designs=designs, baseline=baseline, test=test, adjust=_adjust(adjust, test, baseline),
-        confidence_level=_validation.check_confidence_level(confidence_level),
-        n_resamples=n_resamples,
-        lower_is_better=_validation.check_lower_is_better(lower_is_better, list(designs)),
-        digits=digits, bold_best=bool(bold_best), ranks=bool(ranks), mcs=bool(mcs),
-        progress=_validation.check_progress(progress), entropy=root_entropy(rng),
-    )  # fmt: skip
+    for name in ("ranks", "mcs"):
+        if not isinstance(getattr(options, name), bool | np.bool_):
+            raise TypeError(f"`{name}` must be True or False; got {getattr(options, name)!r}.")
+    return Settings.of(
+        options,
+        test=test,
+        adjust=_adjust(options.adjust, test, options.baseline),
+        confidence_level=_validation.check_confidence_level(options.confidence_level),
+        rng=root_entropy(options.rng),
+        progress=_validation.check_progress(options.progress),
+        lower_is_better=_validation.check_lower_is_better(options.lower_is_better, list(designs)),
+        bold_best=bool(options.bold_best),
+        ranks=bool(options.ranks),
+        mcs=bool(options.mcs),
+        designs=designs,
+    )

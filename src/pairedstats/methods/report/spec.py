@@ -39,23 +39,9 @@ nothing more.
 
 from __future__ import annotations
 
-from .._shared.registry import (
-    NO_REPLICATE,
-    PROGRESS,
-    RNG,
-    EveryIfNoneNamed,
-    Keyword,
-    MethodSpec,
-    baseline_keyword,
-    columns_keyword,
-    confidence_level_keyword,
-    lower_is_better_keyword,
-    n_resamples_keyword,
-    register,
-)
-from .result import TESTS
+from .._shared.registry import NO_REPLICATE, MethodSpec, columns_keyword, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC"]
 
@@ -101,86 +87,6 @@ REFUSES = {
     "system; the run-to-run (seed) variance of repeated runs would be left out. " + NO_REPLICATE
 }
 
-#: The report's keywords, declared once: the accessors' signatures, their docstrings and
-#: the command line's options are made from them.
-
-
-def _adjust_option(text: str):
-    """``--adjust``: a name, or ``none`` for unadjusted marks (None)."""
-    return None if text.lower() == "none" else text.lower()
-
-
-KEYWORDS = (
-    baseline_keyword(
-        "Mark every other system against this one (``†`` significantly better, ``‡`` "
-        "significantly worse); default: compact letters from the test of all pairs."
-    ),
-    Keyword(
-        "test", "bootstrap", '{"bootstrap", "tukey_hsd", "mcnemar"}, default "bootstrap"',
-        "The method run on each metric: the paired bootstrap, the randomized Tukey HSD, or "
-        "McNemar's test for 0/1 (pass/fail) scores, whose report adds each system's pass-rate "
-        "interval (``rate_low``, ``rate_high``: Wilson's, exact at 0% and 100%; shown with "
-        "``intervals=True``).",
-        option=dict(
-            type=str.lower,
-            choices=tuple(TESTS),
-            help="the test of each metric (default: bootstrap)",
-        ),
-    ),
-    Keyword(
-        "adjust", "auto", '{"auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"} or None',
-        'The adjustment over the comparisons of a metric (bootstrap, McNemar\'s test; max-t '
-        'the bootstrap\'s only); ``"auto"``: Holm. None: unadjusted marks (not with '
-        'letters). Tukey HSD is adjusted by its statistic and takes only ``"auto"``.',
-        option=dict(type=_adjust_option, help="bootstrap adjustment (default holm; none: "
-                    "unadjusted)"),
-    ),
-    confidence_level_keyword(
-        "The level of the bootstrap's intervals; marks and letters decide at ``alpha = 1 - "
-        "confidence_level``."
-    ),
-    n_resamples_keyword(
-        "Resamples (bootstrap) or trials (Tukey HSD); default: the method's own (10,000).",
-        None, "int, optional",
-    ),
-    RNG,
-    PROGRESS,
-    lower_is_better_keyword(
-        "Metrics whose lower values are better (losses, error rates), or True for all: "
-        "their marks, letters (``a`` for the best), bold and rank sets read that way.",
-        (), "bool, str or list of str, optional",
-        dict(nargs="*", metavar="METRIC", action=EveryIfNoneNamed,
-             help="metrics where lower is better (none named: all)"),
-    ),
-    Keyword(
-        "digits", 3, "int, default 3",
-        "Decimals shown by the displays (the numbers of ``to_frame`` are not rounded).",
-        option=dict(type=int, metavar="D", help="decimals shown (default: 3)"),
-    ),
-    Keyword(
-        "bold_best", False, "bool, default False",
-        "Show the best mean of each metric (per group) in bold (LaTeX, HTML, Markdown).",
-        option=dict(action="store_true", help="best mean per metric in bold"),
-    ),
-    Keyword(
-        "ranks", False, "bool, default False",
-        "Add each system's rank set per metric, ``(rank_low-rank_high)`` after its mean: "
-        "the ranks it may hold, simultaneous at ``confidence_level`` over the systems of a "
-        "metric (``df.paired.rank``, from the bootstrap's max-t intervals of all pairs, "
-        "same ``rng`` and ``n_resamples``).",
-        option=dict(action="store_true", help="add each system's rank set per metric"),
-    ),
-    Keyword(
-        "mcs", False, "bool, default False",
-        "Mark the systems in each metric's best set, ``\u22c4`` at the end of the cell: the model "
-        "confidence set at ``confidence_level``, which holds the truly best system(s) with "
-        "about that probability (``df.paired.mcs``, T_max, same ``rng`` and "
-        "``n_resamples``).",
-        option=dict(action="store_true", help="mark each metric's best set (model "
-                    "confidence set)"),
-    ),
-)  # fmt: skip
-
 SPEC = register(
     MethodSpec(
         name="report",
@@ -192,7 +98,7 @@ SPEC = register(
             "frame": ("item", "system", "score", "systems", "by", "missing"),
             "dataset": ("item", "system", "score", "systems", "missing"),
         },
-        keywords=KEYWORDS,
+        options=Options,
         check=check,
         run=run,
         returns=RETURNS,

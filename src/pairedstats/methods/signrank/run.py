@@ -43,5 +43,5 @@ def run(s: Settings) -> SignrankResult:
             bar.update(1)
     findings.pass_fail(s.pairs)
     findings.warn()
-    meta = s.metadata("signrank", baseline=s.baseline)
+    meta = s.metadata()
     return SignrankResult(**comparison_labels(design, s.pairs), metadata=meta, **out.arrays)

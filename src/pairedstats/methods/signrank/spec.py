@@ -6,19 +6,10 @@ from __future__ import annotations
 
 from ...core.design import PairedDesign
 from ...inputs import design_from_array
-from .._shared.keywords import (
-    CORRECTION,
-    NO_REPLICATE,
-    PAIRED_INPUTS,
-    PROGRESS,
-    RANK_TEST_ALTERNATIVE,
-    SHIFT_CONFIDENCE_LEVEL,
-    baseline_keyword,
-    rank_test_method_keyword,
-)
+from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC", "signrank", "signrank_design"]
 
@@ -45,23 +36,7 @@ SPEC = register(
         interval.""",
         road="paired",
         inputs=PAIRED_INPUTS,
-        keywords=(
-            baseline_keyword(
-                "Compare every other system with this one (a = baseline); default: all "
-                "pairs, a before b in system order."
-            ),
-            RANK_TEST_ALTERNATIVE,
-            SHIFT_CONFIDENCE_LEVEL,
-            rank_test_method_keyword(
-                '``"exact"``: the exact null of ``V`` (given the tied midranks when '
-                '``|b - a|`` has ties); ``"asymptotic"``: the normal approximation with the '
-                'tie-corrected variance. ``"auto"`` follows R: exact with fewer than 50 '
-                "non-zero differences and neither ties nor zeros, asymptotic otherwise. "
-                '``"exact"`` is refused beyond about 1,250 non-zero differences.'
-            ),
-            CORRECTION,
-            PROGRESS,
-        ),
+        options=Options,
         check=check,
         run=run,
         refuses={

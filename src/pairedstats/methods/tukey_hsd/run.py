@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..._validation import check_n_resamples, metadata
+from ..._validation import check_n_resamples
 from ...core import tukey as core
 from ...core.design import comparison_pairs
 from ...core.draws import canonical_bytes
@@ -114,7 +114,7 @@ class TukeyHSDRun:
         self._monte_carlo = np.array(monte_carlo, dtype=np.intp)
         labels = [(core.STREAM_LABEL, design.stream_key(g)) for g in monte_carlo]
         self._batch = core.MonteCarloBatch(
-            [self._groups[g] for g in monte_carlo], settings.root, labels
+            [self._groups[g] for g in monte_carlo], settings.rng, labels
         )
         self.planned = settings.n_resamples if monte_carlo else 0
         self._counts = np.zeros((design.n_groups, len(self._pairs)), dtype=np.int64)
@@ -242,12 +242,9 @@ class TukeyHSDRun:
             out.set(mc, pvalue_low=low, pvalue_high=high)
         # only call-level settings go to the metadata: per-group facts are columns, so
         # that results of separately computed chunks (dask) share their attributes
-        s = self._settings
-        meta = metadata(
-            "tukey_hsd", n_resamples=self.planned, seed_entropy=s.root,
-            method_requested=s.method, missing=s.missing, baseline=s.baseline,
-            score_precision=design.precision, confidence_level=0.95,
-        )  # fmt: skip
+        meta = self._settings.metadata(
+            missing=design.missing, score_precision=design.precision, confidence_level=0.95
+        )
         return TukeyHSDResult(
             **comparison_labels(design, self._pairs), metadata=meta, **out.arrays,
         )  # fmt: skip

@@ -10,50 +10,45 @@ many-vs-one statistic). The keywords are checked in :mod:`.settings`, the groups
 
 from __future__ import annotations
 
+import inspect
+
 from ...core.design import PairedDesign
 from ...inputs import design_from_array
 from .._shared.registry import (
     NO_REPLICATE,
     PAIRED_INPUTS,
-    PROGRESS,
-    RNG,
-    WORKERS,
-    Keyword,
     MethodSpec,
+    annotations,
     array_function,
-    baseline_keyword,
+    bind,
     design_function,
     register,
+    signature,
 )
 from .run import TukeyHSDRun, run
-from .settings import METHODS, check, one_column
+from .settings import Options, check, one_column
 
 __all__ = ["SPEC", "tukey_hsd", "tukey_hsd_design", "tukey_hsd_run"]
 
+#: The keywords a stepping run takes when it is run (:meth:`TukeyHSDRun.run`), not made.
+_RUN_KEYWORDS = ("monitor", "every", "progress")
 
-def tukey_hsd_run(
-    scores,
-    *,
-    systems=None,
-    baseline=None,
-    n_resamples: int = 10_000,
-    rng=None,
-    method: str = "auto",
-    missing: str = "raise",
-    workers: int | None = None,
-) -> TukeyHSDRun:
+
+def tukey_hsd_run(*args, **kwargs) -> TukeyHSDRun:
     """Make a :class:`TukeyHSDRun`; ``scores`` is an array or a ``PairedDesign``.
 
-    The keywords are those of :func:`tukey_hsd`, checked by the same rules. Groups computed
-    exactly are done when the run is made.
+    The keywords are those of :func:`tukey_hsd`, with its defaults, checked by the same
+    rules; ``monitor``, ``every`` and ``progress`` are given to :meth:`TukeyHSDRun.run`.
+    Groups computed exactly are done when the run is made.
     """
+    for name in _RUN_KEYWORDS:
+        if name in kwargs:
+            raise TypeError(f"tukey_hsd_run: `{name}` is given to the run's run(), not here.")
+    keywords = bind(SPEC, "array", args, kwargs)
+    scores, systems, missing = (keywords.pop(k) for k in ("scores", "systems", "missing"))
     if not isinstance(scores, PairedDesign):
         scores = _read(scores, systems=systems, missing=missing)
-    settings = check(
-        scores, keep=False, baseline=baseline, n_resamples=n_resamples, rng=rng,
-        method=method, monitor=None, every=None, progress=False, workers=workers,
-    )  # fmt: skip
-    return TukeyHSDRun(settings)
+    return TukeyHSDRun(check(scores, Options(**keywords), keep=False))
 
 
 def _read(scores, *, systems, missing) -> PairedDesign:
@@ -109,53 +104,7 @@ SPEC = register(
         those of all pairs.""",
         road="paired",
         inputs=PAIRED_INPUTS,
-        keywords=(
-            baseline_keyword(
-                "Compare every other system with this one (a = baseline), the comparisons "
-                "with it forming the family (many-vs-one statistic); default: all pairs, a "
-                "before b in system order (range statistic)."
-            ),
-            Keyword(
-                "n_resamples",
-                10_000,
-                "int, default 10_000",
-                'Trials (the "B" of the literature); at most ``10**9``.',
-                option=dict(type=int, metavar="N", help="trials (default: 10,000)"),
-            ),
-            RNG,
-            Keyword(
-                "method",
-                "auto",
-                '{"auto", "exact", "monte-carlo"}, default "auto"',
-                '``"exact"``: the exact permutation p-value (every within-item arrangement), '
-                'or a ValueError if the design is too large. ``"monte-carlo"``: random '
-                'trials. ``"auto"``: exact when the scores are on a grid whose dynamic '
-                "programme has at most 2**22 states and 2e8 operations, or the arrangements "
-                "(item 0 held fixed) number at most 2**18; Monte Carlo otherwise. The "
-                "``pvalue_method`` column says which was used (as the rank-sum test's "
-                "``method``).",
-                option=dict(
-                    type=str.lower,
-                    choices=METHODS,
-                    help="p-values: auto (exact when they can be computed; default), exact, "
-                    "monte-carlo",
-                ),
-            ),
-            Keyword(
-                "monitor",
-                None,
-                "callable, optional",
-                "Called with a :class:`Checkpoint` every ``every`` trials and at the end.",
-            ),
-            Keyword(
-                "every",
-                None,
-                "int, optional",
-                "Trials between checkpoints (default 1% of ``n_resamples``, in whole blocks).",
-            ),
-            PROGRESS,
-            WORKERS,
-        ),
+        options=Options,
         check=check,
         run=run,
         refuses={
@@ -231,3 +180,16 @@ SPEC = register(
 )
 tukey_hsd = array_function(SPEC, _read, __name__)
 tukey_hsd_design = design_function(SPEC, __name__)
+
+
+def _run_signature() -> inspect.Signature:
+    """:func:`tukey_hsd`'s signature without the keywords of the run's ``run()``, ``scores``
+    an array or a design."""
+    sig = signature(SPEC, "array")
+    params = [p for p in sig.parameters.values() if p.name not in _RUN_KEYWORDS]
+    params[0] = params[0].replace(annotation=params[0].annotation | PairedDesign)
+    return sig.replace(parameters=params, return_annotation=TukeyHSDRun)
+
+
+tukey_hsd_run.__signature__ = _run_signature()
+tukey_hsd_run.__annotations__ = {**annotations(tukey_hsd_run.__signature__), "return": TukeyHSDRun}
