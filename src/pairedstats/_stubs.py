@@ -98,6 +98,8 @@ def _imported(obj: object) -> bool:
         return False
     module, attr = _IMPORTS[name]
     return getattr(sys.modules.get(module), attr, None) is obj
+
+
 #: The container types an accessor returns when ``as_result=False``.
 _TABLES = ("pd.DataFrame", "xr.Dataset")
 
@@ -156,6 +158,8 @@ class _Writer:
         else ``Any``."""
         if hint is None or hint is type(None):
             return "None"
+        if hint is Ellipsis:  # Callable[..., Any]
+            return "..."
         if hint is ArrayLike:
             return "ArrayLike"
         if hint in _SCALARS:
