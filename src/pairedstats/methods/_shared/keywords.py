@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 import inspect
-from collections.abc import Hashable, Iterable, Sequence
-from typing import Annotated, Literal
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from numpy.random import BitGenerator, Generator, SeedSequence
 from numpy.typing import ArrayLike
@@ -570,3 +570,6 @@ ShiftConfidenceLevel = Annotated[
     float,
     About("Level of the interval of the shift.", option=dict(type=float, metavar="LEVEL")),
 ]
+#: Population weights by stratum label: the bootstrap's ``weights``, and those of the methods
+#: that pass them on to it (the ranking).
+StratumWeights = Mapping[Any, float] | None
