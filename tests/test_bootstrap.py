@@ -171,7 +171,7 @@ def test_result_layout(paired):
     ]  # fmt: skip
     assert res.bootstrap_distribution.shape == (1, 1, 300)
     assert frame.attrs["seed_entropy"] == 1
-    assert frame.attrs["interval"] == "percentile"
+    assert frame.attrs["method_requested"] == "percentile"
     ds = res.to_dataset()
     assert "bootstrap_distribution" not in ds
     # re-run from the recorded seed entropy

@@ -236,6 +236,19 @@ def test_xarray_path_equals_the_pandas_path(runs):
     assert got["eliminated"].dtype == np.float64
 
 
+def test_dataset_of_several_scores_is_a_sweep():
+    # mcs's `statistic` names the test (T_max, T_R), not the bootstrap's columns: several
+    # score variables are a sweep over them (a `score` dimension), each its own set
+    scores = np.random.default_rng(0).normal(size=(40, 3)) + np.array([0.0, 0.1, 1.5])
+    dims = ("item", "system")
+    ds = xr.Dataset({"acc": (dims, scores), "f1": (dims, scores[:, ::-1])},
+                    coords={"system": ["a", "b", "c"]})  # fmt: skip
+    got = ds.paired.mcs(n_resamples=300, rng=1)
+    assert dict(got["in_set"].sizes) == {"score": 2, "system": 3}
+    assert got["in_set"].sel(score="acc").values.tolist() == [False, False, True]
+    assert got["in_set"].sel(score="f1").values.tolist() == [True, False, False]
+
+
 # ---------------------------------------------------------------- result, errors, docs
 def test_result_object_table_and_metadata(runs):
     res = runs.paired.mcs(item="query", system="run", score="ndcg", by="collection",

@@ -9,7 +9,7 @@ the input road share it.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -27,6 +27,7 @@ __all__ = [
     "check_progress",
     "check_pvalue_adjust",
     "check_rank_test",
+    "check_weights",
     "check_workers",
     "metadata",
     "normalise_rng",
@@ -193,4 +194,45 @@ def metadata(method: str, **settings) -> dict:
     out.update(settings)
     out["pairedstats_version"] = __version__
     out["stream_version"] = STREAM_VERSION
+    return out
+
+
+def check_weights(weights, design, statistic=None) -> dict | None:
+    """The population weights of :func:`pairedstats.bootstrap` (and of the methods that pass
+    them to it) checked against ``design``'s strata: ``{stratum label: float}`` in the order
+    of the strata, or None; a bootstrap with ``statistic`` refuses them."""
+    if weights is None:
+        return None
+    if design.strata is None:
+        raise ValueError("`weights` needs `strata`: population weights are given per stratum.")
+    if statistic is not None:
+        raise ValueError(
+            "`weights` apply to the default mean only; with `statistic` the metric is "
+            "computed on the items of each resample. Drop `weights` or `statistic`."
+        )
+    if not isinstance(weights, Mapping):
+        raise TypeError(
+            "`weights` must be a mapping {stratum label: population weight}; "
+            f"got {type(weights).__name__}."
+        )
+    labels = list(design.strata_labels)
+    unknown = [k for k in weights if k not in labels]
+    if unknown:
+        raise ValueError(f"`weights`: no stratum named {unknown!r}; the strata are {labels!r}.")
+    present = sorted({int(c) for c in np.unique(design.strata)})
+    missing = [labels[c] for c in present if labels[c] not in weights]
+    if missing:
+        raise ValueError(f"`weights` must give a weight for every stratum; missing {missing!r}.")
+    out = {}
+    for label in labels:
+        if label not in weights:
+            continue
+        w = weights[label]
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
+            raise TypeError(f"`weights`: the weight of {label!r} must be a number; got {w!r}.")
+        if not np.isfinite(w) or w <= 0:
+            raise ValueError(
+                f"`weights`: the weight of {label!r} must be finite and positive; got {w}."
+            )
+        out[label] = float(w)
     return out

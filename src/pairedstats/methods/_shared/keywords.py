@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 import inspect
-from collections.abc import Hashable, Iterable, Sequence
-from typing import Annotated, Literal
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from numpy.random import BitGenerator, Generator, SeedSequence
 from numpy.typing import ArrayLike
@@ -576,3 +576,6 @@ PValueAdjust = Annotated[
     Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None,
     About(option=dict(metavar="METHOD", help="adjust the p-values over the comparisons")),
 ]
+#: Population weights by stratum label: the bootstrap's ``weights``, and those of the methods
+#: that pass them on to it (the ranking).
+StratumWeights = Mapping[Any, float] | None

@@ -101,7 +101,7 @@ class ComparisonResult:
     title: ClassVar[str] = ""
     printed_metadata: ClassVar[tuple[str, ...]] = (
         "method",
-        "interval",
+        "method_requested",
         "n_resamples",
         "confidence_level",
         "alternative",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validation
 from ...core.bootstrap import Replicates
 from ...core.bootstrap_design import design_replicates
 from ...core.derived import DerivedReplicates
@@ -41,14 +40,14 @@ def run(s: Settings) -> BootstrapResult:
     pairs = comparison_pairs(design.systems, s.baseline)
     intervals, findings = _Intervals(s, pairs), Findings(design, pairs)
     groups = design_replicates(
-        design, pairs, root=s.root, n_resamples=s.n_resamples, weights=s.weights,
+        design, pairs, root=s.rng, n_resamples=s.n_resamples, weights=s.stratum_weights,
         statistic=s.statistic, resampling=s.resampling, influence=s.method == "bca",
         studentized=s.method == "studentized", workers=s.workers,
     )  # fmt: skip
     with ProgressBar(s.progress, total=design.n_groups, unit="group") as bar:
         for g, replicates, units in groups:
             if units is not None:
-                design_findings(findings, g, units, s.weights)
+                design_findings(findings, g, units, s.stratum_weights)
                 if units.clustered:
                     intervals.out.set(g, n_clusters=units.n_units)
             intervals.collect(g, replicates, pairs)
@@ -173,15 +172,8 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
     design, columns = s.design, dict(intervals.out.arrays)
     for name in ("point", "n_nan"):
         del columns[name]
-    statistic = s.statistic
-    weights = None if s.weights is None else {
-        design.strata_labels[c]: w for c, w in s.weights.items()}  # fmt: skip
-    meta = _validation.metadata(
-        "bootstrap", interval=s.method, alternative=s.alternative, adjust=s.adjust,
-        n_resamples=s.n_resamples, confidence_level=s.confidence_level, seed_entropy=s.root,
-        baseline=s.baseline, resampling=s.resampling,
-        statistic=None if statistic is None else getattr(statistic, "__name__", repr(statistic)),
-        weights=weights, cluster=design.cluster is not None, strata=design.strata is not None,
+    meta = s.metadata(
+        cluster=design.cluster is not None, strata=design.strata is not None,
         replicate=design.replicates is not None, adjusted_pvalues=_adjusted(s),
     )  # fmt: skip
     return BootstrapResult(

@@ -1,4 +1,4 @@
-"""The bootstrap's keywords, validated into the frozen settings of one call.
+"""The bootstrap's keywords (:class:`Options`), checked into the frozen settings of one call.
 
 :func:`check` is the one place where the bootstrap's keywords are checked; the run
 (:mod:`pairedstats.methods.bootstrap.run`) reads only the :class:`Settings` it returns.
@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 import inspect
-import numbers
-from collections.abc import Callable, Hashable, Mapping
+import typing
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 import numpy as np
 
@@ -18,81 +19,190 @@ from ...core import bootstrap as _core
 from ...core.design import PairedDesign
 from ...core.inference import ALTERNATIVES
 from ...inputs import check_design
+from .._shared.keywords import (
+    Alternative,
+    Baseline,
+    ConfidenceLevel,
+    NResamples,
+    Progress,
+    Rng,
+    StratumWeights,
+    Workers,
+)
+from .._shared.options import About, Checked, OptionsRecord
 
-__all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Settings", "check"]
+__all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Options", "Settings", "check"]
 
-METHODS = ("percentile", "basic", "bca", "studentized")
-RESAMPLING = ("auto", "index", "counts")
-ADJUSTMENTS = ("holm", "bonferroni", "max-t", "fdr_bh", "fdr_by")
-
-
-def _check_weights(weights, design: PairedDesign, statistic) -> dict | None:
-    if weights is None:
-        return None
-    if design.strata is None:
-        raise ValueError("`weights` needs `strata`: population weights are given per stratum.")
-    if statistic is not None:
-        raise ValueError(
-            "`weights` apply to the default mean only; with `statistic` the metric is "
-            "computed on the items of each resample. Drop `weights` or `statistic`."
-        )
-    if not isinstance(weights, Mapping):
-        raise TypeError(
-            "`weights` must be a mapping {stratum label: population weight}; "
-            f"got {type(weights).__name__}."
-        )
-    labels = list(design.strata_labels)
-    unknown = [k for k in weights if k not in labels]
-    if unknown:
-        raise ValueError(f"`weights`: no stratum named {unknown!r}; the strata are {labels!r}.")
-    present = sorted({int(c) for c in np.unique(design.strata)})
-    missing = [labels[c] for c in present if labels[c] not in weights]
-    if missing:
-        raise ValueError(f"`weights` must give a weight for every stratum; missing {missing!r}.")
-    out = {}
-    for code, label in enumerate(labels):
-        if label not in weights:
-            continue
-        w = weights[label]
-        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
-            raise TypeError(f"`weights`: the weight of {label!r} must be a number; got {w!r}.")
-        if not np.isfinite(w) or w <= 0:
-            raise ValueError(
-                f"`weights`: the weight of {label!r} must be finite and positive; got {w}."
-            )
-        out[code] = float(w)
-    return out
+#: The choices of ``method``, ``resampling`` and ``adjust`` (their types, and the tuples the
+#: check reads).
+Method = Literal["percentile", "basic", "bca", "studentized"]
+Resampling = Literal["auto", "index", "counts"]
+Adjustment = Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"]
+METHODS, RESAMPLING, ADJUSTMENTS = (typing.get_args(c) for c in (Method, Resampling, Adjustment))
 
 
-def check(
-    design: PairedDesign, *, keep, baseline, weights, statistic, n_resamples, confidence_level,
-    method, alternative, adjust, resampling, rng, progress, workers,
-) -> Settings:  # fmt: skip
-    """Validate every keyword into the call's settings (the spec's ``check``).
+@dataclass(frozen=True, kw_only=True)
+class Options(OptionsRecord):
+    """The bootstrap's keywords, in signature order (the registry reads them)."""
+
+    baseline: Annotated[
+        Baseline,
+        About(
+            "Compare every other system with this one (a = baseline); default: all pairs, a "
+            "before b in system order."
+        ),
+    ] = None
+    weights: Annotated[
+        StratumWeights,
+        About(
+            "``{stratum label: population weight}``, normalised to sum to 1. Default: the "
+            "sample proportions (the combination is then the plain item mean). A group "
+            "without items in some weighted strata combines the strata it has, their weights "
+            "renormalised to sum to 1, and a MissingStratumWarning names the group and the "
+            "strata: a warning, not an error, so that one such group does not stop a sweep "
+            "over many, but that group's estimate is not the population mean the weights "
+            "describe."
+        ),
+    ] = None
+    statistic: Annotated[
+        Callable[..., Any] | None,
+        About(
+            "A metric that is not a mean over items, scipy-style. If it has an ``axis`` "
+            "parameter (or ``**kwargs``), ``statistic(*columns, axis=-1)`` receives one "
+            "system's score columns for a batch of resamples, the resamples along the first "
+            "axes, and must return one value per resample: an array of the columns' shape "
+            "without the last axis (checked; a ValueError says what was expected and what "
+            "was received). Without ``axis`` (as scipy's ``vectorized=False``) it is called "
+            "once per resample and system on 1-D columns and must return a number; that costs "
+            "one Python call each, 10-20 microseconds for a few numpy sums: 10,000 resamples "
+            "of 1,000 items and two systems took 0.4 s instead of 0.2 s for a mean, 0.9 s "
+            "instead of 0.55 s for pooled F1. Recomputed on every resample; the difference is "
+            "``statistic(b) - statistic(a)``.",
+            role="columns",
+        ),
+    ] = None
+    n_resamples: Annotated[
+        NResamples,
+        About(
+            "At least 2 and at most 10**7: the replicates are held in memory to take their "
+            "quantiles, 80 MB per comparison and group at the maximum, whose Monte Carlo "
+            "error is already far below any digit reported."
+        ),
+    ] = 10_000
+    confidence_level: Annotated[ConfidenceLevel, About("The level of the intervals.")] = 0.95
+    method: Annotated[
+        Method,
+        About(
+            "Percentile interval (numpy's linear quantile rule), basic (reverse percentile), "
+            "bias-corrected and accelerated (jackknife acceleration over the resampled units, "
+            "weighted per stratum; a replicate within the precision of the scores as given of "
+            "the estimate is a tie), or studentized (bootstrap-t: the quantiles of "
+            "``(replicate - estimate) / its standard error``, each resample's standard error "
+            "analytic for the mean, the ratio of clusters and strata, a jackknife of the "
+            "resample with ``statistic``, which costs about ``0.63 * n_units`` evaluations "
+            "of it per resample).",
+            option=dict(help="the interval"),
+        ),
+    ] = "percentile"
+    alternative: Annotated[
+        Alternative,
+        About(
+            'About b - a, with scipy\'s semantics: ``"greater"`` gives the interval '
+            '``(low, inf)`` and ``"less"`` ``(-inf, high)``, whose finite end is that of the '
+            "two-sided interval at level ``2 * confidence_level - 1``, and the one-sided "
+            "p-value (``pvalue``)."
+        ),
+    ] = "two-sided"
+    adjust: Annotated[
+        Adjustment | None,
+        About(
+            "Control over the comparisons of a group (the family), adding "
+            "``pvalue_adjusted``: Holm's step-down or Bonferroni's family-wise error control "
+            'of ``pvalue``, Benjamini-Hochberg\'s false discovery rate (``"fdr_bh"``; '
+            '``"fdr_by"``, Benjamini-Yekutieli\'s, under any dependence), or ``"max-t"``: '
+            "the joint bootstrap distribution of the comparisons' studentized deviations, "
+            "whose maximum gives simultaneous intervals (single step) and step-down p-values "
+            '(Westfall and Young 1993; Romano and Wolf 2005). ``"max-t"`` and '
+            '``"bonferroni"`` also add the simultaneous intervals ``ci_low_adjusted, '
+            "ci_high_adjusted`` (Bonferroni's: the interval of ``method`` at level ``1 - (1 "
+            "- confidence_level) / k``). With ``adjust``, :meth:`BootstrapResult.significant` "
+            "decides by ``pvalue_adjusted``. max-t's step-down p-values can reject where its "
+            "single-step interval still holds 0.",
+            option=dict(help="adjust for the comparisons of a group (default: none, unadjusted)"),
+        ),
+    ] = None
+    resampling: Annotated[
+        Resampling,
+        About(
+            'How resamples are drawn. "auto" and "index" draw unit indices, shared by all '
+            "comparisons of a group: exact, jointly resampled, and a comparison's numbers do "
+            'not depend on the other systems in the call. "counts" (the mean only) draws, per '
+            "comparison, the multinomial counts of its distinct per-unit values: exact for "
+            "each comparison and much faster with few distinct values (0/1 scores, grades), "
+            "but marginal: comparisons are not jointly resampled, so "
+            "``bootstrap_distribution`` is None when there are two or more comparisons. Each "
+            "comparison is drawn in an orientation fixed by its two system labels, so "
+            "swapping a and b negates its replicates exactly."
+        ),
+    ] = "auto"
+    rng: Rng = None
+    progress: Progress = False
+    workers: Workers = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Options, Checked):
+    """What a bootstrap run reads: the keywords, checked (:func:`check`), and what they give.
+
+    The keywords keep their names: ``weights`` is the population weight of each stratum by
+    label (floats, in the order of the strata), ``statistic`` the statistic in vectorized
+    form (``statistic(*columns, axis=-1)``, its name kept), ``rng`` the root entropy of the
+    random streams (an int), the choices in lower case.
+
+    Attributes
+    ----------
+    design : PairedDesign
+        The data (checked: one score column unless ``statistic``, clusters nested in strata).
+    stratum_weights : dict or None
+        ``weights`` by stratum code (the core's table); None for the sample proportions.
+    keep : bool
+        Whether the result keeps the replicates (``bootstrap_distribution``).
+    """
+
+    method_name = "bootstrap"
+    design: PairedDesign
+    stratum_weights: dict[int, float] | None
+    keep: bool
+
+
+def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
+    """The keywords of :func:`bootstrap` and :func:`bootstrap_design` and the design, checked
+    (the spec's ``check``).
 
     Each refusal names the keyword, the rule and the value received. ``keep`` keeps the
     replicates in the result (``bootstrap_distribution``).
     """
+    o = options
     design = check_design(design, replicates=True)
-    statistic = _check_statistic(statistic)
+    statistic = _check_statistic(o.statistic)
     if statistic is None and design.scores.shape[2] != 1:
         raise ValueError(
             "several score columns need `statistic` (a callable taking one array per "
             f"column); got {design.scores.shape[2]} columns {tuple(design.columns)!r}."
         )
-    _validation.check_baseline(baseline, design.systems)
-    weights = _check_weights(weights, design, statistic)
+    _validation.check_baseline(o.baseline, design.systems)
+    weights = _validation.check_weights(o.weights, design, statistic)
     n_resamples = _validation.check_n_resamples(
-        n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES
+        o.n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES
     )
     if n_resamples < 2:
         raise ValueError(
             f"`n_resamples` must be at least 2 to estimate a standard error; got {n_resamples}."
         )
-    confidence_level = _validation.check_confidence_level(confidence_level)
-    method = _validation.check_choice(method, "method", METHODS)
-    alternative = _validation.check_choice(alternative, "alternative", ALTERNATIVES)
-    resampling = _validation.check_choice(resampling, "resampling", RESAMPLING)
+    confidence_level = _validation.check_confidence_level(o.confidence_level)
+    method = _validation.check_choice(o.method, "method", METHODS)
+    alternative = _validation.check_choice(o.alternative, "alternative", ALTERNATIVES)
+    resampling = _validation.check_choice(o.resampling, "resampling", RESAMPLING)
     if resampling == "counts" and method == "studentized":
         raise ValueError(
             "`method='studentized'` needs each resample's standard error, which "
@@ -105,62 +215,22 @@ def check(
         )
     _check_nesting(design)
     _check_replicates(design, statistic, method, resampling)
-    adjust = _check_adjust(adjust, design, baseline, resampling)
-    return Settings(
-        design=design, baseline=baseline, weights=weights, statistic=statistic,
-        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-        alternative=alternative, adjust=adjust, resampling=resampling,
-        root=_validation.normalise_rng(rng), workers=_validation.check_workers(workers),
-        progress=_validation.check_progress(progress), keep=bool(keep),
+    return Settings.of(
+        o, weights=weights, statistic=statistic, n_resamples=n_resamples,
+        confidence_level=confidence_level, method=method, alternative=alternative,
+        adjust=_check_adjust(o.adjust, design, o.baseline, resampling), resampling=resampling,
+        rng=_validation.normalise_rng(o.rng), workers=_validation.check_workers(o.workers),
+        progress=_validation.check_progress(o.progress), design=design,
+        stratum_weights=_stratum_weights(weights, design), keep=bool(keep),
     )  # fmt: skip
 
 
-@dataclass(frozen=True, kw_only=True)
-class Settings:
-    """A call's validated keywords (:func:`check`).
-
-    Attributes
-    ----------
-    design : PairedDesign
-        The data (checked: one score column unless ``statistic``, clusters nested in strata).
-    baseline : hashable or None
-        The system every other is compared with; None for all pairs.
-    weights : dict or None
-        The population weight of each stratum, by stratum code; None for the sample
-        proportions.
-    statistic : callable or None
-        The statistic in vectorized form (``statistic(*columns, axis=-1)``); None for the
-        mean.
-    n_resamples : int
-    confidence_level : float
-    method : {"percentile", "basic", "bca", "studentized"}
-    alternative : {"two-sided", "less", "greater"}
-    adjust : {"holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"} or None
-    resampling : {"auto", "index", "counts"}
-    root : int
-        The root entropy of the random streams, from ``rng``.
-    workers : int or None
-        Threads (None: the default of :func:`pairedstats.core.parallel.default_workers`).
-    progress : bool
-        Whether to show a progress bar.
-    keep : bool
-        Whether the result keeps the replicates (``bootstrap_distribution``).
-    """
-
-    design: PairedDesign
-    baseline: Hashable | None
-    weights: dict | None
-    statistic: Callable | None
-    n_resamples: int
-    confidence_level: float
-    method: str
-    alternative: str
-    adjust: str | None
-    resampling: str
-    root: int
-    workers: int | None
-    progress: bool
-    keep: bool
+def _stratum_weights(weights: dict | None, design: PairedDesign) -> dict[int, float] | None:
+    """The checked ``weights`` by stratum code (the core's table), or None."""
+    if weights is None:
+        return None
+    return {code: weights[label] for code, label in enumerate(design.strata_labels)
+            if label in weights}  # fmt: skip
 
 
 def _check_statistic(statistic) -> Callable | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validation
 from ...core.design import comparison_pairs
 from ...core.groups import reference_system
 from ...core.mcs import system_confidence_set
@@ -32,7 +31,7 @@ def run(s: Settings) -> McsResult:
     scores = design.scores[:, :, 0]
     reference = systems[reference_system(comparison_pairs(systems), scores)]
     pairs = SPECS["bootstrap"].compute(design, keep=True, resampling="index",
-                                       baseline=reference, **s.bootstrap)  # fmt: skip
+                                       baseline=reference, **s.bootstrap())  # fmt: skip
     _, columns = labelled_pairs(pairs)
     n_groups, p = len(pairs.group_keys), len(systems)
     mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
@@ -47,12 +46,8 @@ def run(s: Settings) -> McsResult:
         pvalue[g] = found.pvalue
         out = found.pvalue < alpha
         eliminated[g, out] = found.step[out]
-    meta = _validation.metadata(
-        "mcs", confidence_level=s.confidence_level, statistic=s.statistic,
-        lower_is_better=s.lower_is_better, n_resamples=pairs.metadata["n_resamples"],
-        seed_entropy=s.bootstrap["rng"], cluster=pairs.metadata["cluster"],
-        strata=pairs.metadata["strata"], replicate=pairs.metadata["replicate"],
-    )  # fmt: skip
+    meta = s.metadata(cluster=pairs.metadata["cluster"], strata=pairs.metadata["strata"],
+                      replicate=pairs.metadata["replicate"])  # fmt: skip
     return McsResult(
         group_names=pairs.group_names, group_keys=pairs.group_keys, systems=systems,
         mean=mean, in_set=pvalue >= alpha, mcs_pvalue=pvalue, eliminated=eliminated,

@@ -4,13 +4,15 @@ to the bootstrap whose joint replicates it reads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
 from ... import _validation
 from ...core.design import PairedDesign
-from ...core.draws import root_entropy
 from ...core.mcs import STATISTICS
+from .._shared.keywords import ConfidenceLevel, NResamples, Progress, Rng, Workers
+from .._shared.options import About, Checked, OptionsRecord
 
-__all__ = ["MAX_BYTES", "Settings", "check"]
+__all__ = ["MAX_BYTES", "Options", "Settings", "check"]
 
 #: The most memory ``statistic="range"``'s pair replicates may take (3 arrays of systems x
 #: systems x resamples float64 per group): beyond it the call is refused with what to do
@@ -19,52 +21,88 @@ MAX_BYTES = 4 * 2**30
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings:
-    """The model confidence set's validated settings.
+class Options(OptionsRecord):
+    """The model confidence set's keywords, in signature order (the registry reads them)."""
+
+    confidence_level: Annotated[
+        ConfidenceLevel,
+        About(
+            "The set holds the truly best system(s) with about this probability: systems are "
+            "eliminated while the test's p-value is below ``1 - confidence_level``.",
+            option=dict(type=float, metavar="LEVEL", help="level of the set"),
+        ),
+    ] = 0.9
+    statistic: Annotated[
+        Literal["max", "range"],
+        About(
+            '``"max"``: T_max, the largest studentized difference of a system\'s mean loss '
+            "from the average of the systems left, which eliminates the system of the "
+            'largest; ``"range"``: T_R, the largest studentized difference of two systems, '
+            "which eliminates the worse of that pair.",
+            option=dict(help="T_max or T_R"),
+        ),
+    ] = "max"
+    n_resamples: Annotated[
+        NResamples,
+        About("Bootstrap resamples (one joint resampling of the units for all pairs)."),
+    ] = 10_000
+    rng: Rng = None
+    lower_is_better: Annotated[
+        bool | str,
+        About(
+            "The score is a loss (error rate, latency): the best system has the lowest mean. "
+            "True, or the name of the ``score`` column.",
+            option=dict(action="store_true", help="the lowest mean is best"),
+        ),
+    ] = False
+    progress: Progress = False
+    workers: Workers = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Options, Checked):
+    """What a model confidence set reads: the keywords, checked (``statistic`` in lower
+    case, ``lower_is_better`` as a bool, ``rng`` as the root entropy of the random streams),
+    and the design. Systems are eliminated while the test's p-value is below
+    ``alpha = 1 - confidence_level``.
 
     Attributes
     ----------
     design : PairedDesign
         The data (one score column).
-    confidence_level : float
-        The set holds the best system(s) with about this probability; systems are
-        eliminated while the test's p-value is below ``alpha = 1 - confidence_level``.
-    statistic : {"max", "range"}
-        ``T_max`` or ``T_R``, with its elimination rule.
-    lower_is_better : bool
-        The score is a loss (else its negative is).
-    bootstrap : dict
-        The keywords of the bootstrap (``n_resamples``, ``rng`` as its root entropy,
-        ``progress``, ``workers``), which the bootstrap checks when it runs.
     """
 
+    method_name = "mcs"
     design: PairedDesign
-    confidence_level: float
-    statistic: str
-    lower_is_better: bool
-    bootstrap: dict
+
+    def bootstrap(self) -> dict:
+        """The keywords of the bootstrap whose replicates the set reads (``n_resamples``,
+        ``rng``, ``progress``, ``workers``), which the bootstrap checks again when it runs."""
+        names = ("n_resamples", "rng", "progress", "workers")
+        return {name: getattr(self, name) for name in names}
 
 
-def check(design: PairedDesign, *, keep: bool, confidence_level, statistic, lower_is_better,
-          rng, **bootstrap) -> Settings:  # fmt: skip
+def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
     """The set's keywords checked; ``lower_is_better`` may name the score column, as the
     report's metrics. ``keep`` is not used: the result keeps the bootstrap it came from,
     with its replicates."""
+    o = options
     if len(design.systems) < 2:
         raise ValueError(
             f"the model confidence set needs at least 2 systems; got {len(design.systems)}."
         )
-    statistic = _validation.check_choice(statistic, "statistic", STATISTICS)
+    statistic = _validation.check_choice(o.statistic, "statistic", STATISTICS)
     if statistic == "range":
-        _check_size(len(design.systems), bootstrap.get("n_resamples"))
-    lower = _validation.check_lower_is_better(lower_is_better, list(design.columns))
-    return Settings(
-        design=design,
-        confidence_level=_validation.check_confidence_level(confidence_level),
-        statistic=statistic,
-        lower_is_better=bool(lower),
-        bootstrap=dict(bootstrap, rng=root_entropy(rng)),
-    )
+        _check_size(len(design.systems), o.n_resamples)
+    lower = _validation.check_lower_is_better(o.lower_is_better, list(design.columns))
+    return Settings.of(
+        o, confidence_level=_validation.check_confidence_level(o.confidence_level),
+        statistic=statistic, lower_is_better=bool(lower),
+        n_resamples=_validation.check_n_resamples(
+            o.n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES),
+        rng=_validation.normalise_rng(o.rng), workers=_validation.check_workers(o.workers),
+        progress=_validation.check_progress(o.progress), design=design,
+    )  # fmt: skip
 
 
 def _check_size(p: int, n_resamples) -> None:

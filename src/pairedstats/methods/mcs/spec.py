@@ -22,24 +22,15 @@ The statistics, the elimination rules and the MCS p-values are in
 Reference: Hansen, P. R., Lunde, A. and Nason, J. M. (2011). The model confidence set.
 *Econometrica* 79(2), 453-497.
 
-This module declares the method (:data:`SPEC`): its keywords, once, and its documentation.
+This module declares the method (:data:`SPEC`): its documentation; its keywords are the
+fields of :class:`~pairedstats.methods.mcs.settings.Options`.
 """
 
 from __future__ import annotations
 
-from ...core.mcs import STATISTICS
-from .._shared.registry import (
-    PROGRESS,
-    RNG,
-    WORKERS,
-    Keyword,
-    MethodSpec,
-    lower_is_better_keyword,
-    n_resamples_keyword,
-    register,
-)
+from .._shared.registry import MethodSpec, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC"]
 
@@ -82,34 +73,6 @@ INPUTS = {
                 "missing"),
 }  # fmt: skip
 
-#: The set's keywords (the shared ones from their one declaration): the accessors'
-#: signatures, their docstrings and the command line's options are made from them.
-KEYWORDS = (
-    Keyword(
-        "confidence_level", 0.9, "float, default 0.9",
-        "The set holds the truly best system(s) with about this probability: systems are "
-        "eliminated while the test's p-value is below ``1 - confidence_level``.",
-        option=dict(type=float, metavar="LEVEL", help="level of the set (default: 0.9)"),
-    ),
-    Keyword(
-        "statistic", "max", '{"max", "range"}, default "max"',
-        '``"max"``: T_max, the largest studentized difference of a system\'s mean loss from '
-        "the average of the systems left, which eliminates the system of the largest; "
-        '``"range"``: T_R, the largest studentized difference of two systems, which '
-        "eliminates the worse of that pair.",
-        option=dict(type=str.lower, choices=STATISTICS, help="T_max or T_R (default: max)"),
-    ),
-    n_resamples_keyword("Bootstrap resamples (one joint resampling of the units for all pairs)."),
-    RNG,
-    lower_is_better_keyword(
-        "The score is a loss (error rate, latency): the best system has the lowest mean. "
-        "True, or the name of the ``score`` column.", False, "bool or str, default False",
-        dict(action="store_true", help="the lowest mean is best"),
-    ),
-    PROGRESS,
-    WORKERS,
-)  # fmt: skip
-
 SPEC = register(
     MethodSpec(
         name="mcs",
@@ -124,7 +87,7 @@ elimination. The replicates are the bootstrap's of all pairs, so ``cluster``, ``
 ``replicate`` and ``by=`` resample as there. See the best-set guide.""",
         road="paired",
         inputs=INPUTS,
-        keywords=KEYWORDS,
+        options=Options,
         check=check,
         run=run,
         returns=RETURNS,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _validation
 from ...core.intervals import comparison_tie_errors
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
@@ -20,7 +19,7 @@ def run(s: Settings) -> RankResult:
     """The ranking of ``s.design``: the bootstrap of all pairs with ``adjust="max-t"`` (and
     with ``simultaneous=False`` one per system as baseline), then :class:`RankResult`."""
     bootstrap = SPECS["bootstrap"]
-    options = dict(s.bootstrap, adjust="max-t")
+    options = dict(s.bootstrap(), adjust="max-t")
     pairs = bootstrap.compute(s.design, keep=False, **options)
     systems, columns = labelled_pairs(pairs)
     if s.simultaneous:
@@ -33,13 +32,8 @@ def run(s: Settings) -> RankResult:
     mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
     difference, tie = _differences(pairs, columns, systems, s.design)
     sets = ranks(mean, against, s.lower_is_better, difference=difference, tie=tie)
-    meta = _validation.metadata(
-        "rank", confidence_level=pairs.metadata["confidence_level"],
-        simultaneous=s.simultaneous, lower_is_better=s.lower_is_better,
-        n_resamples=pairs.metadata["n_resamples"], adjust="max-t",
-        seed_entropy=s.bootstrap["rng"], cluster=pairs.metadata["cluster"],
-        strata=pairs.metadata["strata"], weights=pairs.metadata["weights"],
-    )  # fmt: skip
+    meta = s.metadata(adjust="max-t", cluster=pairs.metadata["cluster"],
+                      strata=pairs.metadata["strata"])  # fmt: skip
     return RankResult(group_names=pairs.group_names, group_keys=pairs.group_keys,
                       systems=systems, mean=mean, **sets, comparisons=runs,
                       metadata=meta)  # fmt: skip

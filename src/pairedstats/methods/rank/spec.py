@@ -27,25 +27,15 @@ Reference: Mogstad, M., Romano, J. P., Shaikh, A. M. and Wilhelm, D. (2024). Inf
 ranks with applications to mobility across neighbourhoods and academic achievement across
 countries. *Review of Economic Studies* 91(1), 476-518.
 
-This module declares the method (:data:`SPEC`): its keywords, once, and its documentation.
+This module declares the method (:data:`SPEC`): its documentation; its keywords are the
+fields of :class:`~pairedstats.methods.rank.settings.Options`.
 """
 
 from __future__ import annotations
 
-from .._shared.registry import (
-    NO_REPLICATE,
-    PROGRESS,
-    RNG,
-    WORKERS,
-    Keyword,
-    MethodSpec,
-    confidence_level_keyword,
-    lower_is_better_keyword,
-    n_resamples_keyword,
-    register,
-)
+from .._shared.registry import NO_REPLICATE, MethodSpec, register
 from .run import run
-from .settings import check
+from .settings import Options, check
 
 __all__ = ["SPEC"]
 
@@ -85,37 +75,6 @@ REFUSES = {
     "(seed) variance of repeated runs would be left out. " + NO_REPLICATE
 }
 
-#: The ranking's keywords (the shared ones from their one declaration): the accessors'
-#: signatures, their docstrings and the command line's options are made from them.
-KEYWORDS = (
-    lower_is_better_keyword(
-        "Rank the lowest mean first (losses, error rates): rank 1 is the smallest mean, and "
-        "\"surely better\" means an interval entirely below 0. True, or the name of the "
-        "``score`` column.", False, "bool or str, default False",
-        dict(action="store_true", help="rank the lowest mean first"),
-    ),
-    Keyword(
-        "simultaneous", True, "bool, default True",
-        "True: the rank sets hold all together with probability ``confidence_level`` (the "
-        "max-t intervals of all pairs). False: marginal sets, each from the max-t "
-        "intervals of that system's own comparisons (the bootstrap with it as "
-        "``baseline``): narrower, each holding on its own.",
-        option=dict(flags=("--marginal",), action="store_false",
-                    help="marginal rank sets (each on its own)"),
-    ),
-    n_resamples_keyword("Bootstrap resamples."),
-    confidence_level_keyword(
-        "The level of the rank sets (of the simultaneous intervals they come from)."
-    ),
-    Keyword(
-        "weights", None, "mapping, optional",
-        "``{stratum label: population weight}`` with ``strata``: as the bootstrap's.",
-    ),
-    RNG,
-    PROGRESS,
-    WORKERS,
-)  # fmt: skip
-
 SPEC = register(
     MethodSpec(
         name="rank",
@@ -132,7 +91,7 @@ holds rank 1. See the rankings guide.""",
             "frame": ("item", "system", "score", "systems", "by", "cluster", "strata", "missing"),
             "dataset": ("item", "system", "score", "systems", "cluster", "strata", "missing"),
         },
-        keywords=KEYWORDS,
+        options=Options,
         check=check,
         run=run,
         returns=RETURNS,
