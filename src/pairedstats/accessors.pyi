@@ -434,6 +434,27 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | RanksumResult: ...
+    def report(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
+        confidence_level: _Float = ...,
+        n_resamples: _Int | None = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        progress: _Bool = ...,
+        lower_is_better: _Bool | str | Sequence[str] = ...,
+        digits: _Int = ...,
+        bold_best: _Bool = ...,
+        ranks: _Bool = ...,
+        mcs: _Bool = ...,
+    ) -> Report: ...
     @overload
     def signrank(
         self,
@@ -587,27 +608,6 @@ class PairedDataArrayAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | TukeyHSDResult: ...
-    def report(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
-        confidence_level: _Float = ...,
-        n_resamples: _Int | None = ...,
-        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
-        progress: _Bool = ...,
-        lower_is_better: _Bool | str | Sequence[str] = ...,
-        digits: _Int = ...,
-        bold_best: _Bool = ...,
-        ranks: _Bool = ...,
-        mcs: _Bool = ...,
-    ) -> Report: ...
 
 class PairedDataFrameAccessor:
     def __init__(
@@ -1031,6 +1031,28 @@ class PairedDataFrameAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | RanksumResult: ...
+    def report(
+        self,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
+        confidence_level: _Float = ...,
+        n_resamples: _Int | None = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        progress: _Bool = ...,
+        lower_is_better: _Bool | str | Sequence[str] = ...,
+        digits: _Int = ...,
+        bold_best: _Bool = ...,
+        ranks: _Bool = ...,
+        mcs: _Bool = ...,
+    ) -> Report: ...
     @overload
     def signrank(
         self,
@@ -1193,28 +1215,6 @@ class PairedDataFrameAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | TukeyHSDResult: ...
-    def report(
-        self,
-        *,
-        item: Hashable | None = ...,
-        system: Hashable | None = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        by: Hashable | Sequence[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
-        confidence_level: _Float = ...,
-        n_resamples: _Int | None = ...,
-        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
-        progress: _Bool = ...,
-        lower_is_better: _Bool | str | Sequence[str] = ...,
-        digits: _Int = ...,
-        bold_best: _Bool = ...,
-        ranks: _Bool = ...,
-        mcs: _Bool = ...,
-    ) -> Report: ...
 
 class PairedDatasetAccessor:
     def __init__(
@@ -1620,6 +1620,27 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | RanksumResult: ...
+    def report(
+        self,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
+        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
+        confidence_level: _Float = ...,
+        n_resamples: _Int | None = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        progress: _Bool = ...,
+        lower_is_better: _Bool | str | Sequence[str] = ...,
+        digits: _Int = ...,
+        bold_best: _Bool = ...,
+        ranks: _Bool = ...,
+        mcs: _Bool = ...,
+    ) -> Report: ...
     @overload
     def signrank(
         self,
@@ -1773,24 +1794,3 @@ class PairedDatasetAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | TukeyHSDResult: ...
-    def report(
-        self,
-        *,
-        item: str = ...,
-        system: str = ...,
-        score: Hashable | Sequence[Hashable] | None = ...,
-        systems: Iterable[Hashable] | None = ...,
-        missing: Literal["raise", "complete"] = ...,
-        baseline: Hashable | None = ...,
-        test: Literal["bootstrap", "tukey_hsd", "mcnemar"] = ...,
-        adjust: Literal["auto", "holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
-        confidence_level: _Float = ...,
-        n_resamples: _Int | None = ...,
-        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
-        progress: _Bool = ...,
-        lower_is_better: _Bool | str | Sequence[str] = ...,
-        digits: _Int = ...,
-        bold_best: _Bool = ...,
-        ranks: _Bool = ...,
-        mcs: _Bool = ...,
-    ) -> Report: ...
