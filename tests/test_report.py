@@ -388,14 +388,15 @@ def test_the_tests_are_the_methods_whose_spec_names_them_for_the_report():
     (option,) = [a for a in commands.choices["report"]._actions if a.dest == "test"]
     missing = [n for n in flagged if n not in option.choices]
     assert not missing, (
-        f"`pairedstats report --test` does not offer {missing}: import them before `report` "
-        "in src/pairedstats/methods/__init__.py (the report is registered last)"
+        f"`pairedstats report --test` does not offer {missing}: its choices must be TESTS, "
+        "read when the command is built (src/pairedstats/methods/report/settings.py)"
     )
     keyword = SPECS["report"].keyword("test")
     missing = [n for n in flagged if f'"{n}"' not in keyword.type]
     assert not missing, (
-        f"the type of the report's `test` keyword does not name {missing}: add them to it in "
-        "src/pairedstats/methods/report/spec.py (the stubs' Literal is read from it)"
+        f"the type of the report's `test` keyword does not name {missing}: add them to the "
+        "Literal of the `test` field of Options in src/pairedstats/methods/report/settings.py"
+        " (the docstrings and the stubs read it)"
     )
     for name in ("bootstrap", "tukey_hsd"):
         assert f"({flagged[name]}" in _report(test=name, baseline="bm25").notes()[0]
