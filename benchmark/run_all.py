@@ -47,9 +47,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import compare_cases  # noqa: E402  (benchmark/, on the path above)
-import floors  # noqa: E402
+import floor_cases  # noqa: E402
 import friedman_cases  # noqa: E402
-import leaderboard  # noqa: E402
+import leaderboard_cases  # noqa: E402
 import mcnemar_cases  # noqa: E402
 import mcs_cases  # noqa: E402
 
@@ -339,8 +339,8 @@ def _case_table(quick: bool) -> dict:
         lambda n=n: (ours_rs(n, True, method="exact"), None), True, None)  # fmt: skip
 
     # the physical limit
-    floors.add_cases(add, s)
-    leaderboard.add_cases(add, s)
+    floor_cases.add_cases(add, s)
+    leaderboard_cases.add_cases(add, s)
     mcs_cases.add_cases(add, s)
     compare_cases.add_cases(add, s)
     friedman_cases.add_cases(add, s)
@@ -680,7 +680,7 @@ Reading the table:
   chunks above 65,536 resampled units), each mapped to an index by Lemire's rule with
   rejection, and sums one comparison's drawn differences as it draws them; its bound is the
   second or third of those below.
-- The `floor:` rows time a minimal fused kernel (`benchmark/floors.py`: draw and sum, or
+- The `floor:` rows time a minimal fused kernel (`floor_cases.py`: draw and sum, or
   shuffle each item's row, sum and take the range; a fast generator, no label-keyed streams,
   no intervals or p-values); their ratio is the floor's time over pairedstats': 1 is the
   floor's pace, below 1 the factor by which pairedstats is slower (the headline figures give
