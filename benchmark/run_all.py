@@ -55,7 +55,7 @@ def _case_modules() -> tuple:
     name order. Next to its ``add_cases(add, sizes)`` each declares what this script needs:
 
     * ``SIZES``: ``{"quick": {...}, "full": {...}}``, the sizes its ``add_cases`` reads;
-    * ``HEADLINES``: its headline figures, as ``_HEADLINES``;
+    * ``HEADLINES``: its headline figures, as ``_HEADLINES`` (a goal of None: reported only);
     * ``PEER``: its peers in one line of the page's list of peers (markdown), or None;
     * optionally ``MEMORY`` (peak memory goals, as ``_MEMORY``) and ``REPEATS`` (case -> at
       most so many timed repeats).
@@ -525,7 +525,8 @@ def report(run: dict, docs: str | None) -> None:
     summary = headline_rows(results, starts)
     print("\nheadline figures:")
     for what, value, goal, met in summary:
-        print(f"  {what}: {value} (goal {goal}: {'met' if met else 'NOT met'})")
+        verdict = "no goal" if met is None else f"goal {goal}: {'met' if met else 'NOT met'}"
+        print(f"  {what}: {value} ({verdict})")
     if docs:
         page = docs_page(run["machine"], results, run["options"], summary)
         notes = (HERE / "kernel_notes.md").read_text()  # measured once, not by every run
@@ -534,7 +535,8 @@ def report(run: dict, docs: str | None) -> None:
 
 #: The headline figures of the cases this script defines (the case modules declare theirs:
 #: :func:`_headlines`): (what, case, reference case or None, goal, at most?). With a
-#: reference the figure is the first case's time over the second's, without it seconds.
+#: reference the figure is the first case's time over the second's, without it seconds; a
+#: goal of None reports the figure with no goal.
 _HEADLINES = (
     ("scipy.stats.bootstrap / pairedstats", "boot_scipy", "boot_pct", 20.0, False),
     ("mannwhitneyu + naive median / pairedstats", "rs_whole_scipy", "rs_whole_ours", 20.0,
@@ -582,7 +584,8 @@ def _turns(results: dict, top: str, bottom: str):
 
 
 def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool]]:
-    """The headline figures of this run, with their goals: (what, value, goal, met)."""
+    """The headline figures of this run, with their goals: (what, value, goal, met); met is
+    None for a figure with no goal (reported only)."""
     rows = []
     for what, top, bottom, goal, at_most in _headlines():
         if top not in results or (bottom and bottom not in results):
@@ -596,6 +599,9 @@ def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool
             value = float(np.median(np.divide(*turns)))
             what += f" (timed in turn, median of {len(turns[0])} ratios)"
         unit = "x" if bottom else " s"
+        if goal is None:  # reported, with no goal
+            rows.append((what, f"{value:.2f}{unit}", "none", None))
+            continue
         met = value <= goal if at_most else value >= goal
         rows.append((what, f"{value:.2f}{unit}", f"{'<=' if at_most else '>='} {goal:g}{unit}",
                      met))  # fmt: skip
@@ -756,7 +762,7 @@ def docs_page(info: dict, results: dict, options: dict, summary: list) -> str:
             f"{r['traced_mib']:,.1f} | {r['maxrss_mib']:,.0f} |"
         )
     headlines = "\n".join(
-        f"| {what} | {value} | {goal} | {'yes' if met else 'no'} |"
+        f"| {what} | {value} | {goal} | {'' if met is None else 'yes' if met else 'no'} |"
         for what, value, goal, met in summary
     )
     return _PAGE.format(
