@@ -19,13 +19,17 @@ Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
 randomization test, as ``tukey_hsd`` with two systems); the straightforward vectorized numpy
 randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
 ``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
-``np.median(np.subtract.outer(b, a))``; for Friedman's test, autorank and scikit-posthocs
-(``friedman_cases.py``); statsmodels' exact ``mcnemar`` of each pair's 2 x 2 table in a loop
-over the pairs (``mcnemar_cases.py``); arch's model confidence set (``mcs_cases.py``); ranx's
-comparison of TREC run files (``compare_cases.py``). The physical limit: random 64-bit words
-per second from ``BitGenerator.random_raw`` and bounded integers per second from
-``Generator.integers``; a method drawing one random number per item and resample cannot be
-faster than ``draws / rate``.
+``np.median(np.subtract.outer(b, a))``; and the peers of the case modules. The physical
+limit: random 64-bit words per second from ``BitGenerator.random_raw`` and bounded integers
+per second from ``Generator.integers``; a method drawing one random number per item and
+resample cannot be faster than ``draws / rate``.
+
+The case modules are found, not listed: every ``benchmark/*_cases.py``, in name order
+(:func:`_case_modules`). Each defines its cases (``add_cases(add, sizes)``) and declares next
+to them its sizes, headline figures and goals, memory goals and its peers' line of the page;
+a new method's benchmark is one such module, with nothing to edit here. Those with a
+``main`` run alone too (``python benchmark/mcs_cases.py --quick``), each timing its calls in
+turn.
 """
 
 from __future__ import annotations
@@ -632,9 +636,10 @@ the tracemalloc peak of one call beyond the data (numpy's buffers are traced: th
 memory of a warm call).
 Times are medians of the repeats, after an untimed warm-up call (JIT cache load, thread pool),
 except for the largest scipy bootstraps. The per-method scripts (`bench_bootstrap.py`,
-`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases; the case modules
-(`mcnemar_cases.py`, `friedman_cases.py`, `mcs_cases.py`, `compare_cases.py`) run alone
-too (`python benchmark/mcs_cases.py`), timing each against its peers in turn.
+`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases; the case modules,
+which `run_all.py` finds (every `benchmark/*_cases.py`, each declaring its sizes, headline
+figures and peers next to its cases), run alone too when they have a `main`
+(`python benchmark/mcs_cases.py`), timing each against its peers in turn.
 
 Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` (none is a
 dependency of pairedstats; autorank installs a top-level package named `tests`, which hides
