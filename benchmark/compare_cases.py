@@ -79,6 +79,12 @@ def _files(n_queries: int, n_runs: int) -> tuple:
     return write_files(folder, n_queries, n_runs)
 
 
+#: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format).
+SIZES = {"quick": {"compare": (50, 3, 1_000)}, "full": {"compare": (250, 8, 1_000)}}
+HEADLINES = (("ranx / pairedstats (timed in turn)", "compare_ranx", "compare_ours", 3.0, False),)
+PEER = "ranx's `compare` of TREC run files"
+
+
 def add_cases(add, sizes: dict) -> None:
     """The run-file cases, through ``run_all``'s ``add``."""
     n_queries, n_runs, n_res = sizes["compare"]

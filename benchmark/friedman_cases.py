@@ -76,6 +76,22 @@ def posthocs_call(n_datasets: int, n_systems: int, posthoc: str):
                                        correction=True, p_adjust="holm")  # fmt: skip
 
 
+#: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format).
+SIZES = {
+    "quick": {"friedman": (300, 12), "friedman_large": (300, 50)},
+    "full": {"friedman": (1_000, 12), "friedman_large": (1_000, 50)},
+}
+HEADLINES = (
+    ("pairedstats (Wilcoxon-Holm) / autorank (timed in turn)", "friedman_wh_ours",
+     "friedman_autorank", 1.0, True),
+    ("pairedstats (Wilcoxon-Holm), seconds", "friedman_large_wh_ours", None, 2.0, True),
+)  # fmt: skip
+PEER = (
+    "for Friedman's test, autorank's `autorank(force_mode=\"nonparametric\")` and "
+    "scikit-posthocs' post-hoc tests"
+)
+
+
 def add_cases(add, sizes: dict) -> None:
     """The Friedman cases, through ``run_all``'s ``add``."""
     n, k = sizes["friedman"]

@@ -105,6 +105,17 @@ def floor_call(table):
     return call
 
 
+#: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format);
+#: the size of the issue in both runs (under a second a case).
+SIZES = {"quick": {"mcnemar": (100_000, 20)}, "full": {"mcnemar": (100_000, 20)}}
+HEADLINES = (
+    ("pairedstats / X^T X floor", "mcnemar_ours", "floor_mcnemar", 5.0, True),
+    ("statsmodels loop / pairedstats (timed in turn)", "mcnemar_statsmodels",
+     "mcnemar_ours_loop", 3.0, False),
+)  # fmt: skip
+PEER = "statsmodels' exact `mcnemar` of each pair's 2 x 2 table in a loop over the pairs"
+
+
 def add_cases(add, sizes: dict) -> None:
     """The McNemar cases, through ``run_all``'s ``add``."""
     n_items, n_systems = sizes["mcnemar"]

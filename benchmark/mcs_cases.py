@@ -52,6 +52,15 @@ def ours_call(x: np.ndarray, statistic: str, n_resamples: int):
                                    n_resamples=n_resamples, rng=1)  # fmt: skip
 
 
+#: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format).
+SIZES = {"quick": {"mcs": (500, 10, 500)}, "full": {"mcs": (1_000, 20, 1_000)}}
+HEADLINES = (
+    ("arch / pairedstats (timed in turn)", "mcs_arch_max", "mcs_ours_max", 3.0, False),
+    ("arch / pairedstats (timed in turn)", "mcs_arch_range", "mcs_ours_range", 3.0, False),
+)
+PEER = "arch's `MCS`"
+
+
 def add_cases(add, sizes: dict) -> None:
     """The set's cases, through ``run_all``'s ``add``."""
     n_items, n_systems, n_res = sizes["mcs"]

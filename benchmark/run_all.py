@@ -19,24 +19,31 @@ Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
 randomization test, as ``tukey_hsd`` with two systems); the straightforward vectorized numpy
 randomized Tukey HSD of ``benchmark/bench_tukey.py`` (``Generator.permuted`` in batches);
 ``scipy.stats.mannwhitneyu``; the naive Hodges-Lehmann median
-``np.median(np.subtract.outer(b, a))``; for Friedman's test, autorank and scikit-posthocs
-(``friedman_cases.py``); statsmodels' exact ``mcnemar`` of each pair's 2 x 2 table in a loop
-over the pairs (``mcnemar_cases.py``); arch's model confidence set (``mcs_cases.py``); ranx's
-comparison of TREC run files (``compare_cases.py``). The physical limit: random 64-bit words
-per second from ``BitGenerator.random_raw`` and bounded integers per second from
-``Generator.integers``; a method drawing one random number per item and resample cannot be
-faster than ``draws / rate``.
+``np.median(np.subtract.outer(b, a))``; and the peers of the case modules. The physical
+limit: random 64-bit words per second from ``BitGenerator.random_raw`` and bounded integers
+per second from ``Generator.integers``; a method drawing one random number per item and
+resample cannot be faster than ``draws / rate``.
+
+The case modules are found, not listed: every ``benchmark/*_cases.py``, in name order
+(:func:`_case_modules`). Each defines its cases (``add_cases(add, sizes)``) and declares next
+to them its sizes, headline figures and goals, memory goals and its peers' line of the page;
+a new method's benchmark is one such module, with nothing to edit here. Those with a
+``main`` run alone too (``python benchmark/mcs_cases.py --quick``), each timing its calls in
+turn.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import itertools
 import json
 import os
 import platform
 import resource
 import subprocess
 import sys
+import textwrap
 import time
 import tracemalloc
 from pathlib import Path
@@ -46,16 +53,36 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import compare_cases  # noqa: E402  (benchmark/, on the path above)
-import floors  # noqa: E402
-import friedman_cases  # noqa: E402
-import leaderboard  # noqa: E402
-import mcnemar_cases  # noqa: E402
-import mcs_cases  # noqa: E402
+
+def _case_modules() -> tuple:
+    """The case modules, found: ``benchmark/*_cases.py`` (on the path above), imported in
+    name order. Next to its ``add_cases(add, sizes)`` each declares what this script needs:
+
+    * ``SIZES``: ``{"quick": {...}, "full": {...}}``, the sizes its ``add_cases`` reads;
+    * ``HEADLINES``: its headline figures, as ``_HEADLINES`` (a goal of None: reported only);
+    * ``PEER``: its peers in one line of the page's list of peers (markdown), or None;
+    * optionally ``MEMORY`` (peak memory goals, as ``_MEMORY``) and ``REPEATS`` (case -> at
+      most so many timed repeats).
+    """
+    modules = tuple(importlib.import_module(path.stem) for path in sorted(HERE.glob("*_cases.py")))
+    for module in modules:
+        missing = {"add_cases", "SIZES", "HEADLINES", "PEER"} - set(vars(module))
+        if missing:
+            raise ImportError(f"{module.__file__} does not declare {', '.join(sorted(missing))}")
+    return modules
+
+
+MODULES = _case_modules()
+
+
+def _declared(attribute: str, default=()) -> list:
+    """What each case module declares under ``attribute``, in module order."""
+    return [getattr(module, attribute, default) for module in MODULES]
 
 
 # --------------------------------------------------------------------------- cases
 def _sizes(quick: bool) -> dict:
+    """The sizes of the cases this script defines (the case modules declare theirs)."""
     if quick:
         return {
             "boot": (2_000, 2_000),
@@ -65,15 +92,6 @@ def _sizes(quick: bool) -> dict:
             "rs_whole": 1_000,
             "rs_big": 100_000,
             "rs_ties": 100,
-            "boot_floor": (5_000, 2_000),
-            "tukey_floor": (200, 20, 2_000),
-            "leaderboard": (2_000, 30, 300),
-            "leaderboard_large": (2_000, 200, 300),
-            "mcs": (500, 10, 500),
-            "compare": (50, 3, 1_000),
-            "friedman": (300, 12),
-            "friedman_large": (300, 50),
-            "mcnemar": (100_000, 20),  # the size of the issue: under a second a case
         }
     return {
         "boot": (10_000, 10_000),
@@ -83,15 +101,6 @@ def _sizes(quick: bool) -> dict:
         "rs_whole": 5_000,
         "rs_big": 1_000_000,
         "rs_ties": 300,
-        "boot_floor": (100_000, 10_000),
-        "tukey_floor": (1000, 20, 100_000),
-        "leaderboard": (10_000, 100, 1_000),
-        "leaderboard_large": (10_000, 1_000, 1_000),
-        "mcs": (1_000, 20, 1_000),
-        "compare": (250, 8, 1_000),
-        "friedman": (1_000, 12),
-        "friedman_large": (1_000, 50),
-        "mcnemar": (100_000, 20),
     }
 
 
@@ -338,14 +347,10 @@ def _case_table(quick: bool) -> dict:
     add("rs_ties_ours", group, whole + ", exact",
         lambda n=n: (ours_rs(n, True, method="exact"), None), True, None)  # fmt: skip
 
-    # the physical limit
-    floors.add_cases(add, s)
-    leaderboard.add_cases(add, s)
-    mcs_cases.add_cases(add, s)
-    compare_cases.add_cases(add, s)
-    friedman_cases.add_cases(add, s)
-    mcnemar_cases.add_cases(add, s)
+    for module in MODULES:
+        module.add_cases(add, module.SIZES["quick" if quick else "full"])
 
+    # the physical limit
     n_raw = 10**7 if quick else 10**8
     limit = f"physical limit: {n_raw:,} random draws"
 
@@ -401,8 +406,8 @@ def run_case(name: str, quick: bool, repeats: int) -> dict:
     fn, draws = setup()
     if name in ("boot_scipy", "boot01_scipy") and not quick:
         repeats = min(repeats, 2)  # 7 s and 4 GB each
-    if name == "leaderboard_large_rank":
-        repeats = 1  # about a minute
+    for declared in _declared("REPEATS", {}):
+        repeats = min(repeats, declared.get(name, repeats))
     reference = None
     if name in _interleaved(table):
         reference, repeats = table[peer][2]()[0], max(repeats, 9)
@@ -524,39 +529,38 @@ def report(run: dict, docs: str | None) -> None:
     summary = headline_rows(results, starts)
     print("\nheadline figures:")
     for what, value, goal, met in summary:
-        print(f"  {what}: {value} (goal {goal}: {'met' if met else 'NOT met'})")
+        verdict = "no goal" if met is None else f"goal {goal}: {'met' if met else 'NOT met'}"
+        print(f"  {what}: {value} ({verdict})")
     if docs:
         page = docs_page(run["machine"], results, run["options"], summary)
         notes = (HERE / "kernel_notes.md").read_text()  # measured once, not by every run
         Path(docs).write_text(page + (starts_section(starts) if starts else "") + "\n" + notes)
 
 
-#: The headline figures: (what, case, reference case or None, goal, at most?). With a
-#: reference the figure is the first case's time over the second's, without it seconds.
+#: The headline figures of the cases this script defines (the case modules declare theirs:
+#: :func:`_headlines`): (what, case, reference case or None, goal, at most?). With a
+#: reference the figure is the first case's time over the second's, without it seconds; a
+#: goal of None reports the figure with no goal.
 _HEADLINES = (
-    ("pairedstats / minimal fused kernel", "floor_boot_ours", "floor_boot", 1.3, True),
-    ("pairedstats / minimal fused kernel", "floor_tukey_ours", "floor_tukey", 1.3, True),
     ("scipy.stats.bootstrap / pairedstats", "boot_scipy", "boot_pct", 20.0, False),
     ("mannwhitneyu + naive median / pairedstats", "rs_whole_scipy", "rs_whole_ours", 20.0,
      False),
     ("pairedstats, seconds", "rs_big_ours", None, 1.0, True),
     ("pairedstats, seconds", "rs_ties_ours", None, 2.0, True),
-    ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 2.0, True),
-    ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 2.0, True),
-    ("pairedstats / X^T X floor", "mcnemar_ours", "floor_mcnemar", 5.0, True),
-    ("statsmodels loop / pairedstats (timed in turn)", "mcnemar_statsmodels", "mcnemar_ours_loop",
-     3.0, False),
-    ("pairedstats, seconds", "leaderboard_large_rank", None, 60.0, True),
-    ("arch / pairedstats (timed in turn)", "mcs_arch_max", "mcs_ours_max", 3.0, False),
-    ("arch / pairedstats (timed in turn)", "mcs_arch_range", "mcs_ours_range", 3.0, False),
-    ("ranx / pairedstats (timed in turn)", "compare_ranx", "compare_ours", 3.0, False),
-    ("pairedstats (Wilcoxon-Holm) / autorank (timed in turn)", "friedman_wh_ours",
-     "friedman_autorank", 1.0, True),
-    ("pairedstats (Wilcoxon-Holm), seconds", "friedman_large_wh_ours", None, 2.0, True),
 )  # fmt: skip
 
-#: Peak resident memory goals: (case, at most MiB).
-_MEMORY = (("leaderboard_large_rank", 1536.0),)
+#: Peak resident memory goals of the cases this script defines: (case, at most MiB).
+_MEMORY = ()
+
+
+def _headlines() -> tuple:
+    """Every headline figure: this script's, then each case module's, in module order."""
+    return _HEADLINES + tuple(itertools.chain.from_iterable(_declared("HEADLINES")))
+
+
+def _memory() -> tuple:
+    """Every peak memory goal: this script's, then each case module's."""
+    return _MEMORY + tuple(itertools.chain.from_iterable(_declared("MEMORY")))
 
 
 def _interleaved(table: dict) -> set:
@@ -565,7 +569,7 @@ def _interleaved(table: dict) -> set:
     pairedstats. On a shared machine the load changes over minutes, and a ratio of two cases
     timed minutes apart moved by up to 2x between runs."""
     out = set()
-    for what, top, bottom, *_ in _HEADLINES:
+    for what, top, bottom, *_ in _headlines():
         if bottom and bottom.startswith("floor"):
             out.add(top)
         elif "(timed in turn)" in what:  # the case whose peer is the other one
@@ -584,9 +588,10 @@ def _turns(results: dict, top: str, bottom: str):
 
 
 def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool]]:
-    """The headline figures of this run, with their goals: (what, value, goal, met)."""
+    """The headline figures of this run, with their goals: (what, value, goal, met); met is
+    None for a figure with no goal (reported only)."""
     rows = []
-    for what, top, bottom, goal, at_most in _HEADLINES:
+    for what, top, bottom, goal, at_most in _headlines():
         if top not in results or (bottom and bottom not in results):
             continue
         ours = bottom if bottom and results[bottom]["peer"] == top else top
@@ -598,10 +603,13 @@ def headline_rows(results: dict, starts: dict) -> list[tuple[str, str, str, bool
             value = float(np.median(np.divide(*turns)))
             what += f" (timed in turn, median of {len(turns[0])} ratios)"
         unit = "x" if bottom else " s"
+        if goal is None:  # reported, with no goal
+            rows.append((what, f"{value:.2f}{unit}", "none", None))
+            continue
         met = value <= goal if at_most else value >= goal
         rows.append((what, f"{value:.2f}{unit}", f"{'<=' if at_most else '>='} {goal:g}{unit}",
                      met))  # fmt: skip
-    for name, limit in _MEMORY:
+    for name, limit in _memory():
         if name in results:
             peak = results[name]["maxrss_mib"]
             rows.append((f"{results[name]['group']}: peak memory of the process",
@@ -628,25 +636,17 @@ the tracemalloc peak of one call beyond the data (numpy's buffers are traced: th
 memory of a warm call).
 Times are medians of the repeats, after an untimed warm-up call (JIT cache load, thread pool),
 except for the largest scipy bootstraps. The per-method scripts (`bench_bootstrap.py`,
-`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases; the case modules
-(`mcnemar_cases.py`, `friedman_cases.py`, `mcs_cases.py`, `compare_cases.py`) run alone
-too (`python benchmark/mcs_cases.py`), timing each against its peers in turn.
+`bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases; the case modules,
+which `run_all.py` finds (every `benchmark/*_cases.py`, each declaring its sizes, headline
+figures and peers next to its cases), run alone too when they have a `main`
+(`python benchmark/mcs_cases.py`), timing each against its peers in turn.
 
 Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` (none is a
 dependency of pairedstats; autorank installs a top-level package named `tests`, which hides
 this repository's own `tests` from a fresh interpreter: delete
 `site-packages/tests` after installing it).
 
-Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`;
-`scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher's paired
-randomization test, as `tukey_hsd` with two systems); a vectorized numpy randomized Tukey HSD
-(`Generator.permuted` in batches, `bench_tukey.py`); `scipy.stats.mannwhitneyu`; the naive
-Hodges-Lehmann median `np.median(np.subtract.outer(b, a))`; for Friedman's test, autorank's
-`autorank(force_mode="nonparametric")` and scikit-posthocs' post-hoc tests
-(`friedman_cases.py`); statsmodels' exact `mcnemar` of each pair's 2 x 2 table in a loop over
-the pairs (`mcnemar_cases.py`); arch's `MCS` (`mcs_cases.py`); ranx's `compare` of TREC run
-files (`compare_cases.py`). The physical limit: random 64-bit words per second from
-`BitGenerator.random_raw` and bounded integers per second from `Generator.integers`.
+{peers}
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
@@ -680,7 +680,7 @@ Reading the table:
   chunks above 65,536 resampled units), each mapped to an index by Lemire's rule with
   rejection, and sums one comparison's drawn differences as it draws them; its bound is the
   second or third of those below.
-- The `floor:` rows time a minimal fused kernel (`benchmark/floors.py`: draw and sum, or
+- The `floor:` rows time a minimal fused kernel (`floor_cases.py`: draw and sum, or
   shuffle each item's row, sum and take the range; a fast generator, no label-keyed streams,
   no intervals or p-values); their ratio is the floor's time over pairedstats': 1 is the
   floor's pace, below 1 the factor by which pairedstats is slower (the headline figures give
@@ -700,6 +700,28 @@ resample cannot be faster than `draws / rate`:
 
 {bounds}
 """
+
+
+#: The page's list of peers: those of the cases this script defines, then each case
+#: module's ``PEER`` (:func:`peers_paragraph`), then the physical limit.
+_PEERS = (
+    "Peers: `scipy.stats.bootstrap(paired=True, vectorized=True)`; "
+    '`scipy.stats.permutation_test(permutation_type="samples")` (two systems: Fisher\'s '
+    "paired randomization test, as `tukey_hsd` with two systems); a vectorized numpy "
+    "randomized Tukey HSD (`Generator.permuted` in batches, `bench_tukey.py`); "
+    "`scipy.stats.mannwhitneyu`; the naive Hodges-Lehmann median "
+    "`np.median(np.subtract.outer(b, a))`; {modules}. The physical limit: random 64-bit words "
+    "per second from `BitGenerator.random_raw` and bounded integers per second from "
+    "`Generator.integers`."
+)
+
+
+def peers_paragraph() -> str:
+    """The page's list of peers, the case modules' in module order, wrapped."""
+    modules = "; ".join(
+        f"{module.PEER} (`{Path(module.__file__).name}`)" for module in MODULES if module.PEER
+    )
+    return textwrap.fill(_PEERS.format(modules=modules), width=93, break_on_hyphens=False)
 
 
 def bound_lines(results: dict, rates: dict) -> list[str]:
@@ -745,11 +767,12 @@ def docs_page(info: dict, results: dict, options: dict, summary: list) -> str:
             f"{r['traced_mib']:,.1f} | {r['maxrss_mib']:,.0f} |"
         )
     headlines = "\n".join(
-        f"| {what} | {value} | {goal} | {'yes' if met else 'no'} |"
+        f"| {what} | {value} | {goal} | {'' if met is None else 'yes' if met else 'no'} |"
         for what, value, goal, met in summary
     )
     return _PAGE.format(
         machine=machine,
+        peers=peers_paragraph(),
         headlines=headlines,
         rows="\n".join(rows),
         rates=", ".join(f"{k} {v / 1e6:,.0f} M/s" for k, v in rates.items()),

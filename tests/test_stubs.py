@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import typing
 from pathlib import Path
 
 import pytest
@@ -227,21 +228,28 @@ def test_every_method_and_function_is_in_the_stubs():
         assert f'"{name}"' in package, name
 
 
-def test_generated_stubs_read_the_docstring_types():
+def test_generated_stubs_write_the_annotations():
+    """The stubs' parameter types are the options records' annotations, written as a type
+    checker reads them: Literal choices, unions, generic collections, numpy's scalars too."""
+    from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+    from typing import Any, Literal
+
+    from numpy.random import Generator
+    from numpy.typing import ArrayLike
+
     w = _stubs._Writer()
-    assert w.doc_type('{"raise", "complete"}, default "raise"') == 'Literal["raise", "complete"]'
-    assert w.doc_type("str or list of str, optional", None) == "str | Sequence[str] | None"
-    assert w.doc_type('{None, "holm", "max-t"}, default None', None) == (
-        'Literal["holm", "max-t"] | None'
-    )
-    assert w.doc_type("array_like, shape (n_items, n_systems) or (n, k, c)") == "ArrayLike"
-    assert w.doc_type("None, int, SeedSequence or Generator", None) == (
-        "_Int | SeedSequence | Generator | None"
-    )
-    assert w.doc_type("a word nobody declared, optional", None) == "Any"  # wider, never wrong
-    params, returns = _stubs.numpydoc_types(pairedstats.bootstrap.__doc__)
-    assert params["n_resamples"].startswith("int")
-    assert returns == "BootstrapResult"
+    assert w.hint(Literal["raise", "complete"]) == 'Literal["raise", "complete"]'
+    assert w.hint(Hashable | Sequence[Hashable] | None) == "Hashable | Sequence[Hashable] | None"
+    assert w.hint(Literal["holm", "max-t"] | None) == 'Literal["holm", "max-t"] | None'
+    assert w.hint(ArrayLike | None) == "ArrayLike | None"
+    assert w.hint(int | Generator | None) == "_Int | Generator | None"
+    assert w.hint(Iterable[Hashable] | None) == "Iterable[Hashable] | None"
+    assert w.hint(Mapping[Any, float]) == "Mapping[Any, _Float]"
+    assert w.hint(Callable[..., Any] | None) == "Callable[..., Any] | None"
+    assert w.hint(type("Unknown", (), {})) == "Any"  # wider, never wrong
+    assert _stubs.numpydoc_returns(pairedstats.bootstrap.__doc__) == "BootstrapResult"
+    hints = typing.get_type_hints(pairedstats.signtest)
+    assert hints["alternative"] == Literal["two-sided", "less", "greater"]
 
 
 @pytest.mark.slow

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import typing
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from numpy.random import BitGenerator, Generator, SeedSequence
 from numpy.typing import ArrayLike
 
-from ...core.inference import ALTERNATIVES
 from .options import About, Keyword
-
-#: The ``method`` choices of the rank tests.
-RANK_TEST_METHODS = ("auto", "exact", "asymptotic")
-
 
 # ------------------------------------------------------------------ input keywords
 _LABEL = Hashable | None
@@ -347,104 +343,13 @@ ROADS = tuple(INPUTS)
 #: Positional inputs of the functions on arrays.
 POSITIONAL = {"scores", "a", "b"}
 
-RNG = Keyword(
-    "rng",
-    None,
-    "None, int, SeedSequence, BitGenerator or Generator",
-    "Seed material (SPEC 7), the root of the random streams; recorded as "
-    '``metadata["seed_entropy"]``, which passed back as ``rng`` re-runs the call.',
-    option=dict(
-        type=int,
-        metavar="SEED",
-        help="random seed (an integer); without it, a seed is "
-        "drawn from the operating system and printed with the result (seed_entropy), "
-        "and --rng with that number repeats the run",
-    ),
-)
-PROGRESS = Keyword(
-    "progress",
-    False,
-    "bool, default False",
-    "Show a tqdm progress bar (needs ``pairedstats[progress]``). The numbers do not depend on it.",
-)
-WORKERS = Keyword(
-    "workers",
-    None,
-    "int, optional",
-    "Threads (default: the CPUs this process may use). The numbers do not depend on it.",
-)
 
-
-CORRECTION = Keyword(
-    "correction",
-    True,
-    "bool, default True",
-    "Continuity correction of the normal approximation (p-value, ``z`` and the asymptotic "
-    "interval).",
-    option=dict(flags=("--no-correction",), action="store_false", help="no continuity correction"),
-)
 #: The inputs of a method on the paired road without clusters or strata.
 PAIRED_INPUTS = {
     "frame": ("item", "system", "score", "systems", "by", "missing"),
     "dataset": ("item", "system", "score", "systems", "missing"),
     "array": ("scores", "systems", "missing"),
 }
-
-
-def rank_test_method_keyword(doc: str) -> Keyword:
-    """The ``method`` keyword of a rank test (``"auto"``, ``"exact"``, ``"asymptotic"``)."""
-    return Keyword(
-        "method",
-        "auto",
-        '{"auto", "exact", "asymptotic"}, default "auto"',
-        doc,
-        option=dict(
-            type=str.lower,
-            choices=RANK_TEST_METHODS,
-            help="the p-value: auto (exact when it can be computed), exact, or "
-            "asymptotic (the normal approximation) (default: auto)",
-        ),
-    )
-
-
-def baseline_keyword(doc: str) -> Keyword:
-    """The ``baseline`` keyword (a system label, a = baseline), with the method's description."""
-    return Keyword(
-        "baseline",
-        None,
-        "label, optional",
-        doc,
-        option=dict(metavar="NAME", help="compare every system with this one"),
-        labels="system",
-        annotation=_LABEL,
-    )
-
-
-def alternative_keyword(doc: str) -> Keyword:
-    """The ``alternative`` keyword (about b - a), with the method's own description."""
-    return Keyword(
-        "alternative",
-        "two-sided",
-        '{"two-sided", "less", "greater"}, default "two-sided"',
-        doc,
-        option=dict(type=str.lower, choices=ALTERNATIVES, help="about b - a (default: two-sided)"),
-    )
-
-
-def n_resamples_keyword(doc: str, default=10_000, type_: str = "int, default 10_000") -> Keyword:
-    """The ``n_resamples`` keyword (resamples, or trials), with the method's description."""
-    return Keyword(
-        "n_resamples", default, type_, doc,
-        option=dict(type=int, metavar="N", help=f"resamples (default: {default or 10_000:,})"),
-    )  # fmt: skip
-
-
-def confidence_level_keyword(doc: str) -> Keyword:
-    """The ``confidence_level`` keyword (default 0.95), with the method's description."""
-    return Keyword(
-        "confidence_level", 0.95, "float, default 0.95", doc,
-        option=dict(type=float, metavar="LEVEL", help="level of the intervals (default: 0.95)"),
-    )  # fmt: skip
 
 
 class EveryIfNoneNamed(argparse.Action):
@@ -455,18 +360,13 @@ class EveryIfNoneNamed(argparse.Action):
         setattr(namespace, self.dest, list(values) if values else True)
 
 
-def lower_is_better_keyword(doc: str, default, type_: str, option: dict) -> Keyword:
-    """The ``lower_is_better`` keyword (metrics where a lower score is better), with the
-    method's description and command-line option."""
-    return Keyword("lower_is_better", default, type_, doc, option=option)
-
-
 AS_RESULT = Keyword(
     "as_result",
     False,
     "bool, default False",
     "Return the result object (its numbers as arrays, displays, plots and, for the "
     "bootstrap, the distribution of the replicates) instead of a table.",
+    annotation=bool,
 )
 
 
@@ -474,21 +374,6 @@ AS_RESULT = Keyword(
 NO_REPLICATE = (
     "Use bootstrap(..., replicate=...), which resamples items and replicates crossed, or "
     "average the replicates first (then the items are the only random factor)."
-)
-
-
-#: The keywords the rank tests share (rank-sum, signed-rank): about b - a, and the level of
-#: the interval of the shift.
-RANK_TEST_ALTERNATIVE = alternative_keyword(
-    'About b - a: ``"greater"`` means b tends to exceed a. One-sided alternatives give '
-    "one-sided intervals."
-)
-SHIFT_CONFIDENCE_LEVEL = Keyword(
-    "confidence_level",
-    0.95,
-    "float, default 0.95",
-    "Level of the interval of the shift.",
-    option=dict(type=float, metavar="LEVEL"),
 )
 
 
@@ -558,6 +443,8 @@ RankTestMethod = Annotated[
         )
     ),
 ]
+#: The ``method`` choices of the rank tests.
+RANK_TEST_METHODS = typing.get_args(typing.get_args(RankTestMethod)[0])
 #: The rank tests' (rank-sum, signed-rank) ``alternative`` and ``confidence_level``.
 RankTestAlternative = Annotated[
     Alternative,

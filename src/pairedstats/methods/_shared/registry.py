@@ -10,64 +10,24 @@ A method module declares its spec and registers it (``SPEC = register(MethodSpec
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import textwrap
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .keywords import (  # noqa: F401  (the declarations, re-exported for the methods)
-    AS_RESULT,
-    CORRECTION,
-    INPUTS,
-    NO_REPLICATE,
-    PAIRED_INPUTS,
-    POSITIONAL,
-    PROGRESS,
-    RANK_TEST_ALTERNATIVE,
-    RANK_TEST_METHODS,
-    RNG,
-    ROADS,
-    SHIFT_CONFIDENCE_LEVEL,
-    WORKERS,
-    EveryIfNoneNamed,
-    Keyword,
-    alternative_keyword,
-    baseline_keyword,
-    columns_keyword,
-    confidence_level_keyword,
-    lower_is_better_keyword,
-    n_resamples_keyword,
-    rank_test_method_keyword,
-)
-from .options import keywords_of
+from ...core.design import PairedDesign, TwoSampleDesign
+from .keywords import AS_RESULT, INPUTS, POSITIONAL, ROADS
+from .options import Keyword, keywords_of
 
 __all__ = [
-    "AS_RESULT",
-    "CORRECTION",
-    "INPUTS",
-    "PAIRED_INPUTS",
-    "PROGRESS",
-    "RANK_TEST_ALTERNATIVE",
-    "RANK_TEST_METHODS",
-    "RNG",
-    "SHIFT_CONFIDENCE_LEVEL",
     "SPECS",
-    "WORKERS",
-    "EveryIfNoneNamed",
-    "Keyword",
     "MethodSpec",
-    "alternative_keyword",
+    "annotations",
     "array_function",
-    "baseline_keyword",
-    "columns_keyword",
-    "confidence_level_keyword",
+    "bind",
     "design_function",
     "docstring",
-    "lower_is_better_keyword",
-    "n_resamples_keyword",
-    "rank_test_method_keyword",
     "register",
     "signature",
 ]
@@ -95,7 +55,8 @@ class MethodSpec:
     options : type
         The method's options record (:class:`~.options.OptionsRecord`): its keywords, in
         signature order, with their types, defaults, documentation and command-line options
-        (read as :attr:`keywords`).
+        (read as :attr:`keywords`, a tuple of :class:`~.options.Keyword` in signature
+        order, which the signatures, docstrings and command line are built from).
     check : callable
         ``check(design, options, *, keep) -> Settings``: the one validation of the method's
         keywords against the design (or ``{metric: design}`` with ``metrics``), a frozen
@@ -150,6 +111,7 @@ class MethodSpec:
     description: str
     road: str
     inputs: dict
+    options: type
     check: Callable
     run: Callable
     returns: str = ""
@@ -163,21 +125,12 @@ class MethodSpec:
     formats: tuple = ("text", "csv", "json", "markdown", "latex")
     input_docs: dict = field(default_factory=dict)
     binary_scores: bool = False
-    options: type | None = None
-    keywords: tuple = ()
+    keywords: tuple = field(init=False, repr=False)
     example_keywords: dict = field(default_factory=dict)
     report_test: str | None = None
 
     def __post_init__(self):
-        if self.options is not None:
-            object.__setattr__(self, "keywords", keywords_of(self.options))
-        else:  # TRANSITION: old-style specs; removed once every method has its record
-            roles = {"rng": "seed", "workers": "threads", "statistic": "columns"}
-            object.__setattr__(
-                self,
-                "keywords",
-                tuple(dataclasses.replace(k, role=roles.get(k.name)) for k in self.keywords),
-            )
+        object.__setattr__(self, "keywords", keywords_of(self.options))
 
     def role(self, role: str) -> str | None:
         """The keyword with this role (``"seed"``, ``"threads"``, ``"columns"``), if any."""
@@ -194,8 +147,6 @@ class MethodSpec:
 
     def execute(self, design, keep: bool, keywords: dict):
         """The run of every method: ``run(check(design, Options(**keywords), keep=keep))``."""
-        if self.options is None:
-            return self.run(self.check(design, keep=keep, **keywords))
         return self.run(self.check(design, self.options(**keywords), keep=keep))
 
 
@@ -244,7 +195,10 @@ def signature(spec: MethodSpec, container: str, *, self_: bool = False) -> inspe
     """The signature of ``spec``'s function (``"array"``, ``"design"``) or accessor method."""
     params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] if self_ else []
     if container == "design":
-        params.append(inspect.Parameter("design", inspect.Parameter.POSITIONAL_OR_KEYWORD))
+        design = TwoSampleDesign if spec.road == "two-sample" else PairedDesign
+        params.append(
+            inspect.Parameter("design", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=design)
+        )
     for k in all_keywords(spec, container):
         kind = (
             inspect.Parameter.POSITIONAL_OR_KEYWORD

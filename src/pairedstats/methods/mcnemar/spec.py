@@ -4,10 +4,15 @@ outcomes) and :func:`mcnemar_design` (every group of a paired design)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
+from numpy.typing import ArrayLike
+
 from ...core.design import PairedDesign
 from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE
-from .._shared.registry import Keyword, MethodSpec, array_function, design_function, register
+from .._shared.options import Keyword
+from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
@@ -29,14 +34,16 @@ _CLUSTER = {
     "frame": Keyword(
         "cluster", None, "label, optional", f"Column of each item's cluster{_CLUSTER_DOC}",
         option=dict(metavar="COL", help="items in clusters: the clustered test"),
+        annotation=Hashable | None,
     ),
     "dataset": Keyword(
         "cluster", None, "label, optional",
         f"A coordinate along the items naming each item's cluster{_CLUSTER_DOC}",
+        annotation=Hashable | None,
     ),
     "array": Keyword(
         "cluster", None, "array_like, shape (n_items,), optional",
-        f"Each item's cluster label{_CLUSTER_DOC}",
+        f"Each item's cluster label{_CLUSTER_DOC}", annotation=ArrayLike | None,
     ),
 }  # fmt: skip
 _SCORE = Keyword(
@@ -44,6 +51,7 @@ _SCORE = Keyword(
     "Column of the outcomes of a tidy table: 0 or 1 (bool, or the numbers 0 and 1) per item "
     "and system; any other value is refused.",
     option=dict(metavar="COL", help="0/1 outcome column (tidy tables)"),
+    annotation=Hashable | None,
 )  # fmt: skip
 
 SPEC = register(

@@ -33,7 +33,8 @@ fields of :class:`~pairedstats.methods.rank.settings.Options`.
 
 from __future__ import annotations
 
-from .._shared.registry import NO_REPLICATE, MethodSpec, register
+from .._shared.keywords import NO_REPLICATE
+from .._shared.registry import MethodSpec, register
 from .run import run
 from .settings import Options, check
 

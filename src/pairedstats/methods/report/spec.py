@@ -39,7 +39,8 @@ nothing more.
 
 from __future__ import annotations
 
-from .._shared.registry import NO_REPLICATE, MethodSpec, columns_keyword, register
+from .._shared.keywords import NO_REPLICATE, columns_keyword
+from .._shared.registry import MethodSpec, register
 from .run import run
 from .settings import Options, check
 

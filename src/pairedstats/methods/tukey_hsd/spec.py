@@ -14,9 +14,8 @@ import inspect
 
 from ...core.design import PairedDesign
 from ...inputs import design_from_array
+from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import (
-    NO_REPLICATE,
-    PAIRED_INPUTS,
     MethodSpec,
     annotations,
     array_function,

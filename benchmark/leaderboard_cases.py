@@ -27,6 +27,23 @@ def _wide(n_items: int, n_systems: int):
     return pd.DataFrame(scores(n_items, n_systems), columns=names)
 
 
+#: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format):
+#: the sizes ``add_cases`` reads, the headline figures and memory goal, the repeats of the
+#: large case (about a minute each), and no peer but the floor.
+SIZES = {
+    "quick": {"leaderboard": (2_000, 30, 300), "leaderboard_large": (2_000, 200, 300)},
+    "full": {"leaderboard": (10_000, 100, 1_000), "leaderboard_large": (10_000, 1_000, 1_000)},
+}
+HEADLINES = (
+    ("pairedstats / counts x scores floor", "leaderboard_rank", "floor_leaderboard", 2.0, True),
+    ("pairedstats / counts x scores floor", "leaderboard_maxt", "floor_leaderboard", 2.0, True),
+    ("pairedstats, seconds", "leaderboard_large_rank", None, 60.0, True),
+)
+MEMORY = (("leaderboard_large_rank", 1536.0),)
+REPEATS = {"leaderboard_large_rank": 1}
+PEER = None
+
+
 def add_cases(add, sizes: dict) -> None:
     """The leaderboard cases, through ``run_all``'s ``add``."""
     n_items, n_systems, n_res = sizes["leaderboard"]

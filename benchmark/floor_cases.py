@@ -104,6 +104,20 @@ def tukey_floor(x, trials):  # pragma: no cover
     return out
 
 
+#: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format):
+#: the sizes ``add_cases`` reads, the headline figures, and no peer but the floors (the page
+#: describes them under "Reading the table").
+SIZES = {
+    "quick": {"boot_floor": (5_000, 2_000), "tukey_floor": (200, 20, 2_000)},
+    "full": {"boot_floor": (100_000, 10_000), "tukey_floor": (1000, 20, 100_000)},
+}
+HEADLINES = (
+    ("pairedstats / minimal fused kernel", "floor_boot_ours", "floor_boot", 1.3, True),
+    ("pairedstats / minimal fused kernel", "floor_tukey_ours", "floor_tukey", 1.3, True),
+)
+PEER = None
+
+
 def add_cases(add, sizes: dict) -> None:
     """The floor cases and the library's matching cases, through ``run_all``'s ``add``."""
     n_items, n_res = sizes["boot_floor"]
