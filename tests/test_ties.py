@@ -9,6 +9,8 @@ from the scores are tied within the errors they carry, added; integer scores are
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import pairedstats  # noqa: F401  (registers .paired)
@@ -90,3 +92,22 @@ def test_affine_maps_of_grid_scores_change_no_pvalue_method_or_tie(scale, shift)
         want = base.paired.bootstrap(n_resamples=499, rng=seed)
         assert got[["wins", "ties", "losses"]].equals(want[["wins", "ties", "losses"]])
         assert got["pvalue"].item() == pytest.approx(want["pvalue"].item(), rel=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sampled_from([0.0, 1.0, 3.0, 0.1, 0.3, 2.5, -7.0, 2.0**52, 1e-300]), min_size=12,
+             max_size=12),
+    st.permutations(range(4)),
+)  # fmt: skip
+def test_pair_difference_errors_are_the_errors_of_each_pair(values, order):
+    """The errors of many pairs at once are those of each pair alone, exact columns (integers)
+    and inexact ones mixed (:func:`ties.difference_errors`)."""
+    x = np.array(values).reshape(3, 4)[:, list(order)]
+    x[:, 0] = np.rint(x[:, 0])  # one column of integers at least
+    pairs = [(i, j) for i in range(4) for j in range(4) if i != j]
+    a, b = [p[0] for p in pairs], [p[1] for p in pairs]
+    many = ties.pair_difference_errors(x, a, b)
+    for c, (i, j) in enumerate(pairs):
+        np.testing.assert_array_equal(many[:, c], ties.difference_errors(x[:, i], x[:, j]))
+    assert ties.exact_columns(x).tolist() == [ties.is_exact(x[:, j]) for j in range(4)]

@@ -59,9 +59,11 @@ __all__ = [
     "ERROR_ULPS",
     "difference_error",
     "difference_errors",
+    "exact_columns",
     "exact_scores",
     "is_exact",
     "magnitude_tie_error",
+    "pair_difference_errors",
     "row_score_errors",
     "score_errors",
     "tie_error",
@@ -166,6 +168,41 @@ def difference_errors(a, b, precision: float = 2.0**-53) -> np.ndarray:
     if is_exact(np.concatenate([a.ravel(), b.ravel()]), precision):
         return np.zeros(np.broadcast_shapes(a.shape, b.shape))
     return ERROR_ULPS * precision * (np.abs(a) + np.abs(b))
+
+
+def exact_columns(x, precision: float = 2.0**-53) -> np.ndarray:
+    """:func:`is_exact` of each column of ``x`` (n, k): one system's scores.
+
+    Examples
+    --------
+    >>> exact_columns(np.array([[1.0, 0.5], [2.0**52, 3.0]])).tolist()
+    [True, False]
+    """
+    size = np.abs(np.asarray(x, dtype=np.float64))
+    largest = np.where(np.isfinite(size), size, 0.0).max(axis=0, initial=0.0)
+    return exact_scores(largest, whole_rows(np.asarray(x, dtype=np.float64).T), precision)
+
+
+def pair_difference_errors(x, a, b, precision: float = 2.0**-53, exact=None) -> np.ndarray:
+    """:func:`difference_errors` of many pairs of columns of ``x`` (n, k) at once: column
+    ``i`` of the result is the error of ``x[:, b[i]] - x[:, a[i]]``, 0 when the two columns
+    are exact together (``exact``: :func:`exact_columns` of ``x``, found once for all its
+    pairs when given).
+
+    Examples
+    --------
+    >>> x = np.array([[0.2, 0.3, 1.0], [0.0, 0.1, 2.0]])
+    >>> (pair_difference_errors(x, [0, 2], [1, 0]) / 2.0**-53).round(6).tolist()
+    [[1.0, 2.4], [0.2, 4.0]]
+    >>> pair_difference_errors(np.array([[1.0, 3.0], [4.0, 5.0]]) + 2.0**50, [0], [1]).tolist()
+    [[0.0], [0.0]]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    a, b = np.asarray(a, dtype=np.intp), np.asarray(b, dtype=np.intp)
+    exact = exact_columns(x, precision) if exact is None else np.asarray(exact, dtype=bool)
+    size = np.abs(x)
+    errors = ERROR_ULPS * precision * (size[:, a] + size[:, b])
+    return np.where(exact[a] & exact[b], 0.0, errors)
 
 
 def difference_error(x, precision: float = 2.0**-53) -> float:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections.abc as abc
 import dataclasses
+import functools
 import inspect
 import types
 import typing
@@ -199,6 +200,7 @@ class Checked(OptionsRecord):
 
 
 # ------------------------------------------------------------------ reading a record
+@functools.cache
 def keywords_of(options: type) -> tuple[Keyword, ...]:
     """The keywords of an options record, in field order (the registry's view of them)."""
     hints = typing.get_type_hints(options, include_extras=True)

@@ -7,28 +7,44 @@ import numpy as np
 from scipy import stats
 
 from ...core.adjust import adjust_pvalues
-from ...core.ties import difference_errors
+from ...core.ties import exact_columns, pair_difference_errors
 from .._shared.runs import Outputs, comparison_labels
 from .result import SigntestResult
 from .settings import Settings
 
-__all__ = ["binomial_pvalues", "clopper_pearson", "run", "signs"]
+__all__ = ["BLOCK", "binomial_pvalues", "clopper_pearson", "run", "signs"]
 
 
-def signs(a: np.ndarray, b: np.ndarray, precision: float) -> tuple[int, int, int]:
-    """``(wins, losses, zeros)`` of ``b - a``: a difference within the rounding error of its
-    two scores is a zero (:func:`pairedstats.core.ties.difference_errors`).
+#: Comparisons counted at once (bounds the memory of the differences: items x this).
+BLOCK = 64
+
+
+def signs(x: np.ndarray, pairs, precision: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(wins, losses)`` of ``b - a`` for each pair ``(a, b)`` of columns of ``x`` (items x
+    systems); a difference within the rounding error of its two scores is a zero, neither
+    (:func:`pairedstats.core.ties.pair_difference_errors`), counted in blocks of pairs.
 
     Examples
     --------
-    >>> signs(np.array([0.1, 0.2, 0.3]), np.array([0.1 + 2e-17, 0.5, 0.0]), 2.0**-53)
-    (1, 1, 1)
+    >>> x = np.array([[0.1, 0.1 + 2e-17, 0.0], [0.2, 0.5, 0.0], [0.3, 0.0, 0.3]])
+    >>> wins, losses = signs(x, [(0, 1), (0, 2)], 2.0**-53)
+    >>> wins.tolist(), losses.tolist()
+    ([1, 0], [1, 2])
     """
-    d = b - a
-    zero = np.abs(d) <= difference_errors(a, b, precision)
-    wins = int(np.count_nonzero(~zero & (d > 0)))
-    losses = int(np.count_nonzero(~zero & (d < 0)))
-    return wins, losses, int(zero.sum())
+    a, b = (np.array([p[i] for p in pairs], dtype=np.intp) for i in (0, 1))
+    wins, losses = np.zeros(len(a), np.int64), np.zeros(len(a), np.int64)
+    exact = exact_columns(x, precision)
+    for start in range(0, len(a), BLOCK):
+        block = slice(start, start + BLOCK)
+        d = x[:, b[block]] - x[:, a[block]]
+        if (exact[a[block]] & exact[b[block]]).all():  # integers: a zero is 0
+            nonzero = d != 0
+        else:
+            errors = pair_difference_errors(x, a[block], b[block], precision, exact)
+            nonzero = np.abs(d) > errors
+        wins[block] = np.count_nonzero(nonzero & (d > 0), axis=0)
+        losses[block] = np.count_nonzero(nonzero & (d < 0), axis=0)
+    return wins, losses
 
 
 def binomial_pvalues(wins, n, alternative: str) -> np.ndarray:
@@ -85,9 +101,9 @@ def run(s: Settings) -> SigntestResult:
     out.per_group("n_dropped", design.n_dropped(), np.int64)
     for g in range(design.n_groups):
         scores = design.scores[design.group(g), :, 0]
-        for c, (ia, ib) in enumerate(s.pairs):
-            wins, losses, zeros = signs(scores[:, ia], scores[:, ib], design.precision)
-            out.set((g, c), n_items=scores.shape[0], n_zeros=zeros, wins=wins, losses=losses)
+        wins, losses = signs(scores, s.pairs, design.precision)
+        zeros = scores.shape[0] - wins - losses
+        out.set(g, n_items=scores.shape[0], n_zeros=zeros, wins=wins, losses=losses)
     n = out["wins"] + out["losses"]
     with np.errstate(invalid="ignore", divide="ignore"):
         out.arrays["win_rate"] = np.where(n > 0, out["wins"] / np.maximum(n, 1), np.nan)
