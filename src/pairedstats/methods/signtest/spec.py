@@ -90,8 +90,8 @@ SPEC = register(
             ...                            np.arange(24.0).reshape(2, 4, 3) % 5)},
             ...                 coords={"seed": [0, 1], "system": ["x", "y", "z"]})
             >>> res = ds.paired.signtest(baseline="x")
-            >>> res["wins"].sel(system_b="y").values.tolist()
-            [3, 2]""",
+            >>> res["wins"].values.tolist()  # seed x comparison (x-y, x-z)
+            [[3, 2], [4, 3]]""",
         },
     )
 )
