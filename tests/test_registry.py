@@ -8,6 +8,8 @@ every accessor, and the signatures, docstrings and options list exactly the spec
 
 import argparse
 import inspect
+import types
+import typing
 
 import numpy as np
 import pandas as pd
@@ -29,129 +31,95 @@ SAMPLE_A, SAMPLE_B = _RNG.normal(size=9), _RNG.normal(size=11) + 0.4
 #: The pass/fail scores of a method that takes only those (``MethodSpec.binary_scores``).
 BINARY = (SCORES > 0.2).astype(float)
 
-#: A value other than the default for every keyword of every method (and what it needs):
-#: ``keyword: (value, needs)``, ``needs`` a dict of ``strata=True`` (the data have strata)
-#: and ``items=n`` (the first n items only).
-VALUES = {
-    "bootstrap": {
-        "baseline": ("s1", {}),
-        "weights": ({"p": 0.3, "q": 0.7}, {"strata": True}),
-        "statistic": (np.median, {}),
-        "n_resamples": (300, {}),
-        "confidence_level": (0.9, {}),
-        "method": ("bca", {}),
-        "alternative": ("greater", {}),
-        "adjust": ("max-t", {}),
-        "resampling": ("counts", {}),
-        "rng": (7, {}),
-        "progress": (pytest.importorskip("tqdm") is not None, {}),
-        "workers": (1, {}),
-    },
-    "tukey_hsd": {
-        "baseline": ("s1", {}),
-        "n_resamples": (300, {}),
-        "rng": (7, {}),
-        "method": ("monte-carlo", {"items": 6}),  # auto: exact on 6 items
-        "monitor": (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
-        "every": (256, {}),
-        "progress": (pytest.importorskip("tqdm") is not None, {}),
-        "workers": (1, {}),
-    },
-    "signrank": {
-        "baseline": ("s1", {}),
-        "alternative": ("greater", {}),
-        "confidence_level": (0.9, {}),
-        "method": ("asymptotic", {}),
-        "correction": (False, {}),
-        "progress": (True, {}),
-    },
-    "rank": {
-        "lower_is_better": (True, {}),
-        "simultaneous": (False, {}),
-        "n_resamples": (300, {}),
-        "confidence_level": (0.9, {}),
-        "weights": ({"p": 0.3, "q": 0.7}, {"strata": True}),
-        "rng": (7, {}),
-        "progress": (pytest.importorskip("tqdm") is not None, {}),
-        "workers": (1, {}),
-    },
-    "report": {
-        "baseline": ("s1", {}),
-        "test": ("tukey_hsd", {}),
-        "adjust": ("bonferroni", {}),
-        "confidence_level": (0.9, {}),
-        "n_resamples": (300, {}),
-        "rng": (7, {}),
-        "progress": (pytest.importorskip("tqdm") is not None, {}),
-        "lower_is_better": (True, {}),
-        "digits": (2, {}),
-        "bold_best": (True, {}),
-        "ranks": (True, {}),
-        "mcs": (True, {}),
-    },
-    "mcs": {
-        "confidence_level": (0.8, {}),
-        "statistic": ("range", {}),
-        "n_resamples": (300, {}),
-        "rng": (7, {}),
-        "lower_is_better": (True, {}),
-        "progress": (pytest.importorskip("tqdm") is not None, {}),
-        "workers": (1, {}),
-    },
-    "friedman": {
-        "posthoc": ("nemenyi", {}),
-        "lower_is_better": (True, {}),
-        "tie_correction": (False, {}),  # no ties in SCORES: the settings it records differ
-    },
-    "mcnemar": {
-        "baseline": ("s1", {}),
-        "method": ("asymptotic", {}),
-        "alternative": ("greater", {}),
-        "confidence_level": (0.9, {}),
-        "adjust": ("holm", {}),
-    },
-    "items_for": {
-        "difference": (0.5, {}),
-        "baseline": ("s1", {}),
-        "power": (0.9, {}),
-        "alpha": (0.01, {}),
-        "alternative": ("greater", {}),
-        "mcnemar_method": ("mid-p", {}),  # graded scores: only the metadata records it
-        "standard_deviation_level": (0.8, {}),
-    },
-    "ranksum": {
-        "alternative": ("greater", {}),
-        "confidence_level": (0.9, {}),
-        "method": ("asymptotic", {}),
-        "correction": (False, {}),
-        "progress": (True, {}),
-    },
+#: The keywords whose value other than the default cannot be made from their type (a
+#: callable, a mapping, a required number), or whose value needs other data:
+#: ``(method, keyword): (value, needs)``, ``needs`` a dict of ``strata=True`` (the data have
+#: strata) and ``items=n`` (the first n items only). Every other keyword's value comes from
+#: its options record (:func:`other_value`).
+OVERRIDES = {
+    ("bootstrap", "weights"): ({"p": 0.3, "q": 0.7}, {"strata": True}),
+    ("bootstrap", "statistic"): (np.median, {}),
+    ("rank", "weights"): ({"p": 0.3, "q": 0.7}, {"strata": True}),
+    ("tukey_hsd", "method"): ("monte-carlo", {"items": 6}),  # auto: exact on 6 items
+    ("tukey_hsd", "monitor"): (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
+    ("items_for", "difference"): (0.5, {}),
+    ("mcs", "statistic"): ("range", {}),
+    ("items_for", "alternative"): ("greater", {}),  # "less" refuses a positive difference
+    ("report", "adjust"): ("bonferroni", {}),  # "holm" is what "auto" gives the bootstrap
 }
-#: Keywords that do not change the numbers (threads, reporting).
-SAME_NUMBERS = {"workers", "monitor", "every", "progress", "digits", "bold_best"}
 CHECKPOINTS: list = []
-#: Every keyword of every registered method.
-KEYWORDS = [(name, k.name) for name, spec in registry.SPECS.items() for k in spec.keywords]
-#: Those that VALUES gives a value (the others fail
-#: :func:`test_every_keyword_of_every_method_has_a_case`, one failure that lists them).
-CASES = [(name, k) for name, k in KEYWORDS if k in VALUES.get(name, {})]
+
+
+def other_value(keyword) -> object:
+    """A valid value other than ``keyword``'s default, from its type in its method's options
+    record: another choice of a ``Literal`` (the first), the other bool, another level (0.9,
+    0.8 if that is the default, a fifth of a small one), a quarter of an integer, True, 300
+    or 0.8 for an optional flag or number, a system label for a keyword read against the
+    systems, a seed, one thread; None when its type says nothing usable."""
+    default, hint = keyword.default, keyword.annotation
+    members = (
+        typing.get_args(hint)
+        if typing.get_origin(hint) in (typing.Union, types.UnionType)
+        else (hint,)
+    )
+    choices = [v for m in members if typing.get_origin(m) is typing.Literal
+               for v in typing.get_args(m) if v != default and v is not None]  # fmt: skip
+    if choices:
+        return choices[0]
+    if isinstance(default, bool):
+        return not default
+    if isinstance(default, float) and 0 < default < 1:
+        return default / 5 if default < 0.5 else 0.8 if default == 0.9 else 0.9
+    if isinstance(default, int):
+        return max(1, default // 4)
+    if default in (None, ()):  # an optional number or flag: one of its type
+        for kind, value in ((bool, True), (int, 300), (float, 0.8)):
+            if kind in members:
+                return value
+    if keyword.labels == "system":
+        return SYSTEMS[1]
+    return {"seed": 7, "threads": 1}.get(keyword.role)
+
+
+def _values() -> tuple[dict, list]:
+    """Every keyword's case ``(value, needs)``, by method, and the keywords that have none."""
+    values, missing = {}, []
+    for name, spec in registry.SPECS.items():
+        for k in spec.keywords:
+            case = OVERRIDES.get((name, k.name))
+            if case is None and (value := other_value(k)) is not None:
+                case = (value, {})
+            if case is None:
+                missing.append((name, k.name))
+            else:
+                values.setdefault(name, {})[k.name] = case
+    return values, missing
+
+
+#: A value other than the default for every keyword of every method (and what it needs).
+VALUES, NO_VALUE = _values()
+#: Keywords that do not change the numbers (threads, reporting: not recorded).
+SAME_NUMBERS = {
+    k.name for spec in registry.SPECS.values() for k in spec.keywords if not k.recorded
+}
+CASES = [(name, k) for name, values in VALUES.items() for k in values]
 
 
 def test_every_keyword_of_every_method_has_a_case():
-    """VALUES gives every keyword of every registered method a value, and names no other."""
-    missing: dict = {}
-    for name, keyword in KEYWORDS:
-        if keyword not in VALUES.get(name, {}):
-            missing.setdefault(name, []).append(keyword)
-    lines = [f'    "{n}": {{' + "".join(f'\n        "{k}": (..., {{}}),' for k in ks) + "\n    },"
-             for n, ks in missing.items()]  # fmt: skip
-    assert not missing, (
-        "VALUES in tests/test_registry.py has no case for these keywords: give each a value "
-        "other than its default, and what the data need ({'strata': True}, {'items': n}):\n"
-        + "\n".join(lines)
+    """Every keyword of every registered method has a value other than its default: from its
+    type, or from OVERRIDES (which names no keyword that does not exist)."""
+    assert not NO_VALUE, (
+        "no value other than the default can be made from the type of these keywords (a "
+        "callable, a mapping, a required number): add each to OVERRIDES in "
+        "tests/test_registry.py as (method, keyword): (value, needs): " + repr(NO_VALUE)
     )
-    stale = [(n, k) for n, values in VALUES.items() for k in values if (n, k) not in KEYWORDS]
-    assert not stale, f"remove from VALUES these (method, keyword), declared by no spec: {stale}"
+    known = {(n, k.name) for n, spec in registry.SPECS.items() for k in spec.keywords}
+    stale = [key for key in OVERRIDES if key not in known]
+    assert not stale, (
+        f"remove from OVERRIDES these (method, keyword), declared by no spec: {stale}"
+    )
+    assert other_value(registry.SPECS["signtest"].keyword("adjust")) == "holm"
+    assert other_value(registry.SPECS["bootstrap"].keyword("n_resamples")) == 2500
 
 
 def test_every_method_has_a_default_call():
