@@ -40,9 +40,6 @@ UNPINNED = {
     "when values.json was last recorded: give it one at the next recording",
     "report": "a summary that shows the numbers of the methods it runs (its test on each "
     "metric, rank, mcs) as they are",
-    "signtest": "registered after values.json was last recorded, by a change that could not "
-    "record it: at the next recording, remove this line and record its default call "
-    "(signtest-default)",
 }
 
 
