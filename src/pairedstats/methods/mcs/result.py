@@ -49,15 +49,11 @@ class McsResult(SystemTable):
         The settings that re-run the call (``rng=metadata["seed_entropy"]``).
     """
 
-    group_names: tuple = ()
-    group_keys: tuple = ((),)
-    systems: tuple
     mean: np.ndarray
     in_set: np.ndarray
     mcs_pvalue: np.ndarray
     eliminated: np.ndarray
     comparisons: tuple = field(default=(), repr=False)
-    metadata: dict = field(default_factory=dict)
 
     #: Floats that count (the command line's CSV and JSON show them as integers).
     count_columns: ClassVar[tuple] = ("eliminated",)

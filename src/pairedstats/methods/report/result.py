@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import display
 from ...core.rates import rate_interval
+from .._shared.base import ReadOnlyResult
 from .._shared.results import IntervalRule
 from . import render as report_render
 
@@ -158,7 +159,7 @@ def _label_index(rows, group_names):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Report:
+class Report(ReadOnlyResult):
     """A systems x metrics table: each system's mean per metric with the marks (against
     ``baseline``) or letters (all pairs) of a test. Made by ``df.paired.report(...)``.
 
@@ -208,6 +209,7 @@ class Report:
     _table: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
+        super().__post_init__()
         alpha = _alpha(self.confidence_level)
         table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks,
                        self.mcs)  # fmt: skip
