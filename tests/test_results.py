@@ -423,7 +423,7 @@ def test_every_result_class_is_read_only_by_the_one_base():
         assert cls.__post_init__ is ReadOnlyResult.__post_init__ or cls is pairedstats.Report
     labels = {"group_names", "group_keys", "systems", "metadata"}
     assert labels <= {f.name for f in dataclasses.fields(SystemTable)}
-    for cls in (pairedstats.RankResult, pairedstats.McsResult):  # declared once, not again
+    for cls in (pairedstats.RankResult, pairedstats.MCSResult):  # declared once, not again
         assert issubclass(cls, SystemTable)
         assert not labels & set(inspect.get_annotations(cls)), cls.__name__
 

@@ -40,7 +40,7 @@ from .methods.bootstrap import (
 from .methods.friedman import FriedmanResult, friedman, friedman_design
 from .methods.items_for import ItemsForResult, PlanningWarning
 from .methods.mcnemar import McNemarResult, mcnemar, mcnemar_design
-from .methods.mcs import McsResult
+from .methods.mcs import MCSResult, McsResult
 from .methods.rank import RankResult
 from .methods.ranksum import RanksumConfidenceWarning, RanksumResult, ranksum, ranksum_design
 from .methods.report import Report
@@ -70,6 +70,7 @@ __all__ = [
     "HDIWidth",
     "IntervalRule",
     "ItemsForResult",
+    "MCSResult",
     "McNemarResult",
     "McsResult",
     "MissingStratumWarning",

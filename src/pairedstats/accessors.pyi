@@ -12,7 +12,7 @@ from pairedstats.methods.bootstrap.result import BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult
 from pairedstats.methods.items_for.result import ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult
-from pairedstats.methods.mcs.result import McsResult
+from pairedstats.methods.mcs.result import MCSResult
 from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
@@ -300,7 +300,7 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: Literal[True],
-    ) -> McsResult: ...
+    ) -> MCSResult: ...
     @overload
     def mcs(
         self,
@@ -321,7 +321,7 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: _Bool = ...,
-    ) -> xr.Dataset | McsResult: ...
+    ) -> xr.Dataset | MCSResult: ...
     @overload
     def rank(
         self,
@@ -848,7 +848,7 @@ class PairedDataFrameAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: Literal[True],
-    ) -> McsResult: ...
+    ) -> MCSResult: ...
     @overload
     def mcs(
         self,
@@ -870,7 +870,7 @@ class PairedDataFrameAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: _Bool = ...,
-    ) -> pd.DataFrame | McsResult: ...
+    ) -> pd.DataFrame | MCSResult: ...
     @overload
     def rank(
         self,
@@ -1393,7 +1393,7 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: Literal[True],
-    ) -> McsResult: ...
+    ) -> MCSResult: ...
     @overload
     def mcs(
         self,
@@ -1414,7 +1414,7 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: _Bool = ...,
-    ) -> xr.Dataset | McsResult: ...
+    ) -> xr.Dataset | MCSResult: ...
     @overload
     def rank(
         self,

@@ -11,14 +11,14 @@ import numpy as np
 from ... import display
 from .._shared.results import SystemTable
 
-__all__ = ["McsResult"]
+__all__ = ["MCSResult", "McsResult"]
 
 _COLUMNS = ("mean", "in_set", "mcs_pvalue", "eliminated")
 _STATISTIC = {"max": "T_max", "range": "T_R"}
 
 
 @dataclass(frozen=True, kw_only=True)
-class McsResult(SystemTable):
+class MCSResult(SystemTable):
     """The model confidence set (Hansen, Lunde and Nason 2011): one row per system (per
     group). Made by ``df.paired.mcs(..., as_result=True)``.
 
@@ -101,4 +101,9 @@ class McsResult(SystemTable):
 
     def __repr__(self) -> str:
         shape = f"{len(self.group_keys)} group(s) x {len(self.systems)} systems"
-        return f"<McsResult: {shape}>\n{self}"
+        return f"<MCSResult: {shape}>\n{self}"
+
+
+#: The old name of :class:`MCSResult`, the same class (result names write an acronym in upper
+#: case, as ``TukeyHSDResult``).
+McsResult = MCSResult

@@ -112,7 +112,7 @@ def _with_ranks(rows, quantities, ranking):
 
 
 def _with_mcs(rows, quantities, best):
-    """Add ``in_set, mcs_pvalue`` of ``best`` (an McsResult) to each row."""
+    """Add ``in_set, mcs_pvalue`` of ``best`` (an MCSResult) to each row."""
     found = {}
     for g, key in enumerate(best.group_keys):
         for j, system in enumerate(best.systems):
@@ -190,7 +190,7 @@ class Report(ReadOnlyResult):
         With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
         rank sets the report shows.
     mcs : dict or None
-        With ``mcs=True``: metric -> its :class:`~pairedstats.McsResult`, whose best set
+        With ``mcs=True``: metric -> its :class:`~pairedstats.MCSResult`, whose best set
         the report marks (``\u22c4``).
     """
 
