@@ -180,12 +180,15 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
     return Summary(**out)
 
 
+_FIELDS = tuple(item.name for item in dataclasses.fields(Summary))
+
+
 def _given(summary: Summary):
     """The fields of ``summary`` that are not None, as ``(name, value)``."""
-    for item in dataclasses.fields(summary):
-        value = getattr(summary, item.name)
+    for name in _FIELDS:
+        value = getattr(summary, name)
         if value is not None:
-            yield item.name, value
+            yield name, value
 
 
 def _snapped(rule: Rule, reps, est, tie):
