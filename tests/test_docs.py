@@ -37,7 +37,7 @@ PAGES = [
     "generated/pairedstats.plotting.forest", "generated/pairedstats.Report",
     "generated/pandas.DataFrame.paired.report", "rank", "generated/pairedstats.RankResult",
     "generated/pandas.DataFrame.paired.rank", "generated/xarray.Dataset.paired.rank",
-    "mcs", "generated/pairedstats.McsResult", "generated/pandas.DataFrame.paired.mcs",
+    "mcs", "generated/pairedstats.MCSResult", "generated/pandas.DataFrame.paired.mcs",
     "generated/xarray.Dataset.paired.mcs",
     "mcnemar", "generated/pairedstats.McNemarResult", "generated/pandas.DataFrame.paired.mcnemar",
     "passfail", "gallery",

@@ -1,6 +1,7 @@
 """The result base class: tidy tables, datasets over sweeps, printing, metadata."""
 
 import dataclasses
+import inspect
 from dataclasses import FrozenInstanceError, dataclass
 from typing import ClassVar
 
@@ -10,7 +11,13 @@ from tests.data import unsorted_runs
 
 from pairedstats import display
 from pairedstats._validation import metadata
-from pairedstats.methods._shared.results import ComparisonResult, IntervalRule, PValueRule
+from pairedstats.methods._shared.base import ReadOnlyResult
+from pairedstats.methods._shared.results import (
+    ComparisonResult,
+    IntervalRule,
+    PValueRule,
+    SystemTable,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -404,6 +411,21 @@ def test_arrays_are_read_only_and_tables_are_writable_copies(method_results, met
     for name in res.columns:
         assert ds[name].values.flags.writeable
         assert not np.shares_memory(ds[name].values, getattr(res, name))
+
+
+def test_every_result_class_is_read_only_by_the_one_base():
+    # the comparison tables, the system tables and the report: one base carries the rule
+    import pairedstats
+
+    classes = [getattr(pairedstats, n) for n in pairedstats.__all__ if n.endswith("Result")]
+    for cls in {*classes, pairedstats.Report}:
+        assert issubclass(cls, ReadOnlyResult), cls.__name__
+        assert cls.__post_init__ is ReadOnlyResult.__post_init__ or cls is pairedstats.Report
+    labels = {"group_names", "group_keys", "systems", "metadata"}
+    assert labels <= {f.name for f in dataclasses.fields(SystemTable)}
+    for cls in (pairedstats.RankResult, pairedstats.MCSResult):  # declared once, not again
+        assert issubclass(cls, SystemTable)
+        assert not labels & set(inspect.get_annotations(cls)), cls.__name__
 
 
 def test_columns_are_the_documented_quantities_in_order(method_results):

@@ -38,7 +38,8 @@ from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
 from pairedstats.methods.items_for.findings import PlanningWarning as PlanningWarning
 from pairedstats.methods.items_for.result import ItemsForResult as ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult as McNemarResult
-from pairedstats.methods.mcs.result import McsResult as McsResult
+from pairedstats.methods.mcs.result import MCSResult as MCSResult
+from pairedstats.methods.mcs.result import MCSResult as McsResult
 from pairedstats.methods.rank.result import RankResult as RankResult
 from pairedstats.methods.ranksum.findings import (
     RanksumConfidenceWarning as RanksumConfidenceWarning,
@@ -67,6 +68,7 @@ __all__ = [
     "HDIWidth",
     "IntervalRule",
     "ItemsForResult",
+    "MCSResult",
     "McNemarResult",
     "McsResult",
     "MissingStratumWarning",

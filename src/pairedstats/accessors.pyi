@@ -12,7 +12,7 @@ from pairedstats.methods.bootstrap.result import BootstrapResult
 from pairedstats.methods.friedman.result import FriedmanResult
 from pairedstats.methods.items_for.result import ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult
-from pairedstats.methods.mcs.result import McsResult
+from pairedstats.methods.mcs.result import MCSResult
 from pairedstats.methods.rank.result import RankResult
 from pairedstats.methods.ranksum.result import RanksumResult
 from pairedstats.methods.report.result import Report
@@ -301,7 +301,7 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: Literal[True],
-    ) -> McsResult: ...
+    ) -> MCSResult: ...
     @overload
     def mcs(
         self,
@@ -322,7 +322,7 @@ class PairedDataArrayAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: _Bool = ...,
-    ) -> xr.Dataset | McsResult: ...
+    ) -> xr.Dataset | MCSResult: ...
     @overload
     def rank(
         self,
@@ -894,7 +894,7 @@ class PairedDataFrameAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: Literal[True],
-    ) -> McsResult: ...
+    ) -> MCSResult: ...
     @overload
     def mcs(
         self,
@@ -916,7 +916,7 @@ class PairedDataFrameAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: _Bool = ...,
-    ) -> pd.DataFrame | McsResult: ...
+    ) -> pd.DataFrame | MCSResult: ...
     @overload
     def rank(
         self,
@@ -1487,7 +1487,7 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: Literal[True],
-    ) -> McsResult: ...
+    ) -> MCSResult: ...
     @overload
     def mcs(
         self,
@@ -1508,7 +1508,7 @@ class PairedDatasetAccessor:
         progress: _Bool = ...,
         workers: _Int | None = ...,
         as_result: _Bool = ...,
-    ) -> xr.Dataset | McsResult: ...
+    ) -> xr.Dataset | MCSResult: ...
     @overload
     def rank(
         self,

@@ -99,10 +99,10 @@ def test_summarize_max_t_equals_plain_numpy_on_the_whole_matrix(method, gap, mon
                                     se=(out.replicate_se, out.estimate_se))  # fmt: skip
         for g in range(dense.shape[0]):
             _, low, high, p = _plain_max_t(snapped[g], out.estimate[g],
-                                           got["standard_error"][g], 0.9, alternative)  # fmt: skip
-            np.testing.assert_array_equal(got["ci_low_adjusted"][g], low)
-            np.testing.assert_array_equal(got["ci_high_adjusted"][g], high)
-            np.testing.assert_array_equal(got["pvalue_adjusted"][g], p)
+                                           got.standard_error[g], 0.9, alternative)  # fmt: skip
+            np.testing.assert_array_equal(got.ci_low_adjusted[g], low)
+            np.testing.assert_array_equal(got.ci_high_adjusted[g], high)
+            np.testing.assert_array_equal(got.pvalue_adjusted[g], p)
 
 
 def test_the_step_down_stops_where_no_resample_reaches():
@@ -110,7 +110,7 @@ def test_the_step_down_stops_where_no_resample_reaches():
     out = _batch(2.0, seed=3)
     rule = summary.Rule("percentile", "two-sided", 0.95, "max-t")
     got = summary.summarize(rule, out.replicates, out.estimate, tie=out.tie_error)
-    se = got["standard_error"]
+    se = got.standard_error
     snapped = _snap(np.asarray(out.replicates), 0.0, out.tie_error)
     top = np.full((3, 300), -np.inf)
     joint.update_top(top, snapped, out.estimate, se, "two-sided")
@@ -121,8 +121,8 @@ def test_the_step_down_stops_where_no_resample_reaches():
     np.testing.assert_array_equal(top, np.where(se[..., None] > 0, z, -np.inf).max(axis=1))
     for g in range(3):
         want = _plain_max_t(snapped[g], out.estimate[g], se[g], 0.95, "two-sided")
-        np.testing.assert_array_equal(got["pvalue_adjusted"][g], want[3])
-        np.testing.assert_array_equal(got["ci_low_adjusted"][g], want[1])
+        np.testing.assert_array_equal(got.pvalue_adjusted[g], want[3])
+        np.testing.assert_array_equal(got.ci_low_adjusted[g], want[1])
 
 
 def _same_as_plain(reps, est, se, alternative, monkeypatch):

@@ -32,14 +32,14 @@ def test_moments_and_counts_are_numpy_s(seed):
     d = pair_differences(x, pairs)
     tol = np.full(len(pairs), 1e-12)
     out = difference_moments(x, pairs, tol, workers=2)
-    np.testing.assert_array_equal(out["mean"], plain_mean(d))
-    np.testing.assert_allclose(np.sqrt(out["ss"] / (len(x) - 1)), d.std(axis=0, ddof=1),
+    np.testing.assert_array_equal(out.mean, plain_mean(d))
+    np.testing.assert_allclose(np.sqrt(out.ss / (len(x) - 1)), d.std(axis=0, ddof=1),
                                rtol=1e-14, atol=1e-15)  # fmt: skip
-    np.testing.assert_array_equal(out["wins"], (d > tol).sum(axis=0))
-    np.testing.assert_array_equal(out["ties"], (np.abs(d) <= tol).sum(axis=0))
-    np.testing.assert_array_equal(out["losses"], (d < -tol).sum(axis=0))
-    assert out["ties"][pairs.index((2, 4))] >= len(x) // 4
-    assert out["ss"][pairs.index((1, 3))] < 1e-28  # the constant difference
+    np.testing.assert_array_equal(out.wins, (d > tol).sum(axis=0))
+    np.testing.assert_array_equal(out.ties, (np.abs(d) <= tol).sum(axis=0))
+    np.testing.assert_array_equal(out.losses, (d < -tol).sum(axis=0))
+    assert out.ties[pairs.index((2, 4))] >= len(x) // 4
+    assert out.ss[pairs.index((1, 3))] < 1e-28  # the constant difference
 
 
 def test_more_comparisons_than_a_block_and_any_order_give_the_same_bits():
@@ -55,22 +55,22 @@ def test_more_comparisons_than_a_block_and_any_order_give_the_same_bits():
     rel = gen.uniform(0.0, 0.05, len(pairs))
     out = difference_moments(x, pairs, rel)
     tol = rel * (np.abs(x[:, [a for a, _ in pairs]]) + np.abs(x[:, [b for _, b in pairs]]))
-    np.testing.assert_array_equal(out["wins"], (d > tol).sum(axis=0))
-    np.testing.assert_array_equal(out["ties"], (np.abs(d) <= tol).sum(axis=0))
+    np.testing.assert_array_equal(out.wins, (d > tol).sum(axis=0))
+    np.testing.assert_array_equal(out.ties, (np.abs(d) <= tol).sum(axis=0))
     np.testing.assert_array_equal(difference_means(x, pairs), plain_mean(d))
-    np.testing.assert_array_equal(out["mean"], plain_mean(d))
+    np.testing.assert_array_equal(out.mean, plain_mean(d))
     ss = np.zeros(len(pairs))
-    for row in d - out["mean"]:  # item by item, as the kernel adds
+    for row in d - out.mean:  # item by item, as the kernel adds
         ss += row * row
-    np.testing.assert_array_equal(out["ss"], ss)
+    np.testing.assert_array_equal(out.ss, ss)
     order = gen.permutation(len(pairs))[:3000]
     shuffled = difference_moments(x, [pairs[c] for c in order], np.zeros(3000), workers=2)
     exact = d[:, order]
-    np.testing.assert_array_equal(shuffled["mean"], out["mean"][order])
-    np.testing.assert_array_equal(shuffled["ss"], out["ss"][order])
-    np.testing.assert_array_equal(shuffled["wins"], (exact > 0).sum(axis=0))
-    np.testing.assert_array_equal(shuffled["ties"], (exact == 0).sum(axis=0))
-    np.testing.assert_array_equal(shuffled["losses"], (exact < 0).sum(axis=0))
+    np.testing.assert_array_equal(shuffled.mean, out.mean[order])
+    np.testing.assert_array_equal(shuffled.ss, out.ss[order])
+    np.testing.assert_array_equal(shuffled.wins, (exact > 0).sum(axis=0))
+    np.testing.assert_array_equal(shuffled.ties, (exact == 0).sum(axis=0))
+    np.testing.assert_array_equal(shuffled.losses, (exact < 0).sum(axis=0))
 
 
 @pytest.mark.parametrize("seed", range(3))

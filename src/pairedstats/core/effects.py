@@ -6,6 +6,7 @@ Functions of per-item scores; numpy and the kernel of :mod:`pairedstats.core.pai
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -13,12 +14,31 @@ from .intervals import comparison_tie_errors
 from .pairs import difference_moments
 from .ties import ERROR_ULPS
 
-__all__ = ["paired_effects"]
+__all__ = ["PairedEffects", "paired_effects"]
+
+
+@dataclass(frozen=True)
+class PairedEffects:
+    """The effect sizes of :func:`paired_effects`: per comparison ``(a, b)``, shape (k,).
+
+    Attributes
+    ----------
+    effect_size : ndarray of float
+        Cohen's ``d_z`` of ``b - a`` (NaN or infinite where :func:`paired_effects` says).
+    wins, ties, losses : ndarray of int64
+        The items where b wins, ties and loses (``b - a`` above, within and below its error
+        of 0).
+    """
+
+    effect_size: np.ndarray
+    wins: np.ndarray
+    ties: np.ndarray
+    losses: np.ndarray
 
 
 def paired_effects(
     scores: np.ndarray, pairs: Sequence[tuple[int, int]], precision: float = 2.0**-53
-) -> dict:
+) -> PairedEffects:
     """Per comparison ``(a, b)``: ``d_z`` of ``b - a`` and the items where b wins, ties, loses.
 
     ``effect_size`` is Cohen's ``d_z``, the mean of the per-item differences over their
@@ -42,7 +62,7 @@ def paired_effects(
 
     Returns
     -------
-    dict
+    PairedEffects
         ``effect_size`` (k,) float, ``wins``, ``ties``, ``losses`` (k,) int.
 
     Examples
@@ -50,23 +70,20 @@ def paired_effects(
     >>> scores = np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6], [0.3, 0.2]])
     >>> out = paired_effects(scores, [(0, 1)])
     >>> d = scores[:, 1] - scores[:, 0]
-    >>> bool(np.isclose(out["effect_size"][0], d.mean() / d.std(ddof=1)))
+    >>> bool(np.isclose(out.effect_size[0], d.mean() / d.std(ddof=1)))
     True
-    >>> int(out["wins"][0]), int(out["ties"][0]), int(out["losses"][0])
+    >>> int(out.wins[0]), int(out.ties[0]), int(out.losses[0])
     (2, 1, 1)
     """
     scores = np.asarray(scores, dtype=np.float64)
     tol = comparison_tie_errors(scores, pairs, precision)
     moments = difference_moments(scores, pairs, np.where(tol > 0, ERROR_ULPS * precision, 0.0))
-    mean = np.where(np.abs(moments["mean"]) <= tol, 0.0, moments["mean"])
+    mean = np.where(np.abs(moments.mean) <= tol, 0.0, moments.mean)
     n = scores.shape[0]
     with np.errstate(invalid="ignore", divide="ignore"):
-        sd = np.sqrt(moments["ss"] / (n - 1)) if n > 1 else np.full(len(pairs), np.nan)
+        sd = np.sqrt(moments.ss / (n - 1)) if n > 1 else np.full(len(pairs), np.nan)
         sd = np.where(sd <= 2.0 * tol, 0.0, sd)
         effect = mean / sd
-    return {
-        "effect_size": effect,
-        "wins": moments["wins"],
-        "ties": moments["ties"],
-        "losses": moments["losses"],
-    }
+    return PairedEffects(
+        effect_size=effect, wins=moments.wins, ties=moments.ties, losses=moments.losses
+    )

@@ -13,12 +13,36 @@ on the other comparisons.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from .parallel import run_in_parts
 
-__all__ = ["constant_differences", "difference_means", "difference_moments"]
+__all__ = ["DifferenceMoments", "constant_differences", "difference_means", "difference_moments"]
+
+
+@dataclass(frozen=True)
+class DifferenceMoments:
+    """The numbers of :func:`difference_moments`: per comparison ``(a, b)`` (shape (k,)), of
+    its differences ``d = b - a`` over the items.
+
+    Attributes
+    ----------
+    mean : ndarray of float
+        The mean of ``d`` (the sequential sum over the items, as
+        :func:`difference_means`).
+    ss : ndarray of float
+        The sum of ``(d - mean)**2``.
+    wins, ties, losses : ndarray of int64
+        The items where ``d`` is above, within and below its error of 0.
+    """
+
+    mean: np.ndarray
+    ss: np.ndarray
+    wins: np.ndarray
+    ties: np.ndarray
+    losses: np.ndarray
 
 
 def _layout(scores, pairs):
@@ -46,32 +70,37 @@ def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> 
     return 1.0 * (out / float(x.shape[0]))
 
 
-def difference_moments(scores, pairs: Sequence[tuple[int, int]], rel, workers=None) -> dict:
+def difference_moments(
+    scores, pairs: Sequence[tuple[int, int]], rel, workers=None
+) -> DifferenceMoments:
     """Per comparison: ``mean`` of ``d = b - a``, ``ss`` the sum of ``(d - mean)**2``, and
     ``wins``, ``ties``, ``losses``, the items where ``d`` is above, within and below its
     error ``rel * (|a| + |b|)`` of 0 (``rel`` (k,): ``ERROR_ULPS`` units of roundoff of the
     scores, 0 for exact scores: the tie rule of :mod:`pairedstats.core.ties`).
 
+    Returns
+    -------
+    DifferenceMoments
+
     Examples
     --------
     >>> x = np.array([[0.2, 0.5], [0.4, 0.4], [0.1, 0.6], [0.3, 0.2]])
     >>> out = difference_moments(x, [(0, 1)], np.zeros(1))
-    >>> [int(out[k][0]) for k in ("wins", "ties", "losses")]
+    >>> [int(out.wins[0]), int(out.ties[0]), int(out.losses[0])]
     [2, 1, 1]
     """
     from .kernels import pairs as kernels
 
     x, a, b = _layout(scores, pairs)
     rel = np.ascontiguousarray(np.broadcast_to(np.asarray(rel, dtype=np.float64), a.shape))
-    out = {"mean": np.empty(a.size), "ss": np.empty(a.size)}
-    out.update({k: np.empty(a.size, dtype=np.int64) for k in ("wins", "ties", "losses")})
+    mean, ss = np.empty(a.size), np.empty(a.size)
+    wins, ties, losses = (np.empty(a.size, dtype=np.int64) for _ in range(3))
 
     def part(s):
-        kernels.difference_moments(x, a, b, rel, s.start, s.stop, out["mean"], out["ss"],
-                                   out["wins"], out["ties"], out["losses"])  # fmt: skip
+        kernels.difference_moments(x, a, b, rel, s.start, s.stop, mean, ss, wins, ties, losses)
 
     run_in_parts(a.size, workers, part)
-    return out
+    return DifferenceMoments(mean=mean, ss=ss, wins=wins, ties=ties, losses=losses)
 
 
 def constant_differences(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:

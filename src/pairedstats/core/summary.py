@@ -7,6 +7,8 @@ Functions of replicates (last axis), estimates and settings; numpy and the core 
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -17,7 +19,7 @@ from .intervals import basic_interval, bca_interval, percentile_interval, standa
 from .joint import max_t_blocks, update_top
 from .studentized import studentized_replicates, t_interval
 
-__all__ = ["Rule", "interval", "summarize"]
+__all__ = ["Rule", "Summary", "interval", "summarize"]
 
 
 class Rule(NamedTuple):
@@ -29,6 +31,51 @@ class Rule(NamedTuple):
     alternative: str
     confidence_level: float
     adjust: str | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What :func:`summarize` reports of a family of comparisons: each field an array of
+    the estimates' shape ``(..., k)``, or None where the rule does not ask for it.
+
+    Attributes
+    ----------
+    standard_error : ndarray of float
+        The standard deviation of the replicates (``ddof=1``).
+    ci_low, ci_high : ndarray of float
+        The interval of ``rule.method`` (one end infinite with a one-sided
+        ``rule.alternative``).
+    pvalue : ndarray of float
+        The interval inverted: ``pvalue < 1 - confidence_level`` exactly when the interval
+        excludes 0.
+    point : ndarray of bool
+        Whether every replicate is the same.
+    n_nan : ndarray of int64
+        The NaN replicates.
+    bias_correction : ndarray of float or None
+        BCa's ``z0``, with ``rule.method == "bca"``; else None.
+    acceleration : ndarray of float or None
+        BCa's ``a`` as given, with ``rule.method == "bca"``; else None.
+    pvalue_adjusted : ndarray of float or None
+        With ``rule.adjust``, the p-values adjusted over the family: max-t's step-down
+        p-values, or Holm's, Bonferroni's, BH's or BY's of the add-one p-values
+        (:func:`pairedstats.core.adjust.add_one_pvalues`); else None.
+    ci_low_adjusted, ci_high_adjusted : ndarray of float or None
+        With ``rule.adjust`` ``"max-t"`` or ``"bonferroni"``, the simultaneous interval of
+        the family; else None.
+    """
+
+    standard_error: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    pvalue: np.ndarray
+    point: np.ndarray
+    n_nan: np.ndarray
+    bias_correction: np.ndarray | None = None
+    acceleration: np.ndarray | None = None
+    pvalue_adjusted: np.ndarray | None = None
+    ci_low_adjusted: np.ndarray | None = None
+    ci_high_adjusted: np.ndarray | None = None
 
 
 def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0, t=None):
@@ -47,7 +94,7 @@ def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0
     return (*inference.one_sided(low, high, rule.alternative), z0)
 
 
-def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, se=None) -> dict:
+def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, se=None) -> Summary:
     """Everything reported of the comparisons whose replicates are ``(..., k, B)``.
 
     Parameters
@@ -74,21 +121,22 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
 
     Returns
     -------
-    dict of ndarray, shape (..., k)
-        ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue`` (``pvalue < 1 -
-        confidence_level`` exactly when the interval excludes 0), ``point`` (every replicate
-        the same), ``n_nan``; BCa's ``bias_correction`` and ``acceleration``; with
-        ``adjust``, ``pvalue_adjusted`` (max-t's step-down p-values; the others adjust the
-        add-one p-values, :func:`pairedstats.core.adjust.add_one_pvalues`), and with
-        "max-t" or "bonferroni"
-        ``ci_low_adjusted`` and ``ci_high_adjusted``.
+    Summary
+        Arrays of shape (..., k): ``standard_error``, ``ci_low``, ``ci_high``, ``pvalue``
+        (``pvalue < 1 - confidence_level`` exactly when the interval excludes 0), ``point``
+        (every replicate the same), ``n_nan``; BCa's ``bias_correction`` and
+        ``acceleration``; with ``adjust``, ``pvalue_adjusted`` (max-t's step-down
+        p-values; the others adjust the add-one p-values,
+        :func:`pairedstats.core.adjust.add_one_pvalues`), and with "max-t" or "bonferroni"
+        ``ci_low_adjusted`` and ``ci_high_adjusted``. The fields the rule does not ask for
+        are None.
 
     Examples
     --------
     >>> gen = np.random.default_rng(0)
     >>> reps = gen.normal([[0.5], [0.1]], 0.2, size=(2, 1000))
     >>> out = summarize(Rule("percentile", "two-sided", 0.95, "holm"), reps, [0.5, 0.1])
-    >>> bool(out["pvalue"][0] < 0.05), bool(out["pvalue_adjusted"][1] >= out["pvalue"][1])
+    >>> bool(out.pvalue[0] < 0.05), bool(out.pvalue_adjusted[1] >= out.pvalue[1])
     (True, True)
     """
     est = np.asarray(estimate, dtype=np.float64)
@@ -97,7 +145,7 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
         replicates = np.asarray(replicates, dtype=np.float64)
     k, n_resamples = est.shape[-1], replicates.shape[-1]
     lead = int(np.prod(est.shape[:-1], dtype=np.int64))
-    out: dict = {}
+    out: dict[str, np.ndarray] = {}  # the blocks' fields that are not None, filled in turn
     # max-t reads the replicates as the intervals do (ties snapped): where each block's are
     # snapped to, and its first pass (the max statistic of every resample) as they are read
     maxt = rule.adjust == "max-t"
@@ -109,14 +157,14 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
             None if acceleration is None else np.asarray(acceleration)[..., part],
             tie[..., part], None if se is None else (se[0][..., part, :], se[1][..., part]), k,
         )  # fmt: skip
-        for name, value in block.items():
+        for name, value in _given(block):
             if name not in out:
                 out[name] = np.empty(est.shape, dtype=np.asarray(value).dtype)
             out[name][..., part] = value
         if maxt:
             if bounds is not None:
                 snap[0][..., part], snap[1][..., part] = bounds
-            update_top(top, reps, est[..., part], block["standard_error"], rule.alternative)
+            update_top(top, reps, est[..., part], block.standard_error, rule.alternative)
     if maxt:
         joint = max_t_blocks(lambda idx: _adjust.take_rows(replicates, idx), est,
                              out["standard_error"], rule.confidence_level, rule.alternative,
@@ -129,7 +177,18 @@ def summarize(rule: Rule, replicates, estimate, *, acceleration=None, tie=0.0, s
         # `pvalue`, which inverts the interval)
         raw = _adjust.add_one_pvalues(out["pvalue"], n_resamples, rule.alternative)
         out["pvalue_adjusted"] = _adjust.adjust_pvalues(raw, rule.adjust)
-    return out
+    return Summary(**out)
+
+
+_FIELDS = tuple(item.name for item in dataclasses.fields(Summary))
+
+
+def _given(summary: Summary):
+    """The fields of ``summary`` that are not None, as ``(name, value)``."""
+    for name in _FIELDS:
+        value = getattr(summary, name)
+        if value is not None:
+            yield name, value
 
 
 def _snapped(rule: Rule, reps, est, tie):
@@ -144,33 +203,35 @@ def _snapped(rule: Rule, reps, est, tie):
 
 
 def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int):
-    """:func:`summarize` of a block of comparisons, but the family-wise adjustments that
-    need every comparison's numbers; the Bonferroni intervals of a family of ``k``. Also
-    the replicates as the intervals read them and where they were snapped to
-    (:func:`_snapped`)."""
+    """:func:`summarize` of a block of comparisons, a :class:`Summary` but for the
+    family-wise adjustments that need every comparison's numbers (``pvalue_adjusted`` is
+    None; with Bonferroni, the intervals of a family of ``k``). Also the replicates as the
+    intervals read them and where they were snapped to (:func:`_snapped`)."""
     reps = np.asarray(reps, dtype=np.float64)
     sd = standard_error(reps)
-    out = {"standard_error": sd, "point": np.ptp(reps, axis=-1) == 0,
-           "n_nan": np.isnan(reps).sum(axis=-1)}  # fmt: skip
+    point, n_nan = np.ptp(reps, axis=-1) == 0, np.isnan(reps).sum(axis=-1)
     t = None  # the studentized interval's (t replicates, estimate_se)
     if rule.method == "studentized":
         t = _t_replicates(reps, est, tie, *se)
     reps, bounds = _snapped(rule, reps, est, tie)
     low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, t)
-    if rule.method == "bca":
-        out.update(acceleration=acceleration, bias_correction=z0)
     ends = inference.crossing_levels(
         rule.method, reps, est, bias_correction=z0, acceleration=acceleration,
         t_replicates=None if t is None else t[0], estimate_se=None if t is None else t[1],
     )  # fmt: skip
     p = inference.pvalue(*ends, rule.alternative)
     p = inference.agree_with_interval(p, low, high, rule.confidence_level)
-    out.update(ci_low=low, ci_high=high, pvalue=p)
+    adjusted = (None, None)
     if rule.adjust == "bonferroni":
         level = _adjust.bonferroni_level(rule.confidence_level, k)
-        low, high, _ = interval(rule, reps, est, level, acceleration, tie, t)
-        out.update(ci_low_adjusted=low, ci_high_adjusted=high)
-    return out, reps, bounds
+        adjusted = interval(rule, reps, est, level, acceleration, tie, t)[:2]
+    bca = rule.method == "bca"
+    block = Summary(
+        standard_error=sd, ci_low=low, ci_high=high, pvalue=p, point=point, n_nan=n_nan,
+        bias_correction=z0 if bca else None, acceleration=acceleration if bca else None,
+        ci_low_adjusted=adjusted[0], ci_high_adjusted=adjusted[1],
+    )  # fmt: skip
+    return block, reps, bounds
 
 
 def _t_replicates(reps, est, tie, replicate_se, estimate_se):

@@ -12,8 +12,7 @@ tables are functions of :mod:`pairedstats.display` and the plots of
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,6 +20,7 @@ import numpy as np
 from ... import display
 from ...core.draws import canonical_bytes
 from ...core.ranktest import underflow_bounds
+from .base import GroupedResult
 
 __all__ = [
     "ComparisonResult",
@@ -34,8 +34,8 @@ __all__ = [
 
 
 @dataclass(frozen=True, kw_only=True)
-class ComparisonResult:
-    """Base class of the results: labels, metadata, columns and the conversions.
+class ComparisonResult(GroupedResult):
+    """Base class of the comparison results: labels, metadata, columns and the conversions.
 
     Attributes
     ----------
@@ -49,6 +49,9 @@ class ComparisonResult:
         What is needed to re-run the call: method, n_resamples, confidence level, seed
         entropy, package version, and method-specific settings. Copied to
         ``DataFrame.attrs`` and ``Dataset.attrs``.
+
+    The group labels, the metadata and the read-only rule of its arrays are
+    :class:`~pairedstats.methods._shared.base.GroupedResult`'s.
 
     Notes
     -----
@@ -82,11 +85,8 @@ class ComparisonResult:
     :class:`IntervalRule`).
     """
 
-    group_names: tuple = ()
-    group_keys: tuple = ((),)
     label_a: tuple
     label_b: tuple
-    metadata: dict = field(default_factory=dict)
 
     _columns: ClassVar[tuple[str, ...]] = ()
     label_columns: ClassVar[tuple[str, str]] = ("system_a", "system_b")
@@ -116,13 +116,6 @@ class ComparisonResult:
         super().__init_subclass__(**kwargs)
         if "__repr__" not in cls.__dict__:
             cls.__repr__ = ComparisonResult._table_repr
-
-    def __post_init__(self):
-        # read-only arrays: a result is a record of a computation
-        for item in dataclasses.fields(self):
-            value = getattr(self, item.name)
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
 
     def _table_repr(self) -> str:
         n_groups, n_comp = len(self.group_keys), len(self.label_a)
@@ -405,17 +398,23 @@ class RankTestResult(PValueRule, ComparisonResult):
         return {"pvalue": underflow_bounds(self.columns["pvalue"], self.columns["method"])}
 
 
-class SystemTable:
+@dataclass(frozen=True, kw_only=True)
+class SystemTable(GroupedResult):
     """The table of a result with one row per system (per group): the ranking's, the best
     set's. The class lists its quantities in ``_system_columns``, each an array of shape
-    ``(n_groups, n_systems)`` (read-only once made); the fields ``group_names``,
-    ``group_keys``, ``systems`` and ``metadata`` label them."""
+    ``(n_groups, n_systems)`` (read-only once made, as every result's arrays).
+
+    Attributes
+    ----------
+    group_names, group_keys, metadata
+        As in :class:`~pairedstats.methods._shared.base.GroupedResult`.
+    systems : tuple
+        The system labels, in system order (the arrays' last axis).
+    """
+
+    systems: tuple
 
     _system_columns: ClassVar[tuple] = ()
-
-    def __post_init__(self):
-        for name in self._system_columns:  # read-only once made
-            getattr(self, name).flags.writeable = False
 
     @property
     def columns(self) -> dict:

@@ -85,6 +85,10 @@ class Outputs:
     def __getitem__(self, name: str) -> np.ndarray:
         return self.arrays[name]
 
+    def get(self, name: str) -> np.ndarray | None:
+        """The column ``name``, or None where the call made none."""
+        return self.arrays.get(name)
+
 
 class ProgressBar:
     """The progress bar of a call with ``progress=True`` (tqdm), or nothing.

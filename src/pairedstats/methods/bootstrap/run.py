@@ -19,7 +19,7 @@ from ...core.derived import DerivedReplicates
 from ...core.design import comparison_pairs
 from ...core.effects import paired_effects
 from ...core.parallel import run_in_parts
-from ...core.summary import Rule, summarize
+from ...core.summary import Rule, Summary, summarize
 from .._shared.findings import binary_comparisons
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
 from .findings import Findings, design_findings, pass_fail, resolution
@@ -106,9 +106,9 @@ class _Intervals:
             return
         design = self.s.design
         effects = paired_effects(design.scores[design.group(g), :, 0], pairs, design.precision)
-        if self.s.weights is not None:
-            del effects["effect_size"]
-        self.out.set(g, **effects)
+        if self.s.weights is None:  # with weights the estimate is not the item mean
+            self.out.set(g, effect_size=effects.effect_size)
+        self.out.set(g, wins=effects.wins, ties=effects.ties, losses=effects.losses)
 
     def _intervals(self, g, reps: Replicates) -> None:
         """Intervals of group ``g`` (or of the groups ``g``, threads over the batch)."""
@@ -117,19 +117,35 @@ class _Intervals:
         parts = [reps.replicates, reps.estimate, reps.tie_error, reps.acceleration,
                  reps.replicate_se, reps.estimate_se]  # fmt: skip
         if np.ndim(g) == 0:  # one group: its comparisons, a block at a time
-            self.out.set([g], **{k: np.asarray(v)[None] for k, v in self._summary(parts).items()})
+            self._store([g], self._summary(parts))
             return
         g = np.atleast_1d(g)
 
         def part(rows):
-            self.out.set(g[rows], **self._summary([_rows(x, rows) for x in parts]))
+            self._store(g[rows], self._summary([_rows(x, rows) for x in parts]))
 
         run_in_parts(len(g), self.s.workers, part)
 
-    def _summary(self, parts) -> dict:
+    def _summary(self, parts) -> Summary:
         reps, est, tie, a, rse, ese = parts
         studentized = None if rse is None else (rse, ese)
         return summarize(self.rule, reps, est, acceleration=a, tie=tie, se=studentized)
+
+    def _store(self, g, summary: Summary) -> None:
+        """The columns of the groups ``g`` from their ``summary``, field by field (those
+        the settings ask for)."""
+        s, out = self.s, self.out
+        out.set(g, standard_error=summary.standard_error, ci_low=summary.ci_low,
+                ci_high=summary.ci_high, pvalue=summary.pvalue, point=summary.point,
+                n_nan=summary.n_nan)  # fmt: skip
+        if s.method == "bca":
+            out.set(g, bias_correction=summary.bias_correction,
+                    acceleration=summary.acceleration)  # fmt: skip
+        if s.adjust is not None:
+            out.set(g, pvalue_adjusted=summary.pvalue_adjusted)
+        if s.adjust in ("max-t", "bonferroni"):
+            out.set(g, ci_low_adjusted=summary.ci_low_adjusted,
+                    ci_high_adjusted=summary.ci_high_adjusted)  # fmt: skip
 
 
 def _rows(x, rows):
@@ -168,15 +184,22 @@ def _adjusted(s: Settings) -> str | None:
 
 
 def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
-    """The result: the columns, the labels and the metadata that re-run the call."""
-    design, columns = s.design, dict(intervals.out.arrays)
-    for name in ("point", "n_nan"):
-        del columns[name]
+    """The result: the columns (those the settings made; ``point`` and ``n_nan`` are the
+    warnings'), the labels and the metadata that re-run the call."""
+    design, out = s.design, intervals.out
     meta = s.metadata(
         cluster=design.cluster is not None, strata=design.strata is not None,
         replicate=design.replicates is not None, adjusted_pvalues=_adjusted(s),
     )  # fmt: skip
     return BootstrapResult(
         **comparison_labels(design, pairs), metadata=meta,
-        bootstrap_distribution=intervals.replicates, **columns,
+        mean_a=out["mean_a"], mean_b=out["mean_b"], difference=out["difference"],
+        ci_low=out["ci_low"], ci_high=out["ci_high"], standard_error=out["standard_error"],
+        pvalue=out["pvalue"], n_items=out["n_items"], n_dropped=out["n_dropped"],
+        counts_path=out["counts_path"], pvalue_adjusted=out.get("pvalue_adjusted"),
+        ci_low_adjusted=out.get("ci_low_adjusted"), ci_high_adjusted=out.get("ci_high_adjusted"),
+        effect_size=out.get("effect_size"), wins=out.get("wins"), ties=out.get("ties"),
+        losses=out.get("losses"), n_clusters=out.get("n_clusters"),
+        bias_correction=out.get("bias_correction"), acceleration=out.get("acceleration"),
+        bootstrap_distribution=intervals.replicates,
     )  # fmt: skip

@@ -1,6 +1,6 @@
 """The best set: the model confidence set of the systems (:mod:`.spec`)."""
 
 from . import spec  # noqa: F401  (registers)
-from .result import McsResult
+from .result import MCSResult, McsResult
 
-__all__ = ["McsResult"]
+__all__ = ["MCSResult", "McsResult"]

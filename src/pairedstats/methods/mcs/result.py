@@ -11,14 +11,14 @@ import numpy as np
 from ... import display
 from .._shared.results import SystemTable
 
-__all__ = ["McsResult"]
+__all__ = ["MCSResult", "McsResult"]
 
 _COLUMNS = ("mean", "in_set", "mcs_pvalue", "eliminated")
 _STATISTIC = {"max": "T_max", "range": "T_R"}
 
 
 @dataclass(frozen=True, kw_only=True)
-class McsResult(SystemTable):
+class MCSResult(SystemTable):
     """The model confidence set (Hansen, Lunde and Nason 2011): one row per system (per
     group). Made by ``df.paired.mcs(..., as_result=True)``.
 
@@ -49,15 +49,11 @@ class McsResult(SystemTable):
         The settings that re-run the call (``rng=metadata["seed_entropy"]``).
     """
 
-    group_names: tuple = ()
-    group_keys: tuple = ((),)
-    systems: tuple
     mean: np.ndarray
     in_set: np.ndarray
     mcs_pvalue: np.ndarray
     eliminated: np.ndarray
     comparisons: tuple = field(default=(), repr=False)
-    metadata: dict = field(default_factory=dict)
 
     #: Floats that count (the command line's CSV and JSON show them as integers).
     count_columns: ClassVar[tuple] = ("eliminated",)
@@ -105,4 +101,9 @@ class McsResult(SystemTable):
 
     def __repr__(self) -> str:
         shape = f"{len(self.group_keys)} group(s) x {len(self.systems)} systems"
-        return f"<McsResult: {shape}>\n{self}"
+        return f"<MCSResult: {shape}>\n{self}"
+
+
+#: The old name of :class:`MCSResult`, the same class (result names write an acronym in upper
+#: case, as ``TukeyHSDResult``).
+McsResult = MCSResult

@@ -13,18 +13,18 @@ from ...core.mcs import system_confidence_set
 from ...core.ties import tie_error
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
-from .result import McsResult
+from .result import MCSResult
 from .settings import Settings
 
 __all__ = ["losses", "run"]
 
 
-def run(s: Settings) -> McsResult:
+def run(s: Settings) -> MCSResult:
     """The model confidence set of every group of ``s.design``: the bootstrap of every
     system against one (chosen from the scores as the bootstrap chooses the system it
     centres on, :func:`~pairedstats.core.groups.reference_system`, so that the order, the
     labels and the sign of the scores change no bit), its replicates kept, then
-    :class:`McsResult`. ``p - 1`` comparisons hold what all pairs hold: the difference of
+    :class:`MCSResult`. ``p - 1`` comparisons hold what all pairs hold: the difference of
     two systems' losses is the difference of their differences from the reference."""
     design = s.design
     systems = tuple(design.systems)
@@ -48,7 +48,7 @@ def run(s: Settings) -> McsResult:
         eliminated[g, out] = found.step[out]
     meta = s.metadata(cluster=pairs.metadata["cluster"], strata=pairs.metadata["strata"],
                       replicate=pairs.metadata["replicate"])  # fmt: skip
-    return McsResult(
+    return MCSResult(
         group_names=pairs.group_names, group_keys=pairs.group_keys, systems=systems,
         mean=mean, in_set=pvalue >= alpha, mcs_pvalue=pvalue, eliminated=eliminated,
         comparisons=(pairs,), metadata=meta,

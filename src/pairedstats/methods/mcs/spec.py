@@ -35,15 +35,15 @@ from .settings import Options, check
 __all__ = ["SPEC"]
 
 RETURNS = {
-    "frame": """pandas.DataFrame or McsResult
+    "frame": """pandas.DataFrame or MCSResult
     One row per system (per group): the group keys, then ``system, mean, in_set,
     mcs_pvalue, eliminated`` (the elimination test that removed it, ``<NA>`` for a system in
     the set); ``attrs`` holds the settings. With ``as_result=True`` the
-    :class:`~pairedstats.McsResult`.""",
-    "dataset": """xarray.Dataset or McsResult
+    :class:`~pairedstats.MCSResult`.""",
+    "dataset": """xarray.Dataset or MCSResult
     The variables ``mean, in_set, mcs_pvalue, eliminated`` over the sweep dimensions and a
     ``system`` dimension (``eliminated`` NaN for a system in the set). With
-    ``as_result=True`` the :class:`~pairedstats.McsResult`.""",
+    ``as_result=True`` the :class:`~pairedstats.MCSResult`.""",
 }
 
 EXAMPLES = {

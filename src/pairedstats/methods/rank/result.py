@@ -42,16 +42,12 @@ class RankResult(SystemTable):
         The settings that re-run the call (``rng=metadata["seed_entropy"]``).
     """
 
-    group_names: tuple = ()
-    group_keys: tuple = ((),)
-    systems: tuple
     mean: np.ndarray
     rank: np.ndarray
     rank_low: np.ndarray
     rank_high: np.ndarray
     may_be_best: np.ndarray
     comparisons: tuple = field(default=(), repr=False)
-    metadata: dict = field(default_factory=dict)
 
     _system_columns: ClassVar[tuple] = _COLUMNS
 

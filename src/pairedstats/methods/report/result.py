@@ -11,6 +11,7 @@ import numpy as np
 
 from ... import display
 from ...core.rates import rate_interval
+from .._shared.base import ReadOnlyResult
 from .._shared.registry import SPECS
 from .._shared.results import IntervalRule
 from . import render as report_render
@@ -135,7 +136,7 @@ def _with_ranks(rows, quantities, ranking):
 
 
 def _with_mcs(rows, quantities, best):
-    """Add ``in_set, mcs_pvalue`` of ``best`` (an McsResult) to each row."""
+    """Add ``in_set, mcs_pvalue`` of ``best`` (an MCSResult) to each row."""
     found = {}
     for g, key in enumerate(best.group_keys):
         for j, system in enumerate(best.systems):
@@ -182,7 +183,7 @@ def _label_index(rows, group_names):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Report:
+class Report(ReadOnlyResult):
     """A systems x metrics table: each system's mean per metric with the marks (against
     ``baseline``) or letters (all pairs) of a test. Made by ``df.paired.report(...)``.
 
@@ -213,7 +214,7 @@ class Report:
         With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
         rank sets the report shows.
     mcs : dict or None
-        With ``mcs=True``: metric -> its :class:`~pairedstats.McsResult`, whose best set
+        With ``mcs=True``: metric -> its :class:`~pairedstats.MCSResult`, whose best set
         the report marks (``\u22c4``).
     """
 
@@ -232,6 +233,7 @@ class Report:
     _table: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
+        super().__post_init__()
         alpha = _alpha(self.confidence_level)
         table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks,
                        self.mcs)  # fmt: skip

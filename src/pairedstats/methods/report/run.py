@@ -36,7 +36,7 @@ def run(s: Settings) -> Report:
 
 def _per_metric(s: Settings, name: str) -> dict:
     """Metric -> the result of the table of systems ``name`` on it: its
-    :class:`~pairedstats.RankResult` (``ranks=True``) or :class:`~pairedstats.McsResult`
+    :class:`~pairedstats.RankResult` (``ranks=True``) or :class:`~pairedstats.MCSResult`
     (``mcs=True``), at the report's level, ``rng`` and ``n_resamples``."""
     options = dict(rng=s.rng, confidence_level=s.confidence_level)
     if s.n_resamples is not None:
