@@ -261,7 +261,6 @@ def test_result_object_table_and_metadata(runs):
     assert res.metadata["statistic"] == "max"
     assert res.metadata["confidence_level"] == 0.9
     assert isinstance(res, pairedstats.MCSResult)
-    assert pairedstats.McsResult is pairedstats.MCSResult  # the old name, an alias
     assert repr(res).startswith("<MCSResult: 2 group(s) x 4 systems>")
     text = str(res)
     assert "Model confidence set of 4 systems at 0.9 (T_max" in text

@@ -39,7 +39,6 @@ from pairedstats.methods.items_for.findings import PlanningWarning as PlanningWa
 from pairedstats.methods.items_for.result import ItemsForResult as ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult as McNemarResult
 from pairedstats.methods.mcs.result import MCSResult as MCSResult
-from pairedstats.methods.mcs.result import MCSResult as McsResult
 from pairedstats.methods.rank.result import RankResult as RankResult
 from pairedstats.methods.ranksum.findings import (
     RanksumConfidenceWarning as RanksumConfidenceWarning,
@@ -70,7 +69,6 @@ __all__ = [
     "ItemsForResult",
     "MCSResult",
     "McNemarResult",
-    "McsResult",
     "MissingStratumWarning",
     "MonteCarloPValue",
     "NaNReplicatesWarning",

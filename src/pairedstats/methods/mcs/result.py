@@ -11,7 +11,7 @@ import numpy as np
 from ... import display
 from .._shared.results import SystemTable
 
-__all__ = ["MCSResult", "McsResult"]
+__all__ = ["MCSResult"]
 
 _COLUMNS = ("mean", "in_set", "mcs_pvalue", "eliminated")
 _STATISTIC = {"max": "T_max", "range": "T_R"}
@@ -102,8 +102,3 @@ class MCSResult(SystemTable):
     def __repr__(self) -> str:
         shape = f"{len(self.group_keys)} group(s) x {len(self.systems)} systems"
         return f"<MCSResult: {shape}>\n{self}"
-
-
-#: The old name of :class:`MCSResult`, the same class (result names write an acronym in upper
-#: case, as ``TukeyHSDResult``).
-McsResult = MCSResult
