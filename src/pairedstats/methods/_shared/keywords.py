@@ -382,7 +382,12 @@ NO_REPLICATE = (
 # ``name: Annotated[Alias, About("its own description")] = default`` (options.About.over).
 Baseline = Annotated[
     Hashable | None,
-    About(option=dict(metavar="NAME", help="compare every system with this one"), labels="system"),
+    About(
+        "Compare every other system with this one (a = baseline); default: all pairs, a "
+        "before b in system order.",
+        option=dict(metavar="NAME", help="compare every system with this one"),
+        labels="system",
+    ),
 ]
 Alternative = Annotated[
     Literal["two-sided", "less", "greater"], About(option=dict(help="about b - a"))

@@ -45,13 +45,7 @@ METHODS, RESAMPLING, ADJUSTMENTS = (typing.get_args(c) for c in (Method, Resampl
 class Options(OptionsRecord):
     """The bootstrap's keywords, in signature order (the registry reads them)."""
 
-    baseline: Annotated[
-        Baseline,
-        About(
-            "Compare every other system with this one (a = baseline); default: all pairs, a "
-            "before b in system order."
-        ),
-    ] = None
+    baseline: Baseline = None
     weights: Annotated[
         StratumWeights,
         About(

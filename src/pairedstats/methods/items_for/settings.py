@@ -7,14 +7,12 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from ... import _validation
-from ...core.design import PairedDesign
-from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...core.power import check_level, check_plan
 from ...core.power_mcnemar import MCNEMAR_METHODS
-from ...inputs import check_design
+from .._shared.compared import Compared, compared
 from .._shared.keywords import Alternative, Baseline
-from .._shared.options import About, Checked, OptionsRecord
+from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
 
@@ -99,20 +97,11 @@ class Options(OptionsRecord):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings(Options, Checked):
-    """What a plan reads: the keywords, checked, and what they give.
-
-    Attributes
-    ----------
-    design : PairedDesign
-        The scores (one score column), checked.
-    pairs : tuple of (int, int)
-        The comparisons ``(a, b)``, system indices, b - a.
-    """
+class Settings(Options, Compared):
+    """What a plan reads: the keywords, checked, the design and the comparisons
+    (:class:`~pairedstats.methods._shared.compared.Compared`)."""
 
     method_name = "items_for"
-    design: PairedDesign
-    pairs: tuple[tuple[int, int], ...]
 
 
 def check(design, options: Options, *, keep: bool) -> Settings:
@@ -121,13 +110,7 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     the sign of a one-sided ``alternative``; every message names the keyword, the rule and
     the value received. ``keep`` is accepted as every method's check accepts it: the result
     holds nothing it would keep."""
-    design = check_design(design)
-    if design.scores.shape[2] != 1:
-        raise ValueError(
-            "`score` must name one score column for items_for; got "
-            f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
-        )
-    baseline = _validation.check_baseline(options.baseline, design.systems)
+    found = compared(design, options.baseline, "items_for")
     alternative = _validation.check_choice(options.alternative, "alternative", ALTERNATIVES)
     difference, power, alpha = check_plan(
         options.difference, power=options.power, alpha=options.alpha, alternative=alternative
@@ -136,8 +119,6 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     mcnemar_method = _validation.check_choice(options.mcnemar_method, "mcnemar_method",
                                               MCNEMAR_METHODS)  # fmt: skip
     return Settings.of(
-        options, baseline=baseline, difference=difference, power=power, alpha=alpha,
-        alternative=alternative, standard_deviation_level=level,
-        mcnemar_method=mcnemar_method, design=design,
-        pairs=tuple(_comparison_pairs(design.systems, baseline)),
+        options, **found, difference=difference, power=power, alpha=alpha,
+        alternative=alternative, standard_deviation_level=level, mcnemar_method=mcnemar_method,
     )  # fmt: skip

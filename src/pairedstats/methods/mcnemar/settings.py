@@ -10,13 +10,12 @@ import numpy as np
 
 from ... import _validation
 from ...core.design import PairedDesign
-from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
 from ...core.mcnemar import METHODS
 from ...core.mcnemar_pairs import outcome_products
-from ...inputs import check_design
+from .._shared.compared import Compared, compared
 from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
-from .._shared.options import About, Checked, OptionsRecord
+from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
 
@@ -25,13 +24,7 @@ __all__ = ["Options", "Settings", "check"]
 class Options(OptionsRecord):
     """McNemar's test's keywords, in signature order (the registry reads them)."""
 
-    baseline: Annotated[
-        Baseline,
-        About(
-            "Compare every other system with this one (a = baseline); default: all pairs, a "
-            "before b in system order."
-        ),
-    ] = None
+    baseline: Baseline = None
     method: Annotated[
         Literal["exact", "mid-p", "asymptotic"],
         About(
@@ -73,17 +66,14 @@ class Options(OptionsRecord):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings(Options, Checked):
-    """What a McNemar run reads: the keywords, checked, and what they give (``method``
-    ``"asymptotic"`` is the clustered test when the design has clusters).
+class Settings(Options, Compared):
+    """What a McNemar run reads: the keywords, checked, the design (its scores 0 or 1) and
+    the comparisons (:class:`~pairedstats.methods._shared.compared.Compared`), and what
+    they give (``method`` ``"asymptotic"`` is the clustered test when the design has
+    clusters).
 
     Attributes
     ----------
-    design : PairedDesign
-        The outcomes (one score column, every score 0 or 1), checked.
-    pairs : tuple of (int, int)
-        The comparisons ``(a, b)``, system indices, b - a
-        (:func:`pairedstats.core.design.comparison_pairs`).
     products : tuple of ndarray or None
         Per group, ``X^T X`` of its outcomes, counted with the 0/1 check in one pass
         (:func:`pairedstats.core.mcnemar_pairs.outcome_products`); None with a baseline,
@@ -91,8 +81,6 @@ class Settings(Options, Checked):
     """
 
     method_name = "mcnemar"
-    design: PairedDesign
-    pairs: tuple[tuple[int, int], ...]
     products: tuple | None
 
 
@@ -161,17 +149,11 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     result holds nothing it would keep."""
     products = _outcome_products(design) if options.baseline is None else None
     binary = products is not None or _binary_scores(design)  # then finite: not read again
-    design = check_design(design, checked_finite=binary)
-    if design.scores.shape[2] != 1:
-        raise ValueError(
-            "`score` must name one score column for mcnemar; got "
-            f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
-        )
+    found = compared(design, options.baseline, "mcnemar", checked_finite=binary)
     if not binary:
-        check_binary(design)
-    baseline = _validation.check_baseline(options.baseline, design.systems)
+        check_binary(found["design"])
     method = _validation.check_choice(options.method, "method", METHODS)
-    if design.cluster is not None and method != "asymptotic":
+    if found["design"].cluster is not None and method != "asymptotic":
         raise ValueError(
             "`method`: with `cluster` the test is the clustered McNemar test (Durkalski et "
             "al. 2003), which is asymptotic; the exact and mid-p tests assume independent "
@@ -179,12 +161,10 @@ def check(design, options: Options, *, keep: bool) -> Settings:
         )
     return Settings.of(
         options,
-        baseline=baseline,
+        **found,
         method=method,
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         adjust=_validation.check_pvalue_adjust(options.adjust),
-        design=design,
-        pairs=tuple(_comparison_pairs(design.systems, baseline)),
         products=products,
     )

@@ -7,9 +7,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from ... import _validation
-from ...core.design import PairedDesign
-from ...core.design import comparison_pairs as _comparison_pairs
-from ...inputs import check_design
+from .._shared.compared import Compared, compared
 from .._shared.keywords import (
     RANK_TEST_METHODS,
     Baseline,
@@ -19,7 +17,7 @@ from .._shared.keywords import (
     RankTestMethod,
     ShiftConfidenceLevel,
 )
-from .._shared.options import About, Checked, OptionsRecord
+from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
 
@@ -28,13 +26,7 @@ __all__ = ["Options", "Settings", "check"]
 class Options(OptionsRecord):
     """The signed-rank test's keywords, in signature order (the registry reads them)."""
 
-    baseline: Annotated[
-        Baseline,
-        About(
-            "Compare every other system with this one (a = baseline); default: all pairs, a "
-            "before b in system order."
-        ),
-    ] = None
+    baseline: Baseline = None
     alternative: RankTestAlternative = "two-sided"
     confidence_level: ShiftConfidenceLevel = 0.95
     method: Annotated[
@@ -52,21 +44,11 @@ class Options(OptionsRecord):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings(Options, Checked):
-    """What a signed-rank run reads: the keywords, checked, and what they give.
-
-    Attributes
-    ----------
-    design : PairedDesign
-        The scores (one score column), checked.
-    pairs : tuple of (int, int)
-        The comparisons ``(a, b)``, system indices, b - a
-        (:func:`pairedstats.core.design.comparison_pairs`).
-    """
+class Settings(Options, Compared):
+    """What a signed-rank run reads: the keywords, checked, the design and the comparisons
+    (:class:`~pairedstats.methods._shared.compared.Compared`)."""
 
     method_name = "signrank"
-    design: PairedDesign
-    pairs: tuple[tuple[int, int], ...]
 
 
 def check(design, options: Options, *, keep: bool) -> Settings:
@@ -74,17 +56,8 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     must hold one score column, checked; every message names the keyword, the rule and the
     value received. ``keep`` is accepted as every method's check accepts it: the result
     holds nothing it would keep."""
-    design = check_design(design)
-    if design.scores.shape[2] != 1:
-        raise ValueError(
-            "`score` must name one score column for signrank; got "
-            f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
-        )
-    baseline = _validation.check_baseline(options.baseline, design.systems)
     return Settings.of(
         options,
+        **compared(design, options.baseline, "signrank"),
         **_validation.check_rank_test(options, RANK_TEST_METHODS),
-        baseline=baseline,
-        design=design,
-        pairs=tuple(_comparison_pairs(design.systems, baseline)),
     )

@@ -7,12 +7,10 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from ... import _validation
-from ...core.design import PairedDesign
-from ...core.design import comparison_pairs as _comparison_pairs
 from ...core.inference import ALTERNATIVES
-from ...inputs import check_design
+from .._shared.compared import Compared, compared
 from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
-from .._shared.options import About, Checked, OptionsRecord
+from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
 
@@ -21,13 +19,7 @@ __all__ = ["Options", "Settings", "check"]
 class Options(OptionsRecord):
     """The sign test's keywords, in signature order (the registry reads them)."""
 
-    baseline: Annotated[
-        Baseline,
-        About(
-            "Compare every other system with this one (a = baseline); default: all pairs, a "
-            "before b in system order."
-        ),
-    ] = None
+    baseline: Baseline = None
     alternative: Annotated[
         Alternative,
         About(
@@ -50,39 +42,21 @@ class Options(OptionsRecord):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Settings(Options, Checked):
-    """What a sign-test run reads: the keywords, checked, and what they give.
-
-    Attributes
-    ----------
-    design : PairedDesign
-        The scores (one score column), checked.
-    pairs : tuple of (int, int)
-        The comparisons ``(a, b)``, system indices, b - a.
-    """
+class Settings(Options, Compared):
+    """What a sign-test run reads: the keywords, checked, the design and the comparisons
+    (:class:`~pairedstats.methods._shared.compared.Compared`)."""
 
     method_name = "signtest"
-    design: PairedDesign
-    pairs: tuple[tuple[int, int], ...]
 
 
 def check(design, options: Options, *, keep: bool) -> Settings:
     """The keywords of :func:`signtest` and :func:`signtest_design` and the design (one score
     column), checked; every message names the keyword, the rule and the value received.
     ``keep`` is accepted as every method's check accepts it: the result keeps nothing more."""
-    design = check_design(design)
-    if design.scores.shape[2] != 1:
-        raise ValueError(
-            "`score` must name one score column for signtest; got "
-            f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."
-        )
-    baseline = _validation.check_baseline(options.baseline, design.systems)
     return Settings.of(
         options,
-        baseline=baseline,
+        **compared(design, options.baseline, "signtest"),
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         adjust=_validation.check_pvalue_adjust(options.adjust),
-        design=design,
-        pairs=tuple(_comparison_pairs(design.systems, baseline)),
     )
