@@ -1,13 +1,16 @@
 """docs/api.rst lists the whole interface, found rather than listed here: every public method
 of the ``.paired`` accessors (one per registered method, and any other), every class and
 function of ``pairedstats.__all__`` (every registered method's functions among them), and
-nothing that does not exist. The docs build (``tests/test_docs.py``, slow) renders it; this
-reads the file."""
+nothing that does not exist. What the registry gives (the accessor methods, the method
+folders' functions and classes) is in generated blocks (``tests/generated.py``, checked by
+``tests/test_generated.py``); the rest is written by hand, and checked here too. The docs
+build (``tests/test_docs.py``, slow) renders it; this reads the file."""
 
 import importlib
 import inspect
-import re
 from pathlib import Path
+
+from tests import generated
 
 import pairedstats
 from pairedstats import accessors
@@ -20,23 +23,12 @@ ACCESSORS = {
     "xarray.Dataset.paired": accessors.PairedDatasetAccessor,
     "xarray.DataArray.paired": accessors.PairedDataArrayAccessor,
 }
-_DIRECTIVE = re.compile(r"^\.\. (?P<name>[\w:-]+)::\s*(?P<argument>\S*)")
 
 
 def listed() -> list[str]:
-    """The entries of api.rst's autosummary lists, qualified by their ``currentmodule``."""
-    module, names, inside = "", [], False
-    for line in API.read_text().splitlines():
-        directive = _DIRECTIVE.match(line)
-        if directive:
-            inside = directive["name"] == "autosummary"
-            if directive["name"] == "currentmodule":
-                module = directive["argument"]
-        elif inside and line.startswith("   ") and not line.strip().startswith(":"):
-            names.append(f"{module}.{line.strip()}")
-        elif line.strip() and not line.startswith(" "):
-            inside = False
-    return names
+    """The entries of api.rst's autosummary lists (generated or not), qualified by their
+    ``currentmodule``."""
+    return generated.listed(API.read_text())
 
 
 def wanted() -> list[str]:
@@ -80,11 +72,15 @@ def _exists(name: str) -> bool:
 def test_api_reference_lists_every_accessor_method_class_and_function():
     names = listed()
     missing = [n for n in wanted() if n not in names]
+    made = {f"{module}.{n}" for module, found, _ in generated.api_lists().values() for n in found}
+    assert not [n for n in missing if n in made], (
+        "docs/api.rst does not list " + ", ".join(n for n in missing if n in made) + ", "
+        f"which the registry gives: run `{generated.COMMAND}`"
+    )
     assert not missing, (
         "docs/api.rst does not list " + ", ".join(missing) + ": add each to an autosummary "
-        "list of its section (accessor methods as `DataFrame.paired.NAME` under "
-        "`.. currentmodule:: pandas`, `Dataset.paired.NAME` and `DataArray.paired.NAME` "
-        "under xarray; functions and classes under pairedstats)"
+        "list of its section, outside the generated blocks (functions and classes under "
+        "`.. currentmodule:: pairedstats`)"
     )
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tests import generated
 
 SRC = Path(__file__).parents[1] / "src" / "pairedstats"
 ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
@@ -185,17 +186,22 @@ def _named(section: str, header: str) -> tuple[set[str], set[str]]:
 
 
 def test_the_map_names_every_method_folder_and_core_module_and_nothing_else():
-    """docs/architecture.md's map names every method folder (``methods/``), every module and
-    folder of the core (``core/``), and nothing in either that does not exist."""
+    """docs/architecture.md's map names every method folder (``methods/``: its generated
+    block, one line per folder with its spec's summary, made by ``tests/generated.py``),
+    every module and folder of the core (``core/``, written by hand), and nothing in either
+    that does not exist."""
     sections = _map_sections()
     assert {"methods/", "core/"} <= set(sections), "the map has lost its methods/ or core/"
     methods, core = SRC / "methods", SRC / "core"
+    text = ARCHITECTURE.read_text()
+    block = generated.block_text(text, generated.MAP, "method-folders", generated.ARCHITECTURE)
+    listed = {line.split()[0].rstrip("/") for line in block.splitlines() if line[4:5].strip()}
+    unnamed = sorted(_folders(methods) - {"_shared"} - listed)
+    stale = f"docs/architecture.md's map of the method folders is stale: run `{generated.COMMAND}`"
+    assert not unnamed, f"{stale} (it does not name {unnamed})"
+    assert not generated.stale(generated.ARCHITECTURE), stale
+    assert "_shared/" in sections["methods/"], "the map has lost methods/_shared/"
     folders, modules = _named(sections["methods/"], "methods/")
-    unnamed = sorted(_folders(methods) - folders)
-    assert not unnamed, (
-        f"docs/architecture.md's map does not name the method folder(s) {unnamed}: add each "
-        "under methods/ in the map (the first code block), with what it computes"
-    )
     places = [methods, *(methods / d for d in _folders(methods))]  # report/render.py, run.py
     where = [m for m in modules if not any((d / m).is_file() for d in places)]
     gone = sorted(folders - _folders(methods)) + sorted(where)

@@ -1,17 +1,14 @@
 """The command line: reading CSV, Parquet and trec_eval files, the output formats."""
 
-import contextlib
 import io
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from tests import specs
+from tests import generated, specs
 from tests.data import assert_same_table, unsorted_runs
 
 import pairedstats
@@ -774,53 +771,12 @@ def test_the_caveat_under_the_settings_names_the_option(capsys, tmp_path):
 
 
 # ---------------------------------------------------------------------------- docs/cli.md
-HELP_BEGIN = "<!-- the help of every command: written by `python -m tests.test_cli` -->"
-HELP_END = "<!-- end of the help -->"
-DOCS_CLI = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
-
-
-def _help_of(argv) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        cli.main([*argv, "--help"])
-    return out.getvalue().rstrip()
-
-
-def help_section() -> str:
-    """The help of ``pairedstats`` and of each command, as docs/cli.md shows them (at 90
-    columns)."""
-    saved = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "90"
-    try:
-        parts = [HELP_BEGIN, "", "```text", _help_of([]), "```"]
-        # compare METHOD has METHOD's options (tests/test_cli_compare.py checks it): the
-        # bootstrap's stands for them all
-        for command in [*cli.COMMANDS, cli.COMPARE, f"{cli.COMPARE} bootstrap"]:
-            parts += [
-                "",
-                f"### `pairedstats {command}`",
-                "",
-                "```text",
-                _help_of(command.split()),
-                "```",
-            ]
-    finally:
-        if saved is None:
-            del os.environ["COLUMNS"]
-        else:
-            os.environ["COLUMNS"] = saved
-    return "\n".join([*parts, "", HELP_END])
-
-
-def _docs_help() -> str:
-    text = DOCS_CLI.read_text()
-    return text[text.index(HELP_BEGIN) : text.index(HELP_END) + len(HELP_END)]
-
-
-@pytest.mark.skipif(sys.version_info >= (3, 13), reason="argparse 3.13 lays the help out anew")
+@pytest.mark.skipif(not generated.HELP_CURRENT, reason="argparse 3.13 lays the help out anew")
 def test_docs_cli_shows_the_current_help_of_every_command():
-    assert _docs_help() == help_section(), "run `python -m tests.test_cli` to rewrite it"
+    assert not generated.stale(generated.CLI), (
+        f"docs/cli.md's help of the commands is stale: run `{generated.COMMAND}`"
+    )
 
 
-if __name__ == "__main__":  # python -m tests.test_cli: rewrite the help in docs/cli.md
-    DOCS_CLI.write_text(DOCS_CLI.read_text().replace(_docs_help(), help_section()))
+if __name__ == "__main__":  # python -m tests.test_cli: the help in docs/cli.md (and the rest)
+    raise SystemExit(generated.main(["--write"]))

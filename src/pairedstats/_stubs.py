@@ -14,8 +14,10 @@ method specs when the package is imported (:mod:`pairedstats.methods._shared.reg
   (one with a ``__signature__`` of its own) written out the same way, everything else
   re-exported from the module that defines it.
 
-``python -m pairedstats._stubs --write`` rewrites them; ``--check`` exits with 1 when a
-committed stub differs from what the live signatures give (``tests/test_stubs.py`` runs it).
+``python -m tests.generated --write`` (from the repository's root) rewrites them, with
+everything else made from the registry; ``python -m pairedstats._stubs --write`` rewrites
+the stubs alone, and its ``--check`` exits with 1 when a committed stub differs from what
+the live signatures give (``tests/test_stubs.py`` checks it).
 An annotation or a return word this module does not know becomes ``Any``: it widens the
 stub, it never refuses a correct call.
 """
@@ -36,8 +38,9 @@ from numpy.typing import ArrayLike
 
 __all__ = ["COMMAND", "check", "stubs", "write"]
 
-#: The command that rewrites the stubs (named by the check's failure message).
-COMMAND = "python -m pairedstats._stubs --write"
+#: The command that rewrites the stubs, with everything else made from the registry (named
+#: by the check's failure message and the stubs' header; ``tests/generated.py``).
+COMMAND = "python -m tests.generated --write"
 
 PACKAGE = Path(__file__).resolve().parent
 _ROOT = __package__ or "pairedstats"  # also when run as ``python -m pairedstats._stubs``
