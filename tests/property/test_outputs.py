@@ -56,7 +56,7 @@ METRICS = ("s2", "s1")  # the metrics of a report, not in sorted order either
 SUBJECTS = sorted(n for n in dir(PairedDataFrameAccessor) if not n.startswith("_"))
 #: Keyword values a subject is called with, when its signature has the keyword (a required
 #: one, such as items_for's ``difference``, too).
-_SETTINGS = {"n_resamples": 199, "rng": 7, "workers": 1, "difference": 0.5}
+_SETTINGS = {"n_resamples": 199, "rng": 7, "workers": 1}
 #: Variants that reach the outputs each keyword of these values switches on.
 _VARIANTS = {
     "report": (
@@ -77,6 +77,12 @@ def _binary(method: str) -> bool:
     return method in SPECS and SPECS[method].binary_scores
 
 
+def _settings(method: str) -> dict:
+    """This suite's settings and the method's spec's ``example_keywords`` (a value of each
+    required keyword: ``items_for``'s ``difference``)."""
+    return {**_SETTINGS, **(SPECS[method].example_keywords if method in SPECS else {})}
+
+
 def _two_sample(method: str) -> bool:
     return "group" in _parameters(method)
 
@@ -89,8 +95,8 @@ def test_every_method_is_a_subject():
     for method in SUBJECTS:
         params = _parameters(method)
         required = [n for n, p in params.items() if n != "self" and p.default is p.empty]
-        unknown = [n for n in required if n not in _SETTINGS]
-        assert not unknown, f"{method}: add a value for {unknown} to this suite's _SETTINGS"
+        unknown = [n for n in required if n not in _settings(method)]
+        assert not unknown, f"{method}: give {unknown} in its spec's example_keywords"
         assert "score" in params, method
         assert "system" in params or "group" in params, method
 
@@ -138,7 +144,7 @@ def _keywords(method: str, table: pd.DataFrame, variant: dict, baseline: bool) -
     else:
         score = list(METRICS) if method == "report" else METRICS[0]
         out = {"item": "item", "system": "system", "score": score}
-    out.update({k: v for k, v in _SETTINGS.items() if k in params})
+    out.update({k: v for k, v in _settings(method).items() if k in params})
     if baseline:
         out["baseline"] = NAMES[0]
     return {**out, **variant}
