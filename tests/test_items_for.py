@@ -308,7 +308,11 @@ def test_difference_is_required():
         ({"difference": "0.1"}, TypeError, "`difference` must be a number; got '0.1'"),
         ({"difference": 0.1, "alternative": "less"}, ValueError, "must be negative"),
         ({"difference": 0.1, "power": 0.01}, ValueError, r"`power` must be in \(0.05, 1\)"),
-        ({"difference": 0.1, "alpha": 1.5}, ValueError, r"`alpha` must be in \(0, 1\)"),
+        (
+            {"difference": 0.1, "alpha": 1.5},
+            ValueError,
+            r"`alpha` must be strictly between 0 and 1",
+        ),
         ({"difference": 0.1, "alternative": "up"}, ValueError, "`alternative` must be one of"),
         ({"difference": 0.1, "baseline": "x"}, ValueError, "`baseline` must be one of"),
         ({"difference": 0.1, "cluster": "c"}, TypeError, "plan in clusters"),

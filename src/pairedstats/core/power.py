@@ -23,6 +23,7 @@ import numbers
 import numpy as np
 from scipy import optimize, special, stats
 
+from . import checks
 from .inference import ALTERNATIVES
 
 __all__ = [
@@ -65,33 +66,33 @@ def check_items(n_items, minimum: int) -> None:
 
 
 def check_settings(standard_deviation, power, alpha, alternative):
-    """``(standard_deviation, power, alpha)`` checked, and ``alternative``; ``power`` None
-    is left out."""
+    """``(standard_deviation, power, alpha, alternative)`` checked (``alpha`` a probability
+    and ``alternative`` a choice by the one rule of :mod:`pairedstats.core.checks`, returned
+    in its own spelling); ``power`` None is left out."""
     sigma = check_number(standard_deviation, "standard_deviation", 0.0, np.inf)
-    alpha = check_number(alpha, "alpha", 0.0, 1.0)
-    if alternative not in ALTERNATIVES:
-        listed = ", ".join(map(repr, ALTERNATIVES))
-        raise ValueError(f"`alternative` must be one of {listed}; got {alternative!r}.")
+    alpha = checks.probability(alpha, "alpha")
+    alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
     if power is not None:
         power = check_number(power, "power", alpha, 1.0)
-    return sigma, power, alpha
+    return sigma, power, alpha, alternative
 
 
-def check_plan(difference, *, power, alpha, alternative) -> tuple[float, float, float]:
-    """``difference``, ``power`` and ``alpha`` of a plan, checked (messages name each one):
+def check_plan(difference, *, power, alpha, alternative) -> tuple[float, float, float, str]:
+    """``difference``, ``power``, ``alpha`` and ``alternative`` of a plan, checked (messages
+    name each one):
     a finite, non-zero difference, of the sign of a one-sided ``alternative``; ``alpha`` in
     ``(0, 1)``, ``power`` in ``(alpha, 1)``.
 
     Examples
     --------
-    >>> check_plan(-0.1, power=0.9, alpha=0.05, alternative="less")
-    (-0.1, 0.9, 0.05)
+    >>> check_plan(-0.1, power=0.9, alpha=0.05, alternative="Less")
+    (-0.1, 0.9, 0.05, 'less')
     >>> check_plan(0.1, power=0.9, alpha=0.05, alternative="less")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: `difference` must be negative for alternative='less': ...
     """
-    _, power, alpha = check_settings(1.0, power, alpha, alternative)
+    _, power, alpha, alternative = check_settings(1.0, power, alpha, alternative)
     difference = check_number(difference, "difference", -np.inf, np.inf)  # a number, finite
     check_number(abs(difference), "difference (its size)", 0.0, np.inf)
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
@@ -101,7 +102,7 @@ def check_plan(difference, *, power, alpha, alternative) -> tuple[float, float, 
             f"alternative={alternative!r}: a one-sided test cannot detect a difference of "
             f"the other sign; got {difference}."
         )
-    return difference, power, alpha
+    return difference, power, alpha, alternative
 
 
 def paired_power(
@@ -117,7 +118,7 @@ def paired_power(
     >>> round(paired_power(20, 0.5, standard_deviation=1.0), 6)
     0.564504
     """
-    sigma, _, alpha = check_settings(standard_deviation, None, alpha, alternative)
+    sigma, _, alpha, alternative = check_settings(standard_deviation, None, alpha, alternative)
     n = float(n_items)
     with np.errstate(over="ignore"):  # a spread far below the difference: ncp = +-inf
         df, ncp = n - 1.0, float(difference * np.sqrt(n) / sigma)
@@ -271,7 +272,9 @@ def items_for(
     >>> items_for(0.5, standard_deviation=1.0, standard_deviation_level=0.8, pilot_items=30)
     43
     """
-    sigma, power, alpha = check_settings(standard_deviation, power, alpha, alternative)
+    sigma, power, alpha, alternative = check_settings(
+        standard_deviation, power, alpha, alternative
+    )
     if (standard_deviation_level is None) != (pilot_items is None):
         raise ValueError(
             "`standard_deviation_level` and `pilot_items` go together: the upper confidence "
@@ -279,7 +282,7 @@ def items_for(
         )
     if standard_deviation_level is not None:
         sigma = standard_deviation_limit(sigma, pilot_items, standard_deviation_level)
-    difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
+    difference, power, alpha, alternative = check_plan(difference, power=power, alpha=alpha,
                                           alternative=alternative)  # fmt: skip
     signed = abs(difference) if alternative == "two-sided" else difference
 
@@ -332,7 +335,9 @@ def detectable_difference(
     >>> round(detectable_difference(50, standard_deviation=1.0), 4)
     0.4042
     """
-    sigma, power, alpha = check_settings(standard_deviation, power, alpha, alternative)
+    sigma, power, alpha, alternative = check_settings(
+        standard_deviation, power, alpha, alternative
+    )
     check_items(n_items, 2)
     sign = -1.0 if alternative == "less" else 1.0
 

@@ -119,7 +119,7 @@ def mcnemar_exact_power(
     >>> round(mcnemar_exact_power(234, 0.1, discordant_rate=0.3, method="mid-p"), 4)
     0.8066
     """
-    _, _, alpha = check_settings(1.0, None, alpha, alternative)
+    _, _, alpha, alternative = check_settings(1.0, None, alpha, alternative)
     method = _mcnemar_method(method)
     if method == "asymptotic":
         raise ValueError("`method` must be 'exact' or 'mid-p' for the exact power; got "
@@ -178,7 +178,7 @@ def mcnemar_power(
         return mcnemar_exact_power(n_items, difference, discordant_rate=discordant_rate,
                                    alpha=alpha, alternative=alternative,
                                    method=method)  # fmt: skip
-    _, _, alpha = check_settings(1.0, None, alpha, alternative)
+    _, _, alpha, alternative = check_settings(1.0, None, alpha, alternative)
     psi = _discordant(discordant_rate, difference)
     delta = float(difference) * (-1.0 if alternative == "less" else 1.0)
     if alternative == "two-sided":
@@ -260,7 +260,7 @@ def mcnemar_items_for(
     >>> mcnemar_items_for(0.1, discordant_rate=0.3)
     249
     """
-    difference, power, alpha = check_plan(difference, power=power, alpha=alpha,
+    difference, power, alpha, alternative = check_plan(difference, power=power, alpha=alpha,
                                           alternative=alternative)  # fmt: skip
     method = _mcnemar_method(method)
     psi = _discordant(discordant_rate, difference)
@@ -325,7 +325,7 @@ def mcnemar_detectable_difference(
     >>> mcnemar_detectable_difference(5, discordant_rate=0.3)
     nan
     """
-    _, power, alpha = check_settings(1.0, power, alpha, alternative)
+    _, power, alpha, alternative = check_settings(1.0, power, alpha, alternative)
     method = _mcnemar_method(method)
     check_items(n_items, 1)
     psi = _discordant(discordant_rate)

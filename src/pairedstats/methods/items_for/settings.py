@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from ... import _validation
-from ...core.inference import ALTERNATIVES
 from ...core.power import check_level, check_plan
 from ...core.power_mcnemar import MCNEMAR_METHODS
 from .._shared.compared import Compared, compared
@@ -111,10 +110,10 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     the value received. ``keep`` is accepted as every method's check accepts it: the result
     holds nothing it would keep."""
     found = compared(design, options.baseline, "items_for")
-    alternative = _validation.check_choice(options.alternative, "alternative", ALTERNATIVES)
-    difference, power, alpha = check_plan(
-        options.difference, power=options.power, alpha=options.alpha, alternative=alternative
-    )
+    difference, power, alpha, alternative = check_plan(
+        options.difference, power=options.power, alpha=options.alpha,
+        alternative=options.alternative,
+    )  # fmt: skip
     level = check_level(options.standard_deviation_level)
     mcnemar_method = _validation.check_choice(options.mcnemar_method, "mcnemar_method",
                                               MCNEMAR_METHODS)  # fmt: skip
