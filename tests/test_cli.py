@@ -14,6 +14,7 @@ from tests.data import assert_same_table, unsorted_runs
 import pairedstats
 from pairedstats import cli
 from pairedstats.__main__ import main as module_main
+from pairedstats.cli_figures import figure_kind
 
 RUNS = unsorted_runs()
 TIDY = ["--item", "query", "--system", "run", "--score", "ndcg"]
@@ -768,6 +769,151 @@ def test_the_caveat_under_the_settings_names_the_option(capsys, tmp_path):
         as_result=True,
     )  # fmt: skip
     assert text.strip() == str(expected).replace("adjust= controls", "--adjust controls")
+
+
+# ---------------------------------------------------------------------------- --plot
+#: The commands whose result draws a figure, and the figure (pairedstats.plotting's kinds).
+FIGURES = {"bootstrap": "forest", "friedman": "critical_difference", "mcnemar": "forest",
+           "rank": "ranks", "ranksum": "forest", "signrank": "forest", "signtest": "forest",
+           "tukey-hsd": "pvalues"}  # fmt: skip
+SIGNATURES = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
+
+
+def test_the_commands_with_a_figure_are_those_whose_result_draws_one():
+    got = {spec.command: figure_kind(spec) for spec in cli.registry.SPECS.values()}
+    assert {c: k for c, k in got.items() if k is not None} == FIGURES
+    assert {c for c, k in got.items() if k is None} == {"items-for", "mcs", "report"}
+
+
+def _image(path, fmt):
+    data = path.read_bytes()
+    assert data.startswith(SIGNATURES[fmt]), data[:20]
+    if fmt == "png":  # a whole PNG: its last chunk is IEND
+        assert data[-12:-4] == b"\x00\x00\x00\x00IEND"
+    if fmt == "pdf":
+        assert data.rstrip().endswith(b"%%EOF")
+    if fmt == "svg":
+        assert data.rstrip().endswith(b"</svg>")
+
+
+@pytest.mark.parametrize("command", list(FIGURES))
+def test_plot_writes_the_figure_of_every_command_that_has_one(command, capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    fmt = ["png", "pdf", "svg"][list(FIGURES).index(command) % 3]
+    path = tmp_path / f"figure.{fmt}"
+    argv = [command, *_command_inputs(tmp_path)[command], "--plot", str(path)]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.strip()  # the table is written as without --plot
+    _image(path, fmt)
+    assert path.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("command", ["items-for", "mcs", "report"])
+def test_a_command_without_a_figure_has_no_plot_option(command, capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    assert "--plot" not in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main([command, *_command_inputs(tmp_path)[command], "--plot", "x.png"])
+    assert "unrecognized arguments: --plot" in capsys.readouterr().err
+
+
+def test_plot_writes_one_figure_per_group_when_it_shows_one(capsys, tmp_path, runs_csv):
+    pytest.importorskip("matplotlib")
+    argv = ["friedman", str(runs_csv), *TIDY, "--by", "collection", "--plot",
+            str(tmp_path / "cd.pdf")]  # fmt: skip
+    assert cli.main(argv) == 0
+    collections = list(RUNS["collection"].unique())
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(f"cd-{c}.pdf" for c in collections)
+    for name in written:
+        _image(tmp_path / name, "pdf")
+    assert "one figure per group" in capsys.readouterr().err
+    forest = tmp_path / "forest.png"
+    argv = ["bootstrap", str(runs_csv), *TIDY, "--baseline", "bm25", "--by", "collection",
+            "--n-resamples", "200", "--rng", "1", "--plot", str(forest)]  # fmt: skip
+    assert cli.main(argv) == 0  # the forest plot shows every group in one figure
+    _image(forest, "png")
+
+
+def test_plot_refuses_a_format_it_cannot_write_and_a_missing_matplotlib(
+    capsys, tmp_path, runs_csv, monkeypatch
+):
+    argv = ["friedman", str(runs_csv), *TIDY, "--by", "collection"]
+    line = _error(capsys, [*argv, "--plot", str(tmp_path / "cd.jpeg")])
+    assert "--plot: " in line
+    assert "end the file name in .png, .pdf, .svg" in line
+    line = _error(capsys, [*argv, "--plot", str(tmp_path / "no" / "cd.png")])
+    assert "--plot: no folder" in line
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    line = _error(capsys, [*argv, "--plot", str(tmp_path / "cd.png")])
+    assert line.endswith(
+        "--plot needs matplotlib, an optional extra: python -m pip install 'pairedstats[plot]'"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------- Nemenyi's CD
+def test_friedman_text_prints_nemenyis_critical_difference(capsys, tmp_path, runs_csv):
+    from scipy.stats import studentized_range
+
+    argv = ["friedman", str(runs_csv), *TIDY, "--by", "collection"]
+    assert cli.main([*argv, "--posthoc", "nemenyi"]) == 0
+    text = capsys.readouterr().out
+    k = RUNS["run"].nunique()
+    shown = []
+    for collection in RUNS["collection"].unique():  # Demšar (2006): q_alpha sqrt(k(k+1)/6N)
+        n = RUNS.loc[RUNS["collection"] == collection, "query"].nunique()
+        q = studentized_range.ppf(0.95, k, np.inf) / np.sqrt(2)
+        shown.append(f"{collection}: {q * np.sqrt(k * (k + 1) / (6 * n)):.4g}")
+    line = [x for x in text.splitlines() if x.startswith("Nemenyi's critical difference")]
+    assert line == [
+        f"Nemenyi's critical difference at alpha = 0.05: CD = {'; '.join(shown)} "
+        "(by collection) (mean ranks further apart than CD differ)"
+    ]
+    lines = text.splitlines()
+    assert lines[lines.index(line[0]) - 1].startswith("Mean ranks (1 = best)")
+    assert cli.main(argv) == 0  # Wilcoxon-Holm: no CD
+    assert "critical difference" not in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------- misspelled
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("tukey_hsd", "'tukey-hsd'"), ("tukey", "'tukey-hsd'"), ("Bootstrap", "'bootstrap'"),
+     ("items_for", "'items-for'"), ("sign", "'signrank' or 'signtest'"),
+     ("bootstap", "'bootstrap'")],
+)  # fmt: skip
+@pytest.mark.parametrize("entry", [cli.main, module_main])
+def test_a_misspelled_command_gets_a_suggestion(typed, meant, entry, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        entry([typed, "runs.csv"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        f"pairedstats: error: no command {typed!r}; did you mean {meant}? (the commands: " in err
+    )
+
+
+def test_an_unknown_command_far_from_all_lists_them(capsys):
+    with pytest.raises(SystemExit):
+        module_main(["anova"])
+    err = capsys.readouterr().err
+    assert "no command 'anova' (the commands: bootstrap, friedman" in err
+    assert "did you mean" not in err
+
+
+def test_the_module_help_is_plain_words_and_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        module_main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for markup in ("``", ":mod:", ":func:", "tests/", "test_", ".py"):
+        assert markup not in text
+    starts = [line.split()[0] for line in text.splitlines() if line.startswith("  ") and
+              not line.startswith("   ") and not line.lstrip().startswith("-")]  # fmt: skip
+    assert starts == [*cli.COMMANDS, "compare"]
 
 
 # ---------------------------------------------------------------------------- docs/cli.md

@@ -385,6 +385,66 @@ def test_options_of_a_table_are_not_options_of_compare(capsys):
     with pytest.raises(SystemExit):
         cli.main(_compare("--score", "AP"))
     assert "unrecognized arguments: --score" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        cli.main(["compare", *FILES, "--qrels", str(QRELS), "--measure", "AP"])
-    assert "invalid choice" in capsys.readouterr().err  # METHOD comes first
+
+
+# ---------------------------------------------------------------------------- no METHOD
+def test_without_a_method_compare_reports_the_runs_against_the_first(capsys):
+    given = [*FILES, "--qrels", str(QRELS), "--measure", "AP", "P@5", *FAST, "--format", "csv"]
+    assert cli.main(["compare", *given]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[0] == (
+        "pairedstats compare: no METHOD given: the report of the runs, each marked against the "
+        "first run, 'tfidf' (--baseline NAME for another); for one method's table: pairedstats "
+        "compare METHOD RUN ... (pairedstats compare -h)"
+    )
+    assert cli.main(["compare", "report", *given, "--baseline", "tfidf"]) == 0
+    assert capsys.readouterr().out == out  # the report, against the first file's run
+    frame, _ = evaluate_runs(RUNS, QRELS, ["AP", "P@5"], wide=True)
+    expected = frame.paired.report(
+        item="query", system="run", score=["AP", "P@5"], baseline="tfidf", n_resamples=300,
+        rng=3,
+    )  # fmt: skip
+    assert out.rstrip("\n") == expected.to_frame().to_csv().rstrip("\n")
+    # the text says it too: the baseline in the settings, splade marked better on AP
+    assert cli.main(["compare", *given[:-2]]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "baseline=tfidf" in text[1]
+    assert [line.split()[:2] for line in text if line.startswith("splade")] == [
+        ["splade", "0.958†"]
+    ]
+
+
+def test_without_a_method_the_baseline_and_names_can_be_given(capsys):
+    given = [*FILES, "--qrels", str(QRELS), "--measure", "AP", *FAST]
+    assert cli.main(["compare", *given, "--baseline", "bm25"]) == 0
+    out, err = capsys.readouterr()
+    assert "each marked against 'bm25' (--baseline)" in err.splitlines()[0]
+    assert "baseline=bm25" in out.splitlines()[1]
+    assert cli.main(["compare", *given, "--names", "C", "A", "B"]) == 0
+    out, err = capsys.readouterr()
+    assert "against the first run, 'C'" in err.splitlines()[0]
+    assert "baseline=C" in out.splitlines()[1]
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("bootstrp", "bootstrap"), ("tukey_hsd", "tukey-hsd"), ("Friedman", "friedman")],
+)
+def test_a_misspelled_method_gets_a_suggestion(typed, meant, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["compare", typed, *FILES, "--qrels", str(QRELS), "--measure", "AP"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"compare: no METHOD {typed!r}; did you mean {meant!r}?" in err
+
+
+def test_a_method_named_like_a_run_file_is_the_method(capsys, tmp_path, monkeypatch):
+    """A run file whose name is close to a method's is a run (it exists), not a typo."""
+    monkeypatch.chdir(tmp_path)
+    for path, name in zip(RUNS, ["bootstrp", "bm25", "splade"]):
+        shutil.copy(path, tmp_path / name)
+    argv = ["compare", "bootstrp", "bm25", "splade", "--qrels", str(QRELS), "--measure", "AP"]
+    assert cli.main([*argv, *FAST]) == 0
+    out, err = capsys.readouterr()
+    assert "against the first run, 'bootstrp'" in err
+    assert "baseline=bootstrp" in out

@@ -9,11 +9,14 @@ ranking), on a CSV, Parquet or trec_eval file.
     pairedstats tukey-hsd --trec-eval bm25.txt dense.txt --measure ndcg_cut_10
     pairedstats report --trec-eval bm25.txt dense.txt --measure ndcg_cut_10 P_10 --baseline bm25
     pairedstats rank runs.csv --item query --system run --score ndcg --by collection
+    pairedstats friedman accuracy.csv --item dataset --posthoc nemenyi --plot cd.pdf
     pairedstats compare bootstrap bm25.run dense.run --qrels qrels.txt --measure nDCG@10 AP
 
 ``pairedstats compare METHOD RUN ...`` computes the per-query measures of TREC run files from
 their qrels with ir_measures (an optional extra: ``pip install 'pairedstats[ir]'``), then runs
-the method on them as on any table.
+the method on them as on any table; without a METHOD, the report of the runs, each marked
+against the first run. A misspelled command gets a suggestion (``tukey_hsd``: did you mean
+``tukey-hsd``?); ``--plot FILE`` draws the result's figure, where it has one.
 
 A table is tidy when ``--system`` and ``--score`` are given (one row per item and system),
 and wide otherwise (one row per item, one column per system; ``--item`` names the item
@@ -38,6 +41,14 @@ import warnings
 from pathlib import Path
 
 from . import display
+from .cli_argv import command_argv
+from .cli_figures import (
+    check_plot,
+    critical_difference_lines,
+    figure_kind,
+    plot_help,
+    save_figures,
+)
 from .cli_files import evaluate_runs, read_table, read_trec_eval, read_trec_eval_measures
 from .methods._shared import registry as registry
 
@@ -48,6 +59,10 @@ COMMANDS = tuple(spec.command for spec in registry.SPECS.values())
 
 #: The command that compares TREC runs with any paired method: ``compare METHOD RUN ...``.
 COMPARE = "compare"
+
+#: What ``compare`` does, in one sentence (its help).
+COMPARE_SUMMARY = ("Compare TREC runs on measures computed from their qrels by ir_measures, "
+                   "with any paired method, or report them all.")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- writing
@@ -97,6 +112,9 @@ def _output_options(p: argparse.ArgumentParser, spec) -> None:
                      help="how the result is written (default: text)")  # fmt: skip
     out.add_argument("-o", "--output", metavar="OUT",
                      help="write the result to this file (default: standard output)")  # fmt: skip
+    kind = figure_kind(spec)
+    if kind is not None:
+        out.add_argument("--plot", metavar="FILE", help=plot_help(kind))
 
 
 def _owns_alpha(spec) -> bool:
@@ -235,20 +253,34 @@ def _subcommand(sub, spec, *, runs: bool = False) -> None:
 def _compare_command(sub) -> None:
     """``compare METHOD RUN ... --qrels FILE --measure MEASURE``: one subcommand per paired
     method, with that method's options."""
-    summary = ("Compare TREC runs on measures computed from their qrels by ir_measures, with "
-               "any paired method.")  # fmt: skip
+    summary = COMPARE_SUMMARY
     p = sub.add_parser(
         COMPARE, help=summary, description=summary + " ir_measures is an optional extra: "
         "pip install 'pairedstats[ir]'.",
         epilog="Run 'pairedstats compare METHOD -h' for a method's options: those of "
                "'pairedstats METHOD', with the run files and --qrels, --measure in place of a "
-               "table.",
+               "table. Without a METHOD ('pairedstats compare RUN RUN ... --qrels FILE "
+               "--measure MEASURE'): the report of the runs, each marked against the first run "
+               "(or the run --baseline names), as 'pairedstats compare report'.",
     )  # fmt: skip
     methods = p.add_subparsers(dest="method_command", required=True, metavar="METHOD",
                                title="methods")  # fmt: skip
     for spec in registry.SPECS.values():
         if spec.road == "paired":
             _subcommand(methods, spec, runs=True)
+
+
+def command_lines() -> list[tuple[str, str]]:
+    """Each command with the first sentence of its summary, in plain words.
+
+    Examples
+    --------
+    >>> command_lines()[0]
+    ('bootstrap', 'Paired bootstrap confidence intervals of the differences b minus a.')
+    """
+    specs = registry.SPECS.values()
+    rows = [(spec.command, _first_sentence(_plain(spec.summary))) for spec in specs]
+    return [*rows, (COMPARE, COMPARE_SUMMARY)]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -485,14 +517,56 @@ def _parser(methods: tuple) -> argparse.ArgumentParser:
     return build_parser()
 
 
+def _report_note(args) -> str:
+    """What ``compare`` without a METHOD runs (the first line it writes): the report of the
+    runs, each marked against the first run unless ``--baseline`` names another."""
+    if "baseline" not in vars(args):
+        args.baseline = (args.names or [Path(args.runs[0]).stem])[0]
+        against = f"the first run, {args.baseline!r} (--baseline NAME for another)"
+    else:
+        against = f"{args.baseline!r} (--baseline)"
+    return (
+        f"no METHOD given: the report of the runs, each marked against {against}; for "
+        "one method's table: pairedstats compare METHOD RUN ... (pairedstats compare -h)"
+    )
+
+
+def _text_output(text: str, result, args) -> str:
+    """The text output: the caveat in the command line's words, and Nemenyi's critical
+    difference under the mean ranks of a Friedman result with Nemenyi's post-hoc test."""
+    text = _caveat_in_options(text, result, args.options)
+    extra = critical_difference_lines(result)
+    if not extra:
+        return text
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("Mean ranks")), None)
+    if at is None:
+        return f"{text}\n\n{extra}"
+    return "\n".join([*lines[: at + 1], extra, *lines[at + 1 :]])
+
+
+def _draw(result, args, prefix: str) -> None:
+    """``--plot FILE``: the result's figure, written (one file per group, said on stderr)."""
+    if getattr(args, "plot", None) is None:
+        return
+    written = save_figures(result, args.plot, figure_kind(args.spec))
+    if len(written) > 1:
+        files = ", ".join(str(p) for p in written)
+        print(f"{prefix}: --plot: one figure per group: {files}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status: 0; 2 for an error in the data or the
     options (one line on standard error); 141 when standard output was closed early."""
     parser = _parser(tuple(map(id, registry.SPECS.values())))
+    methods = [spec.command for spec in registry.SPECS.values() if spec.road == "paired"]
+    argv, report = command_argv(argv, [*COMMANDS, COMPARE], methods, parser.error)
     args = parser.parse_args(argv)
     prefix = " ".join(
         ["pairedstats", args.command, *([args.method_command] if args.command == COMPARE else [])]
     )
+    if report:
+        print(f"pairedstats compare: {_report_note(args)}", file=sys.stderr)
 
     def show_warning(message, *_, **__):
         text = _command_line_text(str(message), args.options)
@@ -502,14 +576,16 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = show_warning  # one line, not the package's source lines
         try:
             _check_output(args.output)
+            check_plot(getattr(args, "plot", None))
             result = run(args, parser)
             if getattr(args, "note", None):  # what compare evaluated
                 print(f"{prefix}: {args.note}", file=sys.stderr)
             text = format_result(result, args.format, alpha=_markers_level(args))
             if args.format == "text":
-                text = _caveat_in_options(text, result, args.options)
+                text = _text_output(text, result, args)
             if args.output:
                 Path(args.output).write_text(text + "\n")
+            _draw(result, args, prefix)
         except (ValueError, TypeError, OSError, ImportError) as err:
             message = _command_line_text(_error_text(err), args.options)
             print(f"{prefix}: error: {message}", file=sys.stderr)
