@@ -16,6 +16,8 @@ import sys
 import typing
 from pathlib import Path
 
+from .display import label_text
+
 #: The figure formats ``--plot`` writes, by the file name's extension.
 PLOT_FORMATS = ("png", "pdf", "svg")
 
@@ -97,7 +99,7 @@ def check_plot(path) -> None:
 
 
 def _file_word(key: tuple) -> str:
-    text = "-".join(str(value) for value in key)
+    text = "-".join(label_text(value) for value in key)
     return re.sub(r"[^\w.+-]+", "_", text).strip("_") or "group"
 
 
@@ -146,7 +148,7 @@ def critical_difference_lines(result, alpha: float = 0.05) -> str:
     else:
         names = ", ".join(result.group_names)
         shown = "CD = " + "; ".join(
-            f"{', '.join(str(v) for v in key)}: {cd:.4g}"
+            f"{', '.join(label_text(v) for v in key)}: {cd:.4g}"
             for key, cd in zip(result.group_keys, values)
         )
         shown += f" (by {names})"
