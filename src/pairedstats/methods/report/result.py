@@ -208,8 +208,10 @@ class Report(ReadOnlyResult):
         Decimals of the displays.
     bold_best : bool
         Whether the displays show the best mean per metric in bold.
-    seed_entropy : int
-        The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report).
+    seed_entropy : int or None
+        The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report);
+        None when nothing was drawn at random (McNemar's test or exact Tukey HSD p-values,
+        without ``ranks`` or ``mcs``), and then not printed.
     ranks : dict or None
         With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
         rank sets the report shows.

@@ -1,0 +1,61 @@
+"""What the printouts say: no seed where nothing is drawn, the two best-set answers naming
+each other, the planning table's target column, mean ranks in rank order."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pairedstats  # noqa: F401  (the accessor)
+
+
+def _pass_fail(n=60, seed=5):
+    """Right/wrong of three systems on the same questions, not named in sorted order."""
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    return pd.DataFrame({"zeta": (base < 0.6).astype(int), "alpha": (base < 0.8).astype(int),
+                         "mid": (rng.random(n) < 0.65).astype(int)})  # fmt: skip
+
+
+def test_a_mcnemar_report_draws_nothing_and_prints_no_seed():
+    table = _pass_fail()
+    rep = table.paired.report(test="mcnemar", rng=12345)
+    assert rep.seed_entropy is None
+    assert rep.metadata["seed_entropy"] is None
+    assert "seed_entropy" not in str(rep)
+    assert str(rep).splitlines()[1] == "test=mcnemar, adjust=holm, confidence_level=0.95"
+    assert "seed_entropy" not in rep.to_markdown()
+    # a ranking is a bootstrap: then the seed is recorded and printed
+    ranked = table.paired.report(test="mcnemar", ranks=True, n_resamples=200, rng=12345)
+    assert ranked.seed_entropy == 12345
+    assert "seed_entropy=12345" in str(ranked)
+
+
+def test_exact_tukey_hsd_records_no_seed_and_monte_carlo_does():
+    # 6 items x 3 systems on an integer grid: every p-value is enumerated exactly
+    table = pd.DataFrame({"zeta": [1, 2, 3, 1, 2, 2], "alpha": [2, 3, 3, 2, 3, 1],
+                          "mid": [1, 1, 2, 2, 2, 3]})  # fmt: skip
+    exact = table.paired.tukey_hsd(method="exact", rng=7, as_result=True)
+    assert set(exact.to_dataframe()["pvalue_method"]) == {"exact"}
+    assert "seed_entropy" not in exact.metadata
+    assert "seed_entropy" not in str(exact)
+    # "auto" may draw in another chunk of a sweep: recorded, but printed only when drawn
+    auto = table.paired.tukey_hsd(rng=7, as_result=True)
+    assert auto.metadata["seed_entropy"] == 7
+    assert str(auto).splitlines()[1].split()[:2] == ["system_a", "system_b"]
+    assert "seed_entropy" not in str(auto)
+    drawn = table.paired.tukey_hsd(method="monte-carlo", n_resamples=500, rng=7, as_result=True)
+    assert drawn.metadata["seed_entropy"] == 7
+    assert "seed_entropy=7" in str(drawn)
+    rep = table.paired.report(test="tukey_hsd", rng=7)
+    assert rep.seed_entropy is None
+    assert "seed_entropy" not in str(rep)
+    assert table.paired.report(test="bootstrap", n_resamples=200, rng=7).seed_entropy == 7
+
+
+@pytest.mark.parametrize("method", ["mcnemar", "signtest", "signrank", "friedman"])
+def test_deterministic_methods_record_no_seed(method):
+    table = _pass_fail()
+    if method != "mcnemar":
+        table = table + np.arange(60)[:, None] % 7 / 10
+    frame = getattr(table.paired, method)()
+    assert not any("seed" in key for key in frame.attrs)
