@@ -59,3 +59,24 @@ def test_deterministic_methods_record_no_seed(method):
         table = table + np.arange(60)[:, None] % 7 / 10
     frame = getattr(table.paired, method)()
     assert not any("seed" in key for key in frame.attrs)
+
+
+def test_items_for_names_its_target_and_explains_its_nans():
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame({"zeta": rng.normal(0.5, 0.1, 40), "alpha": rng.normal(0.52, 0.1, 40),
+                          "mid": rng.normal(0.5, 0.1, 40)})  # fmt: skip
+    res = table.paired.items_for(0.02, baseline="zeta", as_result=True)
+    frame = res.to_dataframe()
+    assert "difference" not in frame.columns
+    assert frame["target_difference"].tolist() == [0.02, 0.02]
+    assert frame["method"].tolist() == ["t", "t"]
+    assert frame["discordant_rate_planned"].isna().all()
+    assert str(res).splitlines()[0] == (
+        "Items needed to detect the target difference b - a (the spread observed in the table)"
+    )
+    flips = _pass_fail().paired.items_for(0.1, baseline="zeta")
+    assert flips["method"].tolist() == ["mcnemar", "mcnemar"]
+    assert flips["standard_deviation_planned"].isna().all()
+    assert flips["discordant_rate_planned"].tolist() == flips["discordant_rate"].tolist()
+    notes = " ".join(type(res).__doc__.split("Notes\n    -----")[1].split())
+    assert "NaN in ``standard_deviation_planned``" in notes
