@@ -80,3 +80,29 @@ def test_items_for_names_its_target_and_explains_its_nans():
     assert flips["discordant_rate_planned"].tolist() == flips["discordant_rate"].tolist()
     notes = " ".join(type(res).__doc__.split("Notes\n    -----")[1].split())
     assert "NaN in ``standard_deviation_planned``" in notes
+
+
+def test_mean_ranks_are_in_rank_order_ties_by_label_with_their_letters():
+    # four data sets; "mid" and "beta" tie on every one (equal mean rank)
+    scores = {"zeta": [0.2, 0.3, 0.1, 0.2], "mid": [0.5, 0.6, 0.4, 0.7],
+              "omega": [0.9, 0.8, 0.9, 0.95], "beta": [0.5, 0.6, 0.4, 0.7]}  # fmt: skip
+    table = pd.DataFrame(scores)
+    res = table.paired.friedman(posthoc="nemenyi", as_result=True)
+    ranks = res.mean_ranks()
+    assert ranks["system"].tolist() == ["omega", "beta", "mid", "zeta"]
+    assert ranks["mean_rank"].tolist() == [1.0, 2.5, 2.5, 4.0]
+    # each row's letters are those of the cliques that hold its label
+    found = res.cliques()
+    for system, letters in zip(ranks["system"], ranks["cliques"], strict=True):
+        want = "".join("abcdefgh"[c] for c, clique in enumerate(found) if system in clique)
+        assert letters == want
+    # losses: the lowest score ranks first, and the same labels carry the same numbers
+    losses = table.paired.friedman(posthoc="nemenyi", lower_is_better=True, as_result=True)
+    flipped = losses.mean_ranks()
+    assert flipped["system"].tolist() == ["zeta", "beta", "mid", "omega"]
+    assert dict(zip(flipped["system"], flipped["mean_rank"])) == {
+        "zeta": 1.0, "beta": 2.5, "mid": 2.5, "omega": 4.0}  # fmt: skip
+    # the printout shows the same order
+    text = str(res).split("(1 = best)")[1]
+    assert [text.index(s) for s in ("omega", "beta", "mid", "zeta")] == sorted(
+        text.index(s) for s in ("omega", "beta", "mid", "zeta"))  # fmt: skip
