@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import pairedstats  # noqa: F401  (the accessor)
+import pairedstats
 
 
 def _pass_fail(n=60, seed=5):
@@ -106,3 +106,47 @@ def test_mean_ranks_are_in_rank_order_ties_by_label_with_their_letters():
     text = str(res).split("(1 = best)")[1]
     assert [text.index(s) for s in ("omega", "beta", "mid", "zeta")] == sorted(
         text.index(s) for s in ("omega", "beta", "mid", "zeta"))  # fmt: skip
+
+
+def _runs():
+    return pairedstats.datasets.load_runs().query("collection == 'msmarco'")
+
+
+def test_rank_and_mcs_printouts_name_each_other_and_their_default_levels():
+    from pairedstats.methods._shared.registry import SPECS
+    from pairedstats.methods.mcs.result import RANK_DEFAULT_LEVEL
+    from pairedstats.methods.rank.result import MCS_DEFAULT_LEVEL
+
+    default = {
+        name: next(k.default for k in SPECS[name].keywords if k.name == "confidence_level")
+        for name in ("rank", "mcs")
+    }
+    assert (default["rank"], default["mcs"]) == (RANK_DEFAULT_LEVEL, MCS_DEFAULT_LEVEL)
+    assert default == {"rank": 0.95, "mcs": 0.9}
+    keys = dict(item="query", system="run", score="ndcg", n_resamples=500, rng=1)
+    ranks = _runs().paired.rank(**keys, as_result=True)
+    assert str(ranks).splitlines()[2] == (
+        "may_be_best: the rank set contains 1 at 0.95 (simultaneous); the model confidence "
+        "set (mcs) is another answer, at its own level (0.9 by default), and need not agree"
+    )
+    marginal = _runs().paired.rank(**keys, simultaneous=False, confidence_level=0.8,
+                                   as_result=True)  # fmt: skip
+    assert marginal.other_answer().startswith("may_be_best: the rank set contains 1 at 0.8 "
+                                              "(marginal); ")  # fmt: skip
+    best = _runs().paired.mcs(**keys, as_result=True)
+    assert str(best).splitlines()[2] == (
+        "in_set: the model confidence set at 0.9; the rank sets' may_be_best (rank) is another "
+        "answer, at its own level (0.95 simultaneous by default), and need not agree"
+    )
+    assert repr(best).splitlines()[3] == str(best).splitlines()[2]
+    # the report that shows both says they are two answers at its one level
+    rep = _runs().paired.report(**keys, ranks=True, mcs=True, confidence_level=0.9)
+    line = (
+        "A rank set from 1 and \u22c4 are two answers to which system may be best, both at "
+        "0.9 here: they need not agree (alone, rank and mcs default to 0.95 and 0.9)."
+    )
+    assert str(rep).splitlines()[-1] == line
+    assert rep.to_markdown().rstrip().endswith(line)
+    assert line.replace("\u22c4", "$\\diamond$") in rep.notes(latex=True)
+    alone = _runs().paired.report(**keys, ranks=True)
+    assert "two answers" not in str(alone)
