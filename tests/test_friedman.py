@@ -172,9 +172,7 @@ def test_the_diagram_draws_demsar_figure_1(best):
     # the two cliques share C4.5+cf: each bar at its own height marks its own members
     bars = {line.get_ydata()[0]: line for line in lines["clique"]}
     assert len(bars) == 2
-    dots = {
-        tuple(line.get_ydata())[0]: sorted(line.get_xdata()) for line in lines["clique-member"]
-    }
+    dots = {line.get_ydata()[0]: sorted(line.get_xdata()) for line in lines["clique-member"]}
     assert set(dots) == set(bars)
     for y, line in bars.items():
         assert (dots[y][0], dots[y][-1]) == tuple(sorted(line.get_xdata()))
