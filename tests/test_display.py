@@ -247,8 +247,9 @@ def test_a_ranking_printed_highest_first_lists_the_highest_first(lower_is_better
     lines = str(res).splitlines()
     order = "lowest" if lower_is_better else "highest"
     assert f"by mean ({order} first)" in lines[0]
-    rows = [line.split() for line in lines[4:]]
-    assert lines[3].split()[:4] == ["collection", "system", "mean", "rank"]
+    assert lines[2].startswith("may_be_best: the rank set contains 1 at 0.95 (simultaneous)")
+    rows = [line.split() for line in lines[5:]]
+    assert lines[4].split()[:4] == ["collection", "system", "mean", "rank"]
     expected = ["alpha", "zeta", "mid"] if lower_is_better else ["mid", "zeta", "alpha"]
     for collection in ("trec", "msmarco"):
         part = [row for row in rows if row[0] == collection]

@@ -169,7 +169,13 @@ def test_the_diagram_draws_demsar_figure_1(best):
     expected = sorted((min(mean[s] for s in c), max(mean[s] for s in c))
                       for c in res.cliques(0.10))  # fmt: skip
     assert spans == expected
-    assert "clique-member" not in lines  # Nemenyi's cliques are runs of adjacent ranks
+    # the two cliques share C4.5+cf: each bar at its own height marks its own members
+    bars = {line.get_ydata()[0]: line for line in lines["clique"]}
+    assert len(bars) == 2
+    dots = {line.get_ydata()[0]: sorted(line.get_xdata()) for line in lines["clique-member"]}
+    assert set(dots) == set(bars)
+    for y, line in bars.items():
+        assert (dots[y][0], dots[y][-1]) == tuple(sorted(line.get_xdata()))
     # the critical difference at 0.10: 1.12
     (cd,) = lines["critical-difference"]
     assert abs(np.diff(cd.get_xdata())[0]) == pytest.approx(res.critical_difference(0.10)[0])
@@ -190,8 +196,9 @@ def test_the_diagram_of_another_test_has_no_cd_and_marks_a_clique_that_skips():
     fig = res.plot()
     _, lines, _ = _elements(fig)
     assert "critical-difference" not in lines
-    (members,) = lines["clique-member"]
-    assert sorted(members.get_xdata()) == [1.25, 2.5]
+    # the cliques share b: each bar marks its own members, a and b, then c and b
+    members = sorted(sorted(line.get_xdata()) for line in lines["clique-member"])
+    assert members == [[1.25, 2.5], [2.25, 2.5]]
     matplotlib.pyplot.close(fig)
 
 

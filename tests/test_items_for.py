@@ -64,7 +64,7 @@ def test_scores_not_0_1_follow_statsmodels_ttestpower(plan):
         assert mine["n_items_needed"] == max(2, math.ceil(row.nobs - 1e-9))
         assert mine["detectable_difference"] == pytest.approx(row.detectable_difference,
                                                               rel=1e-6)  # fmt: skip
-        planned = (mine["difference"], mine["power"], mine["alpha"], mine["alternative"])
+        planned = (mine["target_difference"], mine["power"], mine["alpha"], mine["alternative"])
         assert planned == tuple(plan)
 
 

@@ -265,3 +265,40 @@ def test_rank_intervals_draw_each_system_s_set_by_its_label(tmp_path):
                 item="query", system="run", score="ndcg", n_resamples=50, rng=1, as_result=True
             )
         )
+
+
+def test_overlapping_cliques_are_drawn_apart_each_over_its_own_members():
+    # Nemenyi at 0.05 on 20 data sets: three cliques, each overlapping the next (names not
+    # in sorted order, nor in rank order)
+    names = ["kappa", "beta", "zulu", "alpha", "mu"]
+    rng = np.random.default_rng(10)
+    x = rng.normal(size=(20, 5)) + np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    res = pairedstats.friedman(x, systems=names, posthoc="nemenyi")
+    mean = dict(zip(names, res.mean_rank[0].tolist()))
+    assert mean == {"kappa": 4.2, "beta": 3.65, "zulu": 2.9, "alpha": 1.85, "mu": 2.4}
+    cliques = res.cliques()
+    assert cliques == [frozenset({"alpha", "mu", "zulu"}), frozenset({"mu", "zulu", "beta"}),
+                       frozenset({"zulu", "beta", "kappa"})]  # fmt: skip
+    fig = plotting.critical_difference(res)
+    ax = fig.axes[0]
+    bars = [line for line in ax.get_lines() if line.get_gid() == "clique"]
+    dots = [line for line in ax.get_lines() if line.get_gid() == "clique-member"]
+    heights = [float(bar.get_ydata()[0]) for bar in bars]
+    assert len(set(heights)) == 3  # one row per clique
+    gaps = np.diff(sorted(heights))
+    assert gaps.tolist() == pytest.approx([gaps[0]] * len(gaps))
+    # the gap between two bars, in points, clears the bars' own width
+    points = np.diff(ax.transData.transform([(1, heights[0]), (1, heights[1])])[:, 1])[0]
+    points = abs(points) * 72 / fig.dpi
+    assert points > 2 * bars[0].get_linewidth()
+    for bar, clique in zip(bars, cliques, strict=True):
+        ranks = sorted(mean[s] for s in clique)
+        assert sorted(bar.get_xdata().tolist()) == [ranks[0], ranks[-1]]
+        assert bar.get_solid_capstyle() == "butt"  # the bar ends at its members' ranks
+        (own,) = [d for d in dots if d.get_ydata()[0] == bar.get_ydata()[0]]
+        assert sorted(own.get_xdata().tolist()) == ranks
+    # each name is still joined to its own mean rank
+    for line in ax.get_lines():
+        if line.get_gid() == "system-line":
+            assert line.get_xdata()[0] == mean[line.get_label()]
+    plt.close(fig)

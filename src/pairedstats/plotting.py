@@ -404,7 +404,7 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
 
 # ------------------------------------------------------------- critical-difference diagram
 #: Heights of the diagram, in text rows (about 1.5 times the font size each).
-_CD_ROW, _CD_NAME_ROW, _CD_CLIQUE_ROW = 1.5, 1.0, 0.45
+_CD_ROW, _CD_NAME_ROW, _CD_CLIQUE_ROW = 1.5, 1.0, 0.7
 
 
 def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None, width=6.0,
@@ -417,8 +417,10 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     which differs at ``alpha`` (:meth:`~pairedstats.FriedmanResult.cliques`; a system that
     differs from every other has no bar). With ``posthoc="nemenyi"`` the critical
     difference at ``alpha`` is drawn above the axis: two systems further apart than it
-    differ. A clique of another test that skips a system lying between its members (possible
-    with ``"wilcoxon-holm"`` and ``"conover"``) marks its members with dots on its bar.
+    differ. Each clique's bar has a row of its own, a gap apart from the next. When
+    cliques overlap (a system in two of them), or a clique of another test skips a system
+    lying between its members (possible with ``"wilcoxon-holm"`` and ``"conover"``), every
+    bar marks its members with dots, so that each clique reads on its own.
 
     Parameters
     ----------
@@ -447,7 +449,8 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
         elements carry ids (``get_gid()``): ``"axis"`` (the line from 1 to ``k``),
         ``"system"`` (each name, a text) and ``"system-line"`` (its line, starting at its
         mean rank, labelled with the name), ``"clique"`` (one bar per clique, from its
-        members' lowest to highest mean rank), ``"critical-difference"`` (the CD bar).
+        members' lowest to highest mean rank, each at its own height), ``"clique-member"``
+        (the dots of a bar's members, at its height), ``"critical-difference"`` (the CD bar).
     """
     _require(result, "cliques", "a critical-difference diagram")
     alpha = check_alpha(alpha)
@@ -473,12 +476,14 @@ def critical_difference(result, *, group=None, alpha=0.05, best="right", ax=None
     ax.set_yticks([])
     _cd_axis(ax, k, cd, fontsize)
     index = {s: i for i, s in enumerate(result.systems)}
+    overlap = any(a & b for c, a in enumerate(cliques) for b in cliques[c + 1 :])
     for c, clique in enumerate(cliques):
         _cd_clique(
             ax,
             [mean[index[s]] for s in clique],
             np.delete(mean, [index[s] for s in clique]),
             -_CD_CLIQUE_ROW * (c + 1),
+            overlap,
         )
     _cd_names(ax, result.systems, mean, first, best, fontsize)
     _cd_limits(ax, k, best, (bottom, top))
@@ -507,14 +512,14 @@ def _cd_axis(ax, k: int, cd, fontsize) -> None:
                 gid="critical-difference-label")  # fmt: skip
 
 
-def _cd_clique(ax, members, others, y: float) -> None:
-    """A clique's bar from its lowest to its highest mean rank; dots on its members when a
-    system outside it lies between them."""
+def _cd_clique(ax, members, others, y: float, overlap: bool) -> None:
+    """A clique's bar from its lowest to its highest mean rank; dots on its members when
+    cliques ``overlap`` or a system outside it lies between them."""
     low, high = min(members), max(members)
-    ax.plot([low, high], [y, y], color="k", linewidth=3.0, solid_capstyle="round",
+    ax.plot([low, high], [y, y], color="k", linewidth=3.0, solid_capstyle="butt",
             gid="clique", zorder=3)  # fmt: skip
-    if np.any((others > low) & (others < high)):
-        ax.plot(members, [y] * len(members), "o", color="k", markersize=4, gid="clique-member",
+    if overlap or np.any((others > low) & (others < high)):
+        ax.plot(members, [y] * len(members), "o", color="k", markersize=6, gid="clique-member",
                 zorder=3)  # fmt: skip
 
 

@@ -196,7 +196,9 @@ class FriedmanResult(ComparisonResult):
         return frame
 
     def mean_ranks(self, alpha: float = 0.05):
-        """Each system's mean rank, one row per group and system (in system order).
+        """Each system's mean rank, one row per group and system, best first: by mean rank
+        (1 = best, with ``lower_is_better`` the lowest score), systems of equal mean rank by
+        their label.
 
         Parameters
         ----------
@@ -209,17 +211,29 @@ class FriedmanResult(ComparisonResult):
             The group keys, then ``system, mean_rank, cliques``: ``cliques`` gives each
             clique (:meth:`cliques`) a letter, ``a`` to the one of the best mean rank; two
             systems share a letter exactly when no test tells them apart.
-        """
 
+        Examples
+        --------
+        >>> import pairedstats
+        >>> scores = [[0.9, 0.7, 0.8], [0.8, 0.6, 0.9], [0.7, 0.5, 0.6], [0.9, 0.4, 0.8]]
+        >>> res = pairedstats.friedman(scores, systems=["zeta", "alpha", "mid"])
+        >>> res.mean_ranks()["system"].tolist()
+        ['zeta', 'mid', 'alpha']
+        """
         k = len(self.systems)
         data = self._group_frame(k)
-        data["system"] = np.tile(label_array(self.systems), len(self.group_keys))
-        data["mean_rank"] = np.asarray(self.mean_rank).reshape(-1).copy()
+        mean = np.asarray(self.mean_rank, dtype=float)
+        order = [sorted(range(k), key=lambda i: (mean[g, i], _label_key(self.systems[i])))
+                 for g in range(len(self.group_keys))]  # fmt: skip
+        systems = label_array(self.systems)
+        data["system"] = np.concatenate([systems[o] for o in order]) if order else systems[:0]
+        data["mean_rank"] = np.concatenate([mean[g, o] for g, o in enumerate(order)]) \
+            if order else mean.reshape(-1)  # fmt: skip
         letters = []
-        for g in range(len(self.group_keys)):
+        for g, o in enumerate(order):
             found = self._cliques(alpha, g)
             letters += ["".join(display._letter(c) for c, clique in enumerate(found)
-                                if s in clique) for s in self.systems]  # fmt: skip
+                                if self.systems[i] in clique) for i in o]  # fmt: skip
         data["cliques"] = letters
         return labelled_frame(data, (*self.group_names, "system"), self.metadata)
 
@@ -254,3 +268,10 @@ class FriedmanResult(ComparisonResult):
             "Mean ranks (1 = best); systems that share a letter form a clique at alpha = 0.05",
             ranks.to_string(index=False), pairs.to_string(index=False),
         ])  # fmt: skip
+
+
+def _label_key(label) -> tuple:
+    """The order of labels of equal mean rank: numbers by value, then text."""
+    if isinstance(label, int | float | np.number) and not isinstance(label, bool):
+        return (0, float(label), "")
+    return (1, 0.0, str(label))

@@ -55,7 +55,7 @@ def _plan(pair: np.ndarray, tie: float, s: Settings) -> tuple[dict, list[str]]:
     n = d.size
     level = s.standard_deviation_level
     plan = dict(power=s.power, alpha=s.alpha, alternative=s.alternative)
-    row = dict(n_items=n, difference=s.difference, standard_deviation=np.std(d, ddof=1),
+    row = dict(n_items=n, target_difference=s.difference, standard_deviation=np.std(d, ddof=1),
                **plan)  # fmt: skip
     if np.isin(pair, (0.0, 1.0)).all():  # pass/fail: McNemar's test, s.mcnemar_method
         discordant = int(np.count_nonzero(d))

@@ -15,6 +15,9 @@ __all__ = ["MCSResult"]
 
 _COLUMNS = ("mean", "in_set", "mcs_pvalue", "eliminated")
 _STATISTIC = {"max": "T_max", "range": "T_R"}
+#: The rank sets' default level, which the printout names (the registry's tests check it
+#: against ``rank``'s signature).
+RANK_DEFAULT_LEVEL = 0.95
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,7 +100,20 @@ class MCSResult(SystemTable):
                                    count=("eliminated",), pvalue=("mcs_pvalue",),
                                    bounds={"mcs_pvalue": bound})  # fmt: skip
         shown["eliminated"] = ["-" if v == "NaN" else v for v in shown["eliminated"]]
-        return f"{head}\n{settings}\n\n{shown.to_string(index=False)}"
+        return f"{head}\n{settings}\n{self.other_answer()}\n\n{shown.to_string(index=False)}"
+
+    def other_answer(self) -> str:
+        """The printout's line that names the other "may be best" answer: the rank sets'
+        ``may_be_best`` (:class:`~pairedstats.RankResult`), at its own level.
+
+        Returns
+        -------
+        str
+        """
+        level = self.metadata.get("confidence_level", 0.9)
+        return (f"in_set: the model confidence set at {level:g}; the rank sets' may_be_best "
+                f"(rank) is another answer, at its own level ({RANK_DEFAULT_LEVEL:g} "
+                "simultaneous by default), and need not agree")  # fmt: skip
 
     def __repr__(self) -> str:
         shape = f"{len(self.group_keys)} group(s) x {len(self.systems)} systems"

@@ -13,6 +13,9 @@ from .._shared.results import SystemTable
 __all__ = ["RankResult"]
 
 _COLUMNS = ("mean", "rank", "rank_low", "rank_high", "may_be_best")
+#: The model confidence set's default level, which the printout names (the registry's
+#: tests check it against ``mcs``'s signature).
+MCS_DEFAULT_LEVEL = 0.9
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,7 +87,21 @@ class RankResult(SystemTable):
         group = np.repeat(np.arange(len(self.group_keys)), len(self.systems))
         frame = frame.iloc[np.lexsort((self.columns["rank"], group))]
         table = display.text_cells(frame, _COLUMNS).to_string(index=False)
-        return f"{head}\n{settings}\n\n{table}"
+        return f"{head}\n{settings}\n{self.other_answer()}\n\n{table}"
+
+    def other_answer(self) -> str:
+        """The printout's line that names the other "may be best" answer: the model
+        confidence set (:class:`~pairedstats.MCSResult`), at its own level.
+
+        Returns
+        -------
+        str
+        """
+        m = self.metadata
+        kind = "simultaneous" if m.get("simultaneous", True) else "marginal"
+        return (f"may_be_best: the rank set contains 1 at {m.get('confidence_level', 0.95):g} "
+                f"({kind}); the model confidence set (mcs) is another answer, at its own "
+                f"level ({MCS_DEFAULT_LEVEL:g} by default), and need not agree")  # fmt: skip
 
     def __repr__(self) -> str:
         shape = f"{len(self.group_keys)} group(s) x {len(self.systems)} systems"

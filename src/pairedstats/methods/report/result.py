@@ -208,8 +208,10 @@ class Report(ReadOnlyResult):
         Decimals of the displays.
     bold_best : bool
         Whether the displays show the best mean per metric in bold.
-    seed_entropy : int
-        The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report).
+    seed_entropy : int or None
+        The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report);
+        None when nothing was drawn at random (McNemar's test or exact Tukey HSD p-values,
+        without ``ranks`` or ``mcs``), and then not printed.
     ranks : dict or None
         With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
         rank sets the report shows.
@@ -315,6 +317,10 @@ class Report(ReadOnlyResult):
             lines.append(f"{shown}: in the metric's {self.confidence_level:g} best set (model "
                          f"confidence set, {stat}), which holds the truly best system(s) with "
                          f"probability about {self.confidence_level:g}.")  # fmt: skip
+        if self.ranks is not None and self.mcs is not None:
+            lines.append(f"A rank set from 1 and {shown} are two answers to which system may "
+                         f"be best, both at {self.confidence_level:g} here: they need not "
+                         "agree (alone, rank and mcs default to 0.95 and 0.9).")  # fmt: skip
         if bold:
             lines.append(f"Bold: {self._best_words(latex)} of each metric.")
         return lines

@@ -30,8 +30,16 @@ def run(s: Settings) -> Report:
         results=results, baseline=s.baseline, test=s.test, adjust=s.adjust,
         confidence_level=s.confidence_level, n_resamples=s.n_resamples,
         lower_is_better=s.lower_is_better, digits=s.digits, bold_best=s.bold_best,
-        seed_entropy=s.rng, ranks=ranks, mcs=mcs,
+        seed_entropy=s.rng if _drew(results, ranks, mcs) else None, ranks=ranks, mcs=mcs,
     )  # fmt: skip
+
+
+def _drew(results: dict, ranks, mcs) -> bool:
+    """Whether the report drew at random: a ranking or best set (bootstrap), or a test
+    that recorded and printed a seed (McNemar's test and exact Tukey HSD draw nothing)."""
+    drawn = (r.metadata.get("seed_entropy") is not None and "seed_entropy" in r.printed_metadata
+             for r in results.values())  # fmt: skip
+    return ranks is not None or mcs is not None or any(drawn)
 
 
 def _per_metric(s: Settings, name: str) -> dict:

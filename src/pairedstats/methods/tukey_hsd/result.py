@@ -92,7 +92,14 @@ class TukeyHSDResult(PValueRule, ComparisonResult):
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_low", "pvalue_high")
     summary_columns: ClassVar[tuple[str, ...]] = ("mean_a", "mean_b", "difference", "pvalue")
     title: ClassVar[str] = "Randomized Tukey HSD"
-    printed_metadata: ClassVar[tuple[str, ...]] = ("n_resamples", "seed_entropy")
+
+    @property
+    def printed_metadata(self) -> tuple[str, ...]:
+        """The trials and the seed, printed only when a p-value was drawn (a row computed
+        by Monte Carlo); exact p-values draw nothing. (With ``method="auto"`` the metadata
+        keeps both, so that the exact and the Monte Carlo chunks of a sweep share them.)"""
+        drawn = bool(np.any(np.asarray(self.n_resamples) > 0))
+        return ("n_resamples", "seed_entropy") if drawn else ()
 
     def monte_carlo_pvalues(self) -> tuple[MonteCarloPValue | None, ...]:
         """One :class:`MonteCarloPValue` per row of :meth:`to_dataframe` (None if exact)."""

@@ -245,6 +245,8 @@ class TukeyHSDRun:
         meta = self._settings.metadata(
             missing=design.missing, score_precision=design.precision, confidence_level=0.95
         )
+        if self._settings.method == "exact":  # the call never draws: no seed to re-run
+            meta.pop("seed_entropy", None)
         return TukeyHSDResult(
             **comparison_labels(design, self._pairs), metadata=meta, **out.arrays,
         )  # fmt: skip
