@@ -7,6 +7,8 @@ the sorted and the given order agree. The bundled runs name their systems in sor
 so the tests read them through :data:`RUNS`, whose rows put the systems in another order.
 """
 
+import re
+
 import numpy as np
 from scipy import stats
 
@@ -51,20 +53,76 @@ def integer_folds():
     return pd.DataFrame(rows, columns=["fold", "item", "system", "score"])
 
 
-def run_page(path, min_examples: int):
-    """Run a docs page's ``>>>`` lines as one doctest (a fresh namespace, the page's order),
-    every printed output compared with the page (``NORMALIZE_WHITESPACE``, ``ELLIPSIS``);
-    fail naming how many examples differ."""
-    import doctest
+#: A fenced code block of a docs page: its language and its code.
+FENCE = re.compile(r"^```([a-z]*)\n(.*?)^```", re.M | re.S)
+#: The comment that marks the next code block as illustrative, not run, with its reason.
+NOT_RUN = re.compile(r"<!--\s*not run:\s*(\S.*?)\s*-->\s*$", re.S)
+
+
+def page_blocks(path):
+    """The code a docs page runs, in the page's order: ``("doctest", code, line)`` for a block
+    of ``>>>`` lines, ``("python", code, line)`` for a ```python block; a block right after a
+    ``<!-- not run: reason -->`` comment is left out (``("not run", reason, line)``)."""
     from pathlib import Path
 
+    text = Path(path).read_text(encoding="utf-8")
+    blocks = []
+    for match in FENCE.finditer(text):
+        language, code = match.groups()
+        line = text.count("\n", 0, match.start()) + 1
+        marked = NOT_RUN.search(text[: match.start()].rstrip().rsplit("\n\n", 1)[-1])
+        if any(row.startswith(">>> ") for row in code.splitlines()):
+            kind = "doctest"
+        elif language == "python":
+            kind = "python"
+        else:
+            continue
+        blocks.append(("not run", marked.group(1), line) if marked else (kind, code, line))
+    return blocks
+
+
+def run_page(path, min_examples: int = 0):
+    """Run a docs page's code as a reader does after installing the package: from a fresh
+    temporary working directory outside the repository (so that no repository path can
+    help), its ``>>>`` blocks and ```python blocks in the page's order in one namespace.
+    Every printed output of a ``>>>`` line is compared with the page (``NORMALIZE_WHITESPACE``,
+    ``ELLIPSIS``); a ```python block must run without an error. Fail naming the block."""
+    import doctest
+    import os
+    import tempfile
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     path = Path(path)
-    test = doctest.DocTestParser().get_doctest(path.read_text(), {}, path.name, str(path), 0)
-    assert len(test.examples) > min_examples
+    parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    runner.run(test, clear_globs=True)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples differ"
+    namespace = {"__name__": "__guide__"}
+    examples = 0
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="guide-") as workdir:
+        os.chdir(workdir)
+        try:
+            for kind, code, line in page_blocks(path):
+                where = f"{path.name}, the block at line {line}"
+                if kind == "doctest":
+                    test = parser.get_doctest(code, {}, where, str(path), line)
+                    test.globs = namespace  # get_doctest copies: the page shares one
+                    examples += len(test.examples)
+                    result = runner.run(test, clear_globs=False)
+                    assert result.failed == 0, f"{where}: {result.failed} examples differ"
+                elif kind == "python":
+                    try:
+                        exec(compile(code, where, "exec"), namespace)
+                    except Exception as error:
+                        raise AssertionError(f"{where} fails: {error!r}") from error
+        finally:
+            os.chdir(here)
+            plt.close("all")
+    assert examples >= min_examples, f"{path.name}: {examples} examples"
 
 
 def assert_same_table(got, expected) -> None:

@@ -1,13 +1,19 @@
 """Build the documentation site with warnings as errors, as CI's check of the docs.
 
-The sources (``docs/`` and ``notebooks/``) are copied to a temporary directory first, so
-the build's generated API stubs (``docs/generated/``) never land in the checkout. The
-notebooks are not executed by the build (``nb_execution_mode = "off"``): their committed
-outputs are shown, and ``tests/test_notebooks.py`` executes them.
+The build is the README's own command (parsed from README.md, run as a fresh process) on a
+copy of the checkout's tracked files (``git ls-files``) in a temporary directory: a fresh
+clone, so that neither untracked build output nor the checkout's ``docs/generated/`` can
+help, and the API stubs it writes never land in the checkout. The notebooks
+(``docs/notebooks/``) are not executed by the build (``nb_execution_mode = "off"``): their
+committed outputs are shown, and ``tests/test_notebooks.py`` executes them.
 """
 
+import os
+import re
+import shlex
 import shutil
-import warnings
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +23,6 @@ pytest.importorskip("myst_nb")
 pytest.importorskip("numpydoc")
 pytest.importorskip("sphinx_autosummary_accessors")
 pytest.importorskip("pydata_sphinx_theme")
-
-from sphinx.cmd.build import build_main
 
 pytestmark = pytest.mark.slow  # the docs build: `pytest -m "not slow"` leaves it out
 
@@ -48,25 +52,50 @@ PAGES = [
 ]  # fmt: skip
 
 
+def readme_docs_command() -> str:
+    """The one Sphinx command of README.md (every mention of it spelled the same)."""
+    found = set(re.findall(r"`(python -m sphinx [^`]*)`", (ROOT / "README.md").read_text()))
+    assert len(found) == 1, f"README.md should give one docs command, not {sorted(found)}"
+    return found.pop()
+
+
+def fresh_checkout(dest: Path) -> Path:
+    """Copy the checkout's tracked files (``git ls-files``) to ``dest``: a fresh clone's tree."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                            check=True).stdout.decode()  # fmt: skip
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.exists() or source.is_symlink():  # a file deleted but not yet staged: skip
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name, follow_symlinks=False)
+    return dest
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    src = tmp_path_factory.mktemp("docs-src")
-    shutil.copytree(ROOT / "docs", src / "docs", ignore=shutil.ignore_patterns(
-        "_build", "generated", "notebooks"))  # fmt: skip
-    shutil.copytree(ROOT / "notebooks", src / "docs" / "notebooks")
-    out = src / "html"
-    with warnings.catch_warnings():
-        # Python warnings of the doc tool chain are not the docs' warnings (Sphinx's own
-        # warnings are errors through -W)
-        warnings.simplefilter("ignore")
-        status = build_main(["-W", "--keep-going", "-q", "-b", "html", str(src / "docs"),
-                             str(out)])  # fmt: skip
-    return status, out, src / "docs"
+    checkout = fresh_checkout(tmp_path_factory.mktemp("checkout"))
+    command = shlex.split(readme_docs_command())
+    assert command[:3] == ["python", "-m", "sphinx"]
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}  # Python warnings are not Sphinx's
+    done = subprocess.run([sys.executable, *command[1:]], cwd=checkout, env=env,
+                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    out = checkout / command[-1]
+    return done, out, checkout / "docs"
 
 
-def test_build_has_no_warnings(site):
-    status, _, _ = site
-    assert status == 0
+def test_readme_gives_one_docs_command_used_everywhere():
+    command = readme_docs_command()
+    assert command == "python -m sphinx -W --keep-going -b html docs docs/_build/html"
+    for path in ("docs/conf.py", "docs/screenshot.py"):
+        assert command in (ROOT / path).read_text(), path
+    assert "docs/_build`" not in (ROOT / "README.md").read_text()  # one output folder
+
+
+def test_readme_docs_command_passes_on_a_fresh_checkout(site):
+    done, _, _ = site
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
 
 
 @pytest.mark.parametrize("page", PAGES)

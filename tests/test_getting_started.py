@@ -1,5 +1,6 @@
-"""The getting-started page runs as shown: its ``>>>`` lines are executed as one doctest (a
-fresh namespace, the page's order) and every printed output is compared with the page
+"""The getting-started page runs as shown: its ``>>>`` lines and ```python blocks are run
+in one fresh namespace, in the page's order, from a temporary folder outside the repository
+(:func:`tests.data.run_page`), and every printed output is compared with the page
 (``NORMALIZE_WHITESPACE``, ``ELLIPSIS``). Its code lines fit in 88 characters, so that the
 docs theme shows them without clipping. It trains scikit-learn classifiers and draws
 bootstrap resamples (a few seconds): marked slow.

@@ -1,6 +1,7 @@
-"""The worked example of ``docs/leaderboard.md`` runs as shown: its ``>>>`` lines are
-executed as one doctest (a fresh namespace, the page's order) and every printed output is
-compared with the page. It ranks 120 models three ways (about 15 s): marked slow."""
+"""The worked example of ``docs/leaderboard.md`` runs as shown: its ``>>>`` lines and
+```python blocks are run in one fresh namespace, in the page's order, from a temporary folder
+outside the repository (:func:`tests.data.run_page`), and every printed output is compared
+with the page. It ranks 120 models three ways (about 15 s): marked slow."""
 
 from pathlib import Path
 

@@ -1,7 +1,8 @@
-"""The worked example of ``docs/passfail.md`` runs as shown: its ``>>>`` lines are executed
-as one doctest (a fresh namespace, the page's order) and every printed output is compared
-with the page (``NORMALIZE_WHITESPACE``, ``ELLIPSIS``). It trains scikit-learn classifiers
-(a few seconds): marked slow.
+"""The worked example of ``docs/passfail.md`` runs as shown: its ``>>>`` lines and ```python
+blocks are run in one fresh namespace, in the page's order, from a temporary folder outside the
+repository (:func:`tests.data.run_page`), and every printed output is compared with the page
+(``NORMALIZE_WHITESPACE``, ``ELLIPSIS``). It trains scikit-learn classifiers (a few seconds):
+marked slow.
 """
 
 from pathlib import Path
