@@ -2,11 +2,15 @@
 
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (CI builds it in
 ``tests/test_docs.py``). Notebooks are not executed here (``nb_execution_mode = "off"``):
-their committed outputs are shown; ``tests/test_notebooks.py`` executes them.
+their committed outputs are shown; ``tests/test_notebooks.py`` executes them. The notebooks
+live in the repository's top-level ``notebooks/``; the build copies them into
+``docs/notebooks/`` (ignored by git) before it reads the sources, since Sphinx reads no
+document outside its source folder (a link out of it is refused as an unknown document).
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,6 +20,23 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))  # the checkout's package, installed or not
 
 import pairedstats  # noqa: E402
+
+
+def _copy_notebooks(source: Path, target: Path) -> None:
+    """The notebooks of ``source`` into ``target``, each copied when it differs, and no
+    other notebook left there."""
+    target.mkdir(exist_ok=True)
+    wanted = {p.name: p for p in source.glob("*.ipynb")}
+    for stale in target.glob("*.ipynb"):
+        if stale.name not in wanted:
+            stale.unlink()
+    for name, path in wanted.items():
+        copy = target / name
+        if not copy.exists() or copy.read_bytes() != path.read_bytes():
+            shutil.copyfile(path, copy)
+
+
+_copy_notebooks(HERE.parent / "notebooks", HERE / "notebooks")
 
 project = "pairedstats"
 author = "The pairedstats developers"

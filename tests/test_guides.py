@@ -94,5 +94,5 @@ def test_index_lists_every_method_and_links_every_notebook():
     listed = text[text.index("The methods:") :].split("\n\n", 1)[0]
     assert sorted(re.findall(r"\[`(\w+)`\]\(\w+\.md\)", listed)) == sorted(FOLDERS)
     assert "three methods" not in text
-    for notebook in sorted((DOCS / "notebooks").glob("*.ipynb")):
+    for notebook in sorted((DOCS.parent / "notebooks").glob("*.ipynb")):
         assert f"](notebooks/{notebook.name})" in text, notebook.name

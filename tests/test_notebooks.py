@@ -1,4 +1,4 @@
-"""Execute every notebook in docs/notebooks/ (nbclient, kernel python3); any error fails.
+"""Execute every notebook in notebooks/ (nbclient, kernel python3); any error fails.
 
 Run as a script with ``--write`` to refresh the outputs committed with the notebooks (the
 docs show those outputs; they are never executed by the docs build)::
@@ -18,7 +18,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "docs" / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 TIMEOUT = 120  # per cell, seconds; each notebook runs in well under 30 s
 
