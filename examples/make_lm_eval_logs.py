@@ -13,7 +13,7 @@ The files are laid out and filled as lm-evaluation-harness 0.4 writes them with
 ``filtered_resps`` (as text), ``filter``, ``metrics`` (the names), the three hashes, then
 each metric's value.
 
-* ``tests/data/harnesses/lm_eval/``: two models, hand-set scores (see ``FIXTURE``).
+* ``tests/reference/harnesses/lm_eval/``: two models, hand-set scores (see ``FIXTURE``).
 * ``src/pairedstats/data/lm_eval/``: :func:`pairedstats.datasets.lm_eval_example_folder`,
   two models simulated from ``numpy.random.default_rng(2045)``.
 """
@@ -30,6 +30,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 MMLU = "mini_mmlu"
 SUBJECTS = ("algebra", "biology", "history", "law")
+
+
+def _sanitized(model: str) -> str:
+    """The folder of a model, as lm-eval's ``sanitize_model_name`` names it."""
+    return re.sub(r"[\"<>:/|\\?*\[\]]+", "__", model)
 
 
 def _hash(text: str) -> str:
@@ -58,7 +63,8 @@ def _gsm_lines(doc_id, doc, right: dict):
     answer = doc["answer"]
     strict, flexible = right["strict-match"], right["flexible-extract"]
     text = (f"The answer is {answer}." if strict else "So") + (
-        "" if strict and flexible else f" {answer if flexible else answer + 1}.")
+        "" if strict and flexible else f" {answer if flexible else answer + 1}."
+    )
     lines = []
     for filt in ("strict-match", "flexible-extract"):
         found = re.findall(r"The answer is (\d+)" if filt == "strict-match" else r"(\d+)", text)
@@ -79,7 +85,8 @@ def _results(model: str, time: str, tasks: list[str], groups: dict, old: bool) -
     model only in ``config.model_args``."""
     results = {
         "results": {t: {"alias": t} for t in tasks},
-        "group_subtasks": {**groups, **{t: [] for t in tasks if t not in sum(groups.values(), [])}},
+        "group_subtasks": {**groups, **{t: [] for t in tasks
+                                        if not any(t in g for g in groups.values())}},
         "configs": {t: {"task": t, "output_type": "multiple_choice"} for t in tasks},
         "versions": dict.fromkeys(tasks, 1.0), "n-shot": dict.fromkeys(tasks, 0),
         "config": {"model": "hf", "model_args": f"pretrained={model},dtype=bfloat16",
@@ -88,12 +95,12 @@ def _results(model: str, time: str, tasks: list[str], groups: dict, old: bool) -
     }  # fmt: skip
     if not old:
         results.update({"model_source": "hf", "model_name": model,
-                        "model_name_sanitized": re.sub(r"[\"<>:/|\\?*\[\]]+", "__", model)})  # fmt: skip
+                        "model_name_sanitized": _sanitized(model)})  # fmt: skip
     return results
 
 
 def _write_run(out: Path, model: str, time: str, tasks: dict, groups: dict, old=False) -> None:
-    folder = out / re.sub(r"[\"<>:/|\\?*\[\]]+", "__", model)
+    folder = out / _sanitized(model)
     folder.mkdir(parents=True, exist_ok=True)
     results = _results(model, time, list(tasks), groups, old)
     (folder / f"results_{time}.json").write_text(json.dumps(results, indent=2), "utf-8")
@@ -166,5 +173,5 @@ def write_example(out: Path, seed: int = 2045) -> None:
 
 
 if __name__ == "__main__":
-    write_fixtures(ROOT / "tests" / "data" / "harnesses" / "lm_eval")
+    write_fixtures(ROOT / "tests" / "reference" / "harnesses" / "lm_eval")
     write_example(ROOT / "src" / "pairedstats" / "data" / "lm_eval")

@@ -192,7 +192,7 @@ def inspect_example_folder():
     scorers ``match`` (``"C"``/``"I"``) and ``closeness`` (a float), run on two models:
     inspect-ai's ``mockllm`` provider replaying fixed answers as ``mockllm/kestrel`` and
     ``mockllm/atlas``. Written by inspect-ai 0.3.260 itself
-    (``tests/data/harnesses/inspect/make_logs.py`` in the repository).
+    (``tests/reference/harnesses/inspect/make_logs.py`` in the repository).
 
     Returns
     -------

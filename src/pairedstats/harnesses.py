@@ -102,7 +102,7 @@ def _refuse_duplicates(frame, key: list[str], sources: list[str]) -> None:
     if not twice.any():
         return
     rows = frame.loc[twice, key]
-    first = rows.iloc[0].tolist()
+    first = list(rows.iloc[:1].to_dict("records")[0].values())
     same = rows.eq(rows.iloc[0]).all(axis=1).to_numpy()
     where = sorted({sources[i] for i in rows.index[same]})
     pairs = ", ".join(f"{k}={v!r}" for k, v in zip(key, first))
@@ -111,6 +111,16 @@ def _refuse_duplicates(frame, key: list[str], sources: list[str]) -> None:
         f"{pairs}, in {_few(where)}. Each document is scored once per model, filter and "
         "repeat: give each log once, and remove copies of a run"
     )
+
+
+def _refuse_absent_fields(frame, fields, option, where, what, known) -> None:
+    """A field asked for that no row has (a row without it is left missing)."""
+    absent = [f for f in fields if frame[f].isna().all()]
+    if absent:
+        raise ValueError(
+            f"{option}: no {where} has the field {_few(map(repr, absent))}; {what}: "
+            f"{_few(known, 12)}"
+        )
 
 
 # --------------------------------------------------------------- lm-evaluation-harness
@@ -178,16 +188,12 @@ def _lm_eval_lines(path: Path, task: str, metrics, doc_fields) -> list[dict]:
             k for k in sample if k not in _LM_EVAL_FIELDS]  # fmt: skip
         row = {"doc_id": sample["doc_id"], "filter": sample.get("filter", "none")}
         doc = sample.get("doc") if isinstance(sample.get("doc"), dict) else {}
-        for field in doc_fields:
-            if field not in doc:
-                raise ValueError(
-                    f"doc_fields: the doc of {where} has no field {field!r}; its fields: "
-                    f"{_few(sorted(doc), 12)}"
-                )
-            row[field] = doc[field]
+        for field in doc_fields:  # a task whose docs lack it: missing (NaN)
+            row[field] = doc.get(field)
         for name in names if metrics is None else [m for m in metrics if m in sample]:
             fix = ("lm-eval logs such a metric's inputs per document and scores it on the "
-                   "whole set only; name the numeric metrics to read with metrics=[...]")  # fmt: skip
+                   "whole set only; name the numeric metrics to read with "
+                   "metrics=[...]")  # fmt: skip
             row[name] = _number(sample.get(name), f"the metric {name!r} of task {task!r} "
                                 f"in {where}", fix)  # fmt: skip
         rows.append(row)
@@ -249,11 +255,11 @@ def read_lm_eval(paths, *, metrics=None, doc_fields=()):
     >>> folder = pairedstats.datasets.lm_eval_example_folder()
     >>> df = pairedstats.read_lm_eval(folder)
     >>> df.groupby("model", sort=False).size().to_dict()
-    {'org/kestrel-7b': 280, 'org/atlas-8b': 280}
+    {'org/atlas-8b': 200, 'org/kestrel-7b': 200}
     >>> mmlu = df[df["group"] == "mini_mmlu"]
-    >>> mmlu.paired.mcnemar(item="item", system="model", score="acc")[["n_items", "pvalue"]]
-       n_items    pvalue
-    0      120  0.010332
+    >>> res = mmlu.paired.mcnemar(item="item", system="model", score="acc")
+    >>> res[["n_items", "only_a", "only_b"]].to_dict("records")
+    [{'n_items': 80, 'only_a': 10, 'only_b': 21}]
     """
     import numpy as np
     import pandas as pd
@@ -286,6 +292,8 @@ def read_lm_eval(paths, *, metrics=None, doc_fields=()):
     frame.insert(6, "repeat", np.asarray(repeat, dtype=np.int64))
     frame = frame.drop(columns="_time")
     fixed = ["task", "group", "doc_id", "item", "model", "filter", "repeat", *doc_fields]
+    _refuse_absent_fields(frame, doc_fields, "doc_fields", "doc", "the docs' fields",
+                          _doc_fields(files[0]))  # fmt: skip
     found = [c for c in frame.columns if c not in fixed]
     if metrics is not None:
         absent = [m for m in metrics if m not in found]
@@ -298,6 +306,13 @@ def read_lm_eval(paths, *, metrics=None, doc_fields=()):
     _refuse_one_system(frame, "model", files, "add the folder or files of another model")
     _refuse_duplicates(frame, ["task", "doc_id", "model", "filter", "repeat"], sources)
     return frame[fixed + found]
+
+
+def _doc_fields(path: Path) -> list[str]:
+    """The fields of the doc of the first line of a samples file."""
+    with path.open(encoding="utf-8-sig") as fh:
+        doc = json.loads(fh.readline() or "{}").get("doc")
+    return sorted(doc) if isinstance(doc, dict) else []
 
 
 def _all_metrics(files: list[Path]) -> list[str]:
@@ -382,9 +397,9 @@ def _inspect_value(value, where: str) -> dict[str, float]:
     """A score's value as floats, as inspect-ai's ``value_to_float`` reads it (``C`` 1,
     ``P`` 0.5, ``I`` and ``N`` 0, yes/true 1, no/false 0, numbers and numeric text); a
     dict of values is one column per key (``<scorer>.<key>``)."""
-    fix = ("give the scorers whose values are numbers or grades with scorers=[...]")
+    fix = "give the scorers whose values are numbers or grades with scorers=[...]"
     if isinstance(value, dict):
-        return {f".{k}": v for key, item in value.items()
+        return {f".{key}{k}": v for key, item in value.items()
                 for k, v in _inspect_value(item, f"{where}[{key!r}]").items()}  # fmt: skip
     if isinstance(value, str):
         text = value.strip()
@@ -407,13 +422,8 @@ def _inspect_rows(path: Path, scorers, metadata) -> list[dict]:
         row = {"task": spec.get("task"), "sample_id": sample.get("id"),
                "model": spec.get("model"), "epoch": sample.get("epoch", 1)}  # fmt: skip
         fields = sample.get("metadata") or {}
-        for field in metadata:
-            if field not in fields:
-                raise ValueError(
-                    f"metadata: {where} has no metadata field {field!r}; its fields: "
-                    f"{_few(sorted(fields), 12)}"
-                )
-            row[field] = fields[field]
+        for field in metadata:  # a sample without it: missing (NaN)
+            row[field] = fields.get(field)
         scores = sample.get("scores") or {}
         for name in scores if scorers is None else [s for s in scorers if s in scores]:
             value = (scores[name] or {}).get("value")
@@ -480,6 +490,10 @@ def read_inspect(paths, *, scorers=None, metadata=()):
     frame = pd.concat(parts, ignore_index=True)
     frame.insert(2, "item", frame["task"].astype(str) + "/" + frame["sample_id"].astype(str))
     fixed = ["task", "sample_id", "item", "model", "epoch", *metadata]
+    known = sorted({k for path in files[:1] for s in _inspect_log(path)[1]
+                    for k in (s.get("metadata") or {})})  # fmt: skip
+    _refuse_absent_fields(frame, metadata, "metadata", "sample's metadata", "the samples' "
+                          "metadata fields", known)  # fmt: skip
     found = [c for c in frame.columns if c not in fixed]
     if scorers is not None:
         absent = [s for s in scorers if not any(c.split(".")[0] == s for c in found)]

@@ -2,25 +2,28 @@
 
 Run with inspect-ai 0.3.260 installed (it is not a dependency of pairedstats):
 
-    python tests/data/harnesses/inspect/make_logs.py              # these fixtures
-    python tests/data/harnesses/inspect/make_logs.py src/pairedstats/data/inspect eval
+    python tests/reference/harnesses/inspect/make_logs.py              # these fixtures
+    python tests/reference/harnesses/inspect/make_logs.py src/pairedstats/data/inspect eval
 
 No model is called: each "model" is inspect-ai's mockllm provider replaying fixed answers,
 so the scores are known before the run. Two models (``mockllm/kestrel`` first, then
 ``mockllm/atlas``: not in sorted order), one task ``arith`` of 5 questions in two subjects,
 2 epochs, two scorers: ``match`` (C/I) and ``closeness`` (a float). ``kestrel`` is written
 as an ``.eval`` log, ``atlas`` as a ``.json`` log (both ``.eval`` with the argument ``eval``:
-the example bundled with pairedstats, :func:`pairedstats.datasets.inspect_example_folder`).
+the example bundled with pairedstats, :func:`pairedstats.datasets.inspect_example_folder`,
+whose zip members are then stored again with Deflate, as inspect-ai wrote them before it
+moved to Zstandard, so that any Python's zipfile reads them).
 """
 
 import sys
+import zipfile
 from pathlib import Path
 
 import tiktoken
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, get_model
-from inspect_ai.scorer import Score, Target, mean, match, scorer
+from inspect_ai.scorer import Score, Target, match, mean, scorer
 from inspect_ai.solver import TaskState, generate
 
 HERE = Path(__file__).parent
@@ -66,6 +69,13 @@ def main(folder=HERE, second="json"):
         model = get_model(f"mockllm/{name}", custom_outputs=outputs)
         eval(arith(), model=model, epochs=2, log_dir=str(folder), log_format=fmt,
              max_samples=1, display="none")  # fmt: skip
+    if second == "eval":
+        for path in Path(folder).glob("*.eval"):
+            with zipfile.ZipFile(path) as archive:  # inspect-ai made zipfile read Zstandard
+                members = [(info.filename, archive.read(info)) for info in archive.infolist()]
+            with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+                for name, data in members:
+                    archive.writestr(name, data)
 
 
 if __name__ == "__main__":
