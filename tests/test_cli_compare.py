@@ -193,7 +193,8 @@ def test_compare_offers_each_method_its_own_options():
     for command in PAIRED:
         own = _option_strings(commands[command])
         runs = _option_strings(methods.choices[command])
-        assert runs == (own - table_only) | {"--qrels"}, command
+        logs = {"--lm-eval", "--inspect", "--metric"}  # compare's evaluation logs
+        assert runs == (own - table_only) | {"--qrels"} | logs, command
     assert "compare" in _help([])
     text = _help(["compare"])
     assert "pip install 'pairedstats[ir]'" in " ".join(text.split())

@@ -13,6 +13,9 @@
     df.paired.items_for(0.02, item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.mcnemar(item="question", system="model", score="correct", baseline="base")
 
+Evaluation logs of language-model harnesses are read as tidy tables by
+:func:`read_lm_eval` (lm-evaluation-harness) and :func:`read_inspect` (inspect-ai).
+
 The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_hsd`,
 :func:`ranksum`, :func:`signrank`) returning result objects.
 """
@@ -25,6 +28,7 @@ from ._version import __version__
 from .core.design import PairedDesign, TwoSampleDesign
 from .core.montecarlo import HDIWidth, MonteCarloPValue, StandardError, trials_for
 from .core.power import detectable_difference, items_for
+from .harnesses import read_inspect, read_lm_eval
 from .inputs import DroppedDataWarning
 from .methods._shared.results import ComparisonResult, IntervalRule, PValueRule
 
@@ -48,6 +52,8 @@ __all__ = [
     "inputs",
     "items_for",
     "paired",
+    "read_inspect",
+    "read_lm_eval",
     "trials_for",
 ]
 __all__ += _methods.EXPORTS

@@ -19,6 +19,8 @@ from pairedstats.core.montecarlo import StandardError as StandardError
 from pairedstats.core.montecarlo import trials_for as trials_for
 from pairedstats.core.power import detectable_difference as detectable_difference
 from pairedstats.core.power import items_for as items_for
+from pairedstats.harnesses import read_inspect as read_inspect
+from pairedstats.harnesses import read_lm_eval as read_lm_eval
 from pairedstats.inputs.paired import DroppedDataWarning as DroppedDataWarning
 from pairedstats.methods._shared.results import ComparisonResult as ComparisonResult
 from pairedstats.methods._shared.results import IntervalRule as IntervalRule
@@ -105,6 +107,8 @@ __all__ = [
     "paired",
     "ranksum",
     "ranksum_design",
+    "read_inspect",
+    "read_lm_eval",
     "signrank",
     "signrank_design",
     "signtest",

@@ -50,6 +50,7 @@ from .cli_figures import (
     save_figures,
 )
 from .cli_files import evaluate_runs, read_table, read_trec_eval, read_trec_eval_measures
+from .cli_logs import add_log_options, log_table
 from .methods._shared import registry as registry
 
 __all__ = ["main", "read_table", "read_trec_eval"]
@@ -208,19 +209,20 @@ def _trec_eval_options(p: argparse.ArgumentParser, metrics: bool) -> None:
 
 
 def _runs_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="+", metavar="RUN",
+    p.add_argument("runs", nargs="*", metavar="RUN",
                    help="TREC run files ('query Q0 document rank score tag'), one per run, "
                         "named by the file names without suffix")  # fmt: skip
     measures = p.add_argument_group("measures (computed by ir_measures)")
-    measures.add_argument("--qrels", required=True, metavar="FILE",
+    measures.add_argument("--qrels", metavar="FILE",
                           help="the relevance judgements ('query iteration document "
                                "relevance'); each of their queries is an item")  # fmt: skip
     measures.add_argument(
-        "--measure", required=True, nargs="+", action="extend", metavar="MEASURE",
+        "--measure", nargs="+", action="extend", metavar="MEASURE",
         help="ir_measures' names (nDCG@10, P@10, AP, RR) or trec_eval's (ndcg_cut_10, P_10, "
              "map); several (or --measure repeated): one comparison per measure",
     )  # fmt: skip
     measures.add_argument("--names", nargs="+", help="run names (default: the file stems)")
+    add_log_options(p)
 
 
 #: Input options that name columns of a table: a table computed from run files has its
@@ -370,7 +372,9 @@ def _label_columns(args) -> list:
 
 def _frame_and_columns(args, parser):
     """The input table and the item/system/score names of a paired method."""
-    if getattr(args, "runs", None) is not None:  # compare: measures of TREC runs
+    if getattr(args, "runs", None) is not None:  # compare: measures of TREC runs, or logs
+        if (logs := log_table(args, parser)) is not None:
+            return logs
         frame, args.note = evaluate_runs(
             args.runs, args.qrels, args.measure, args.names, wide=args.spec.metrics
         )

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from importlib import resources
 
-__all__ = ["load_demsar", "load_leaderboard", "load_ratings", "load_runs", "trec_example_files"]
+__all__ = [
+    "inspect_example_folder",
+    "lm_eval_example_folder",
+    "load_demsar",
+    "load_leaderboard",
+    "load_ratings",
+    "load_runs",
+    "trec_example_files",
+]
 
 
 def _read(name: str):
@@ -177,3 +185,56 @@ def trec_example_files():
 
     folder = Path(str(resources.files("pairedstats").joinpath("data", "trec")))
     return folder / "qrels.txt", [folder / f"{name}.run" for name in ("tfidf", "bm25", "splade")]
+
+
+def _data_folder(name: str):
+    from pathlib import Path
+
+    return Path(str(resources.files("pairedstats").joinpath("data", name)))
+
+
+def lm_eval_example_folder():
+    """A small lm-evaluation-harness output folder, for :func:`pairedstats.read_lm_eval`.
+
+    Two models, ``org/kestrel-7b`` and ``org/atlas-8b`` (in that order, which is not
+    sorted), each in its own folder as ``lm_eval --log_samples`` writes it: the group
+    ``mini_mmlu`` (4 subject tasks of 20 multiple-choice questions, metrics ``acc`` and
+    ``acc_norm``) and, run twice, ``mini_gsm`` (30 questions answered in words, metric
+    ``exact_match`` under the filters ``strict-match`` and ``flexible-extract``). The
+    answers are simulated (``examples/make_lm_eval_logs.py`` in the repository); the files
+    are laid out and filled as lm-evaluation-harness 0.4 writes them.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (``<folder>/org__kestrel-7b/samples_mini_gsm_<time>.jsonl``, ...).
+
+    Examples
+    --------
+    >>> folder = lm_eval_example_folder()
+    >>> sorted(p.name for p in folder.iterdir())
+    ['org__atlas-8b', 'org__kestrel-7b']
+    """
+    return _data_folder("lm_eval")
+
+
+def inspect_example_folder():
+    """Two inspect-ai eval logs (``.eval``), for :func:`pairedstats.read_inspect`.
+
+    The task ``arith`` (5 questions in two subjects, sample metadata ``subject``), 2 epochs,
+    scorers ``match`` (``"C"``/``"I"``) and ``closeness`` (a float), run on two models:
+    inspect-ai's ``mockllm`` provider replaying fixed answers as ``mockllm/kestrel`` and
+    ``mockllm/atlas``. Written by inspect-ai 0.3.260 itself
+    (``tests/reference/harnesses/inspect/make_logs.py`` in the repository).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder of the two ``.eval`` files.
+
+    Examples
+    --------
+    >>> sorted(p.suffix for p in inspect_example_folder().iterdir())
+    ['.eval', '.eval']
+    """
+    return _data_folder("inspect")
