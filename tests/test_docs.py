@@ -3,9 +3,10 @@
 The build is the README's own command (parsed from README.md, run as a fresh process) on a
 copy of the checkout's tracked files (``git ls-files``) in a temporary directory: a fresh
 clone, so that neither untracked build output nor the checkout's ``docs/generated/`` can
-help, and the API stubs it writes never land in the checkout. The notebooks
-(``notebooks/``, copied into ``docs/notebooks/`` by the build) are not executed by the build (``nb_execution_mode = "off"``): their
-committed outputs are shown, and ``tests/test_notebooks.py`` executes them.
+help, and the API stubs it writes never land in the checkout. The notebooks (``notebooks/``,
+copied into ``docs/notebooks/`` by the build) are not executed by the build
+(``nb_execution_mode = "off"``): their committed outputs are shown, and
+``tests/test_notebooks.py`` executes them.
 """
 
 import os
