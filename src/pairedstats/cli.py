@@ -11,12 +11,15 @@ ranking), on a CSV, Parquet or trec_eval file.
     pairedstats rank runs.csv --item query --system run --score ndcg --by collection
     pairedstats friedman accuracy.csv --item dataset --posthoc nemenyi --plot cd.pdf
     pairedstats compare bootstrap bm25.run dense.run --qrels qrels.txt --measure nDCG@10 AP
+    pairedstats compare mcnemar --lm-eval logs/model_a logs/model_b --metric acc
 
 ``pairedstats compare METHOD RUN ...`` computes the per-query measures of TREC run files from
 their qrels with ir_measures (an optional extra: ``pip install 'pairedstats[ir]'``), then runs
-the method on them as on any table; without a METHOD, the report of the runs, each marked
-against the first run. A misspelled command gets a suggestion (``tukey_hsd``: did you mean
-``tukey-hsd``?); ``--plot FILE`` draws the result's figure, where it has one.
+the method on them as on any table, as it does with the per-item logs of
+lm-evaluation-harness (``--lm-eval``) and inspect-ai (``--inspect``); without a METHOD, the
+report of the runs, each marked against the first run. A misspelled command gets a
+suggestion (``tukey_hsd``: did you mean ``tukey-hsd``?); ``--plot FILE`` draws the result's
+figure, where it has one.
 
 A table is tidy when ``--system`` and ``--score`` are given (one row per item and system),
 and wide otherwise (one row per item, one column per system; ``--item`` names the item
@@ -40,15 +43,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import display
+from . import cli_figures, display
 from .cli_argv import command_argv
-from .cli_figures import (
-    check_plot,
-    critical_difference_lines,
-    figure_kind,
-    plot_help,
-    save_figures,
-)
 from .cli_files import evaluate_runs, read_table, read_trec_eval, read_trec_eval_measures
 from .cli_logs import add_log_options, log_table
 from .methods._shared import registry as registry
@@ -58,12 +54,12 @@ __all__ = ["main", "read_table", "read_trec_eval"]
 #: The subcommands, one per registered method, the report and the ranking.
 COMMANDS = tuple(spec.command for spec in registry.SPECS.values())
 
-#: The command that compares TREC runs with any paired method: ``compare METHOD RUN ...``.
+#: ``compare METHOD RUN ...``: TREC runs or evaluation logs, with any paired method.
 COMPARE = "compare"
 
 #: What ``compare`` does, in one sentence (its help).
-COMPARE_SUMMARY = ("Compare TREC runs on measures computed from their qrels by ir_measures, "
-                   "with any paired method, or report them all.")  # fmt: skip
+COMPARE_SUMMARY = ("Compare TREC runs (measures from qrels) or lm-evaluation-harness and "
+                   "inspect-ai logs, with any paired method, or report them all.")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- writing
@@ -113,9 +109,9 @@ def _output_options(p: argparse.ArgumentParser, spec) -> None:
                      help="how the result is written (default: text)")  # fmt: skip
     out.add_argument("-o", "--output", metavar="OUT",
                      help="write the result to this file (default: standard output)")  # fmt: skip
-    kind = figure_kind(spec)
+    kind = cli_figures.figure_kind(spec)
     if kind is not None:
-        out.add_argument("--plot", metavar="FILE", help=plot_help(kind))
+        out.add_argument("--plot", metavar="FILE", help=cli_figures.plot_help(kind))
 
 
 def _owns_alpha(spec) -> bool:
@@ -539,7 +535,7 @@ def _text_output(text: str, result, args) -> str:
     """The text output: the caveat in the command line's words, and Nemenyi's critical
     difference under the mean ranks of a Friedman result with Nemenyi's post-hoc test."""
     text = _caveat_in_options(text, result, args.options)
-    extra = critical_difference_lines(result)
+    extra = cli_figures.critical_difference_lines(result)
     if not extra:
         return text
     lines = text.split("\n")
@@ -553,7 +549,7 @@ def _draw(result, args, prefix: str) -> None:
     """``--plot FILE``: the result's figure, written (one file per group, said on stderr)."""
     if getattr(args, "plot", None) is None:
         return
-    written = save_figures(result, args.plot, figure_kind(args.spec))
+    written = cli_figures.save_figures(result, args.plot, cli_figures.figure_kind(args.spec))
     if len(written) > 1:
         files = ", ".join(str(p) for p in written)
         print(f"{prefix}: --plot: one figure per group: {files}", file=sys.stderr)
@@ -580,7 +576,7 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = show_warning  # one line, not the package's source lines
         try:
             _check_output(args.output)
-            check_plot(getattr(args, "plot", None))
+            cli_figures.check_plot(getattr(args, "plot", None))
             result = run(args, parser)
             if getattr(args, "note", None):  # what compare evaluated
                 print(f"{prefix}: {args.note}", file=sys.stderr)
