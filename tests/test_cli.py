@@ -773,9 +773,9 @@ def test_the_caveat_under_the_settings_names_the_option(capsys, tmp_path):
 
 # ---------------------------------------------------------------------------- --plot
 #: The commands whose result draws a figure, and the figure (pairedstats.plotting's kinds).
-FIGURES = {"bootstrap": "forest", "friedman": "critical_difference", "mcnemar": "forest",
-           "rank": "ranks", "ranksum": "forest", "signrank": "forest", "signtest": "forest",
-           "tukey-hsd": "pvalues"}  # fmt: skip
+FIGURES = {"bootstrap": "forest", "cv-ttest": "forest", "friedman": "critical_difference",
+           "mcnemar": "forest", "rank": "ranks", "ranksum": "forest", "signrank": "forest",
+           "signtest": "forest", "tukey-hsd": "pvalues"}  # fmt: skip
 SIGNATURES = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
 
 
@@ -900,7 +900,7 @@ def test_an_unknown_command_far_from_all_lists_them(capsys):
     with pytest.raises(SystemExit):
         module_main(["anova"])
     err = capsys.readouterr().err
-    assert "no command 'anova' (the commands: bootstrap, friedman" in err
+    assert "no command 'anova' (the commands: bootstrap, cv-ttest, friedman" in err
     assert "did you mean" not in err
 
 

@@ -43,6 +43,8 @@ OVERRIDES = {
     ("tukey_hsd", "method"): ("monte-carlo", {"items": 6}),  # auto: exact on 6 items
     ("tukey_hsd", "monitor"): (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
     ("items_for", "difference"): (0.5, {}),
+    ("cv_ttest", "test_fraction"): (0.1, {}),
+    ("cv_ttest", "repeat"): (3, {}),  # 12 items: 3 repetitions of 4 folds
     ("mcs", "statistic"): ("range", {}),
     ("items_for", "alternative"): ("greater", {}),  # "less" refuses a positive difference
     ("report", "adjust"): ("bonferroni", {}),  # "holm" is what "auto" gives the bootstrap

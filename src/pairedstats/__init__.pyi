@@ -36,6 +36,7 @@ from pairedstats.methods.bootstrap.findings import (
 from pairedstats.methods.bootstrap.findings import ResolutionWarning as ResolutionWarning
 from pairedstats.methods.bootstrap.findings import SingleUnitWarning as SingleUnitWarning
 from pairedstats.methods.bootstrap.result import BootstrapResult as BootstrapResult
+from pairedstats.methods.cv_ttest.result import CvTtestResult as CvTtestResult
 from pairedstats.methods.friedman.result import FriedmanResult as FriedmanResult
 from pairedstats.methods.items_for.findings import PlanningWarning as PlanningWarning
 from pairedstats.methods.items_for.result import ItemsForResult as ItemsForResult
@@ -63,6 +64,7 @@ __all__ = [
     "BootstrapResult",
     "Checkpoint",
     "ComparisonResult",
+    "CvTtestResult",
     "DegenerateBootstrapWarning",
     "DroppedDataWarning",
     "FriedmanResult",
@@ -95,6 +97,8 @@ __all__ = [
     "__version__",
     "bootstrap",
     "bootstrap_design",
+    "cv_ttest",
+    "cv_ttest_design",
     "datasets",
     "detectable_difference",
     "display",
@@ -162,6 +166,30 @@ def bootstrap_design(
     progress: _Bool = ...,
     workers: _Int | None = ...,
 ) -> BootstrapResult: ...
+def cv_ttest(
+    scores: ArrayLike,
+    test_fraction: _Float,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    repeat: _Int | None = ...,
+    rope: _Float | None = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+) -> CvTtestResult: ...
+def cv_ttest_design(
+    design: PairedDesign,
+    test_fraction: _Float,
+    *,
+    baseline: Hashable | None = ...,
+    repeat: _Int | None = ...,
+    rope: _Float | None = ...,
+    alternative: Literal["two-sided", "less", "greater"] = ...,
+    confidence_level: _Float = ...,
+    adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+) -> CvTtestResult: ...
 def friedman(
     scores: ArrayLike,
     *,

@@ -9,6 +9,7 @@ import xarray as xr
 from numpy.random import BitGenerator, Generator, SeedSequence
 
 from pairedstats.methods.bootstrap.result import BootstrapResult
+from pairedstats.methods.cv_ttest.result import CvTtestResult
 from pairedstats.methods.friedman.result import FriedmanResult
 from pairedstats.methods.items_for.result import ItemsForResult
 from pairedstats.methods.mcnemar.result import McNemarResult
@@ -113,6 +114,60 @@ class PairedDataArrayAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | BootstrapResult: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> CvTtestResult: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | CvTtestResult: ...
     @overload
     def friedman(
         self,
@@ -695,6 +750,63 @@ class PairedDataFrameAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> pd.DataFrame | BootstrapResult: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> CvTtestResult: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | CvTtestResult: ...
     @overload
     def friedman(
         self,
@@ -1299,6 +1411,60 @@ class PairedDatasetAccessor:
         workers: _Int | None = ...,
         as_result: _Bool = ...,
     ) -> xr.Dataset | BootstrapResult: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: Literal[True],
+    ) -> CvTtestResult: ...
+    @overload
+    def cv_ttest(
+        self,
+        test_fraction: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        repeat: _Int | None = ...,
+        rope: _Float | None = ...,
+        alternative: Literal["two-sided", "less", "greater"] = ...,
+        confidence_level: _Float = ...,
+        adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | CvTtestResult: ...
     @overload
     def friedman(
         self,

@@ -1,0 +1,125 @@
+"""The corrected resampled t-test's keywords (:class:`Options`), checked into the frozen
+settings of one call (:func:`check`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Annotated
+
+from ... import _validation
+from ...core.inference import ALTERNATIVES
+from .._shared.compared import Compared, compared
+from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
+from .._shared.options import About, OptionsRecord
+
+__all__ = ["Options", "Settings", "check"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options(OptionsRecord):
+    """The corrected t-test's keywords, in signature order (the registry reads them);
+    ``test_fraction`` is required (given by position or by name)."""
+
+    test_fraction: Annotated[
+        float,
+        About(
+            "The share of the data in each test fold, in (0, 1): ``1/k`` for k-fold "
+            "cross-validation, ``n_test / (n_train + n_test)`` in general. Its ratio to the "
+            "training share, ``test_fraction / (1 - test_fraction)``, is the correction of "
+            "the variance; there is no default (a guess would change every p-value).",
+            option=dict(type=float, metavar="FRACTION", help="share of the data in a test fold"),
+        ),
+    ]
+    baseline: Baseline = None
+    repeat: Annotated[
+        int | None,
+        About(
+            "The number r of repetitions of an r x k cross-validation. The items are the "
+            "r*k (repetition, fold) cells, each labelled once; the number of items must be a "
+            "multiple of ``repeat`` (``n_repeats`` and ``n_folds`` report r and k). The "
+            "statistic is the same (Bouckaert and Frank's r x k form is the test on all "
+            "r*k differences); default: not checked.",
+            option=dict(type=int, metavar="R", help="repetitions of the cross-validation"),
+        ),
+    ] = None
+    rope: Annotated[
+        float | None,
+        About(
+            "Half-width r > 0 of the region of practical equivalence, in the scores' units: "
+            "adds the Bayesian correlated t-test's posterior probabilities "
+            "``prob_a_better`` (mean difference below -r), ``prob_equivalent`` (within "
+            "[-r, r]) and ``prob_b_better`` (above r). Default: none.",
+            option=dict(type=float, metavar="R", help="region of practical equivalence"),
+        ),
+    ] = None
+    alternative: Annotated[
+        Alternative,
+        About(
+            'About the mean difference b - a: ``"greater"`` means b scores higher. A '
+            "one-sided alternative gives the one-sided interval."
+        ),
+    ] = "two-sided"
+    confidence_level: Annotated[
+        ConfidenceLevel, About("Level of the corrected interval of the mean difference.")
+    ] = 0.95
+    adjust: Annotated[
+        PValueAdjust,
+        About(
+            "Adjust the corrected p-values over the comparisons of each group "
+            '(``pvalue_adjusted``): Holm, Bonferroni (family-wise error rate), ``"fdr_bh"`` '
+            '(Benjamini-Hochberg) or ``"fdr_by"`` (Benjamini-Yekutieli), false discovery '
+            "rate. Default: none."
+        ),
+    ] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(Options, Compared):
+    """What a corrected t-test run reads: the keywords, checked, the design and the
+    comparisons (:class:`~pairedstats.methods._shared.compared.Compared`)."""
+
+    method_name = "cv_ttest"
+
+
+def _positive(value, name: str, upper: float = math.inf) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        x = math.nan
+    if isinstance(value, bool) or not (0 < x < upper):
+        where = "in (0, 1)" if upper == 1 else "a positive number"
+        raise ValueError(f"`{name}` must be {where}; got {value!r}")
+    return x
+
+
+def _repeat(value, n_items: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"`repeat` must be a positive integer (the number r); got {value!r}")
+    if n_items % value:
+        raise ValueError(
+            f"`repeat`: the {n_items} items (the folds of every repetition) are not a "
+            f"multiple of repeat={value}"
+        )
+    return value
+
+
+def check(design, options: Options, *, keep: bool) -> Settings:
+    """The keywords of :func:`cv_ttest` and :func:`cv_ttest_design` and the design (one score
+    column), checked; every message names the keyword, the rule and the value received.
+    ``keep`` is accepted as every method's check accepts it: the result keeps nothing more."""
+    fields = compared(design, options.baseline, "cv_ttest")
+    for n in fields["design"].n_items():
+        _repeat(options.repeat, int(n))
+    return Settings.of(
+        options,
+        **fields,
+        test_fraction=_positive(options.test_fraction, "test_fraction", 1.0),
+        repeat=options.repeat,
+        rope=None if options.rope is None else _positive(options.rope, "rope"),
+        alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
+        confidence_level=_validation.check_confidence_level(options.confidence_level),
+        adjust=_validation.check_pvalue_adjust(options.adjust),
+    )
