@@ -7,6 +7,7 @@ the refusals."""
 
 from __future__ import annotations
 
+import doctest
 import io
 import json
 from pathlib import Path
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from tests.data import run_page
 
 import pairedstats
 from pairedstats import bayes_signrank, cli
@@ -265,3 +267,19 @@ def test_exported_and_documented():
     assert pairedstats.bayes_signrank is bayes_signrank
     assert "BayesSignrankResult" in pairedstats.__all__
     assert "prob_equivalent" in pairedstats.bayes_signrank.__doc__
+
+
+def test_the_docstring_examples_run():
+    from pairedstats import bayes_signrank_design
+
+    functions = (bayes_signrank, bayes_signrank_design, pd.DataFrame.paired.bayes_signrank,
+                 xr.Dataset.paired.bayes_signrank)  # fmt: skip
+    for function in functions:
+        parsed = doctest.DocTestParser().get_doctest(function.__doc__, {}, "example", None, 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(parsed)
+        assert runner.summarize(verbose=False).failed == 0, function
+
+
+def test_the_docs_page_runs():
+    run_page(Path(__file__).parents[1] / "docs/bayes_signrank.md", min_examples=4)
