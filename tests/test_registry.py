@@ -43,6 +43,7 @@ OVERRIDES = {
     ("tukey_hsd", "method"): ("monte-carlo", {"items": 6}),  # auto: exact on 6 items
     ("tukey_hsd", "monitor"): (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
     ("items_for", "difference"): (0.5, {}),
+    ("bayes_signrank", "rope"): (0.2, {}),
     ("mcs", "statistic"): ("range", {}),
     ("items_for", "alternative"): ("greater", {}),  # "less" refuses a positive difference
     ("report", "adjust"): ("bonferroni", {}),  # "holm" is what "auto" gives the bootstrap
