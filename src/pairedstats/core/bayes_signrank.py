@@ -18,13 +18,13 @@ so ``p_rope`` is 0. The two 0/1/2-halves matrices ``H`` are computed once per co
 every sample is ``w^T H w``: all the samples of a block are one matrix product.
 
 The weights of sample ``r`` come from block ``r // BLOCK`` of the stream named by the
-method, the group's key and the comparison's two labels in their canonical order (that of
-their :func:`~pairedstats.core.draws.label_words`), as normalised standard gamma draws
-(``standard_gamma(alpha)``, ``alpha = (prior_strength, 1, .., 1)``, one row per sample): the
-numbers of a comparison depend on nothing else in the call (the items are put in the
-canonical order of their labels first, :func:`item_order`, so not on the order of the rows
-either), and ``b - a`` is the mirror of
-``a - b`` (left and right exchanged) exactly.
+method and the group's key (:func:`stream`), as normalised standard gamma draws
+(``standard_gamma(alpha)``, ``alpha = (prior_strength, 1, .., 1)``, one row per sample, the
+items in the order of the group's rows): the weights are over the items, so every comparison
+of a group reads the same ones, as every pair of the bootstrap reads one resampling of the
+items. A comparison's numbers therefore depend on nothing but its two systems' scores, the
+group's key and ``rng`` (not on the other systems, nor on the systems' labels), and ``b - a``
+is the mirror of ``a - b`` (left and right exchanged) exactly.
 """
 
 from __future__ import annotations
@@ -33,11 +33,10 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from .draws import block_generator, block_slices, label_words
+from .draws import block_generator, block_slices
 
 __all__ = [
     "LABEL",
-    "item_order",
     "largest_fractions",
     "posterior_samples",
     "stream",
@@ -48,33 +47,15 @@ __all__ = [
 LABEL = "bayes_signrank"
 
 
-def stream(group_key: Hashable, a: Hashable, b: Hashable) -> tuple:
-    """The labels of the stream of comparison ``(a, b)`` of a group: the pair in canonical
-    order, so that ``(a, b)`` and ``(b, a)`` draw the same weights.
+def stream(group_key: Hashable) -> tuple:
+    """The labels of the stream of a group's weights: the method and the group's key.
 
     Examples
     --------
-    >>> stream(("x",), "svm", "logreg") == stream(("x",), "logreg", "svm")
-    True
+    >>> stream(("msmarco",))
+    ('bayes_signrank', ('msmarco',))
     """
-    first, second = (a, b) if label_words((a,)) <= label_words((b,)) else (b, a)
-    return (LABEL, group_key, (first, second))
-
-
-def item_order(items) -> np.ndarray:
-    """The canonical order of a group's items, that of the
-    :func:`~pairedstats.core.draws.label_words` of their labels: the weight of sample ``r``
-    goes to the same item whatever the order of the rows.
-
-    Examples
-    --------
-    >>> items = ["d1", "d2", "d3"]
-    >>> back = items[::-1]
-    >>> [items[i] for i in item_order(items)] == [back[i] for i in item_order(back)]
-    True
-    """
-    words = [label_words((item,)) for item in items]
-    return np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.intp)
+    return (LABEL, group_key)
 
 
 def walsh_sides(differences: np.ndarray, rope: float) -> tuple[np.ndarray, np.ndarray]:
@@ -106,30 +87,37 @@ def posterior_samples(
     labels,
     n_samples: int,
 ) -> np.ndarray:
-    """``(n_samples, 3)`` posterior samples of ``(p_left, p_rope, p_right)`` of the
-    differences ``b - a`` (module docstring), drawn from the stream ``labels`` of ``root``.
+    """``(k, n_samples, 3)`` posterior samples of ``(p_left, p_rope, p_right)`` of each of the
+    ``k`` columns of the differences ``b - a``, ``(n, k)`` (a 1-d array is one column), drawn
+    from the stream ``labels`` of ``root``: every column reads the same weights.
 
     Examples
     --------
     >>> s = posterior_samples(np.array([0.02, 0.01, -0.005, 0.03]), 0.01, 0.5, 1,
-    ...                       stream((), "a", "b"), 1000)
-    >>> s.shape, bool(np.allclose(s.sum(axis=1), 1.0))
-    ((1000, 3), True)
+    ...                       stream(()), 1000)
+    >>> s.shape, bool(np.allclose(s.sum(axis=-1), 1.0))
+    ((1, 1000, 3), True)
     """
-    right, left = walsh_sides(differences, rope)
-    sides = np.concatenate([left, right], axis=1)  # (n + 1, 2 (n + 1))
-    m = right.shape[0]
+    d = np.asarray(differences, dtype=np.float64)
+    d = d.reshape(d.shape[0], -1)
+    sides = []
+    for c in range(d.shape[1]):
+        right, left = walsh_sides(d[:, c], rope)
+        sides.append(np.concatenate([left, right], axis=1))  # (n + 1, 2 (n + 1))
+    m = d.shape[0] + 1
     alpha = np.ones(m)
     alpha[0] = prior_strength
-    out = np.empty((n_samples, 3))
+    out = np.empty((d.shape[1], n_samples, 3))
     for block, lo, hi in block_slices(n_samples):
         gen = block_generator(root, labels, block)
         w = gen.standard_gamma(alpha, size=(hi - lo, m))
         w /= w.sum(axis=1, keepdims=True)
-        both = w @ sides  # (rows, 2 (n + 1))
-        out[lo:hi, 0] = np.einsum("ij,ij->i", both[:, :m], w)
-        out[lo:hi, 2] = np.einsum("ij,ij->i", both[:, m:], w)
-    out[:, 1] = 0.0 if rope == 0 else np.maximum(1.0 - out[:, 0] - out[:, 2], 0.0)
+        for c, matrix in enumerate(sides):
+            both = w @ matrix  # (rows, 2 (n + 1))
+            out[c, lo:hi, 0] = np.einsum("ij,ij->i", both[:, :m], w)
+            out[c, lo:hi, 2] = np.einsum("ij,ij->i", both[:, m:], w)
+    rest = np.maximum(1.0 - out[..., 0] - out[..., 2], 0.0)
+    out[..., 1] = 0.0 if rope == 0 else rest
     return out
 
 
