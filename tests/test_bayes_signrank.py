@@ -274,3 +274,16 @@ def test_the_docstring_examples_run():
 
 def test_the_docs_page_runs():
     run_page(Path(__file__).parents[1] / "docs/bayes_signrank.md", min_examples=4)
+
+
+def test_significant_marks_a_probable_winner():
+    frame = pd.DataFrame(_scores(7), columns=SYSTEMS)
+    res = frame.paired.bayes_signrank(rope=0.005, n_samples=4000, rng=3, as_result=True)
+    best = np.maximum(res.prob_a_better, res.prob_b_better)
+    for alpha in (0.05, 0.2):
+        flags = res.significant(alpha).to_numpy()
+        np.testing.assert_array_equal(flags, best >= 1 - alpha)
+    assert res.significant().to_numpy().any()
+    assert not res.significant().to_numpy().all()
+    with pytest.raises(ValueError, match="alpha"):
+        res.significant(1.5)

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._shared.results import ComparisonResult
+from .._shared.results import ComparisonResult, _check_alpha, labelled_flags
 
 __all__ = ["BayesSignrankResult"]
 
@@ -18,8 +18,11 @@ class BayesSignrankResult(ComparisonResult):
     """Result of :func:`bayes_signrank` and :func:`bayes_signrank_design`.
 
     Every column below is a read-only array of shape ``(n_groups, n_comparisons)``. The
-    answer is a posterior probability, not a test: there is no significance rule; read
-    ``prob_a_better``, ``prob_equivalent`` and ``prob_b_better`` (they sum to 1).
+    answer is a posterior probability, not a test: read ``prob_a_better``,
+    ``prob_equivalent`` and ``prob_b_better`` (they sum to 1). :meth:`significant` marks a
+    comparison whose winner is probable enough to act on: ``prob_a_better`` or
+    ``prob_b_better`` at least ``1 - alpha`` (0.95 by default, Benavoli et al.'s
+    suggestion).
 
     Attributes
     ----------
@@ -61,3 +64,35 @@ class BayesSignrankResult(ComparisonResult):
     printed_metadata: ClassVar[tuple[str, ...]] = (
         "rope", "prior_strength", "n_samples", "seed_entropy",
     )  # fmt: skip
+
+    def significant(self, alpha: float | None = None):
+        """Which comparisons have a probable winner: ``prob_a_better >= 1 - alpha`` or
+        ``prob_b_better >= 1 - alpha`` (default ``alpha=0.05``), a table of booleans, one row
+        per group, one column per comparison.
+
+        Parameters
+        ----------
+        alpha : float, optional
+            In (0, 1); default 0.05.
+
+        Returns
+        -------
+        pandas.DataFrame of bool
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pairedstats import bayes_signrank
+        >>> x = np.array([[0.5, 0.6], [0.4, 0.55], [0.7, 0.8], [0.6, 0.7], [0.5, 0.62]])
+        >>> bayes_signrank(x, rope=0.01, rng=1).significant().to_numpy().tolist()
+        [[True]]
+        """
+        _check_alpha(alpha)
+        level = 1.0 - (0.05 if alpha is None else float(alpha))
+        winner = np.maximum(np.asarray(self.prob_a_better), np.asarray(self.prob_b_better))
+        return labelled_flags(self, winner >= level)
+
+    def significance_note(self, alpha: float | None = None) -> str:
+        """The rule as a LaTeX table note: a winner with posterior probability at least
+        ``1 - alpha``."""
+        return f"$P(\\text{{a or b better}}) \\geq {1 - (0.05 if alpha is None else alpha):g}$"
