@@ -782,7 +782,12 @@ SIGNATURES = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
 def test_the_commands_with_a_figure_are_those_whose_result_draws_one():
     got = {spec.command: figure_kind(spec) for spec in cli.registry.SPECS.values()}
     assert {c: k for c, k in got.items() if k is not None} == FIGURES
-    assert {c for c, k in got.items() if k is None} == {"items-for", "mcs", "report"}
+    assert {c for c, k in got.items() if k is None} == {
+        "bayes-signrank",
+        "items-for",
+        "mcs",
+        "report",
+    }
 
 
 def _image(path, fmt):
@@ -900,7 +905,7 @@ def test_an_unknown_command_far_from_all_lists_them(capsys):
     with pytest.raises(SystemExit):
         module_main(["anova"])
     err = capsys.readouterr().err
-    assert "no command 'anova' (the commands: bootstrap, cv-ttest, friedman" in err
+    assert "no command 'anova' (the commands: bayes-signrank, bootstrap, cv-ttest, friedman" in err
     assert "did you mean" not in err
 
 

@@ -25,6 +25,7 @@ from pairedstats.inputs.paired import DroppedDataWarning as DroppedDataWarning
 from pairedstats.methods._shared.results import ComparisonResult as ComparisonResult
 from pairedstats.methods._shared.results import IntervalRule as IntervalRule
 from pairedstats.methods._shared.results import PValueRule as PValueRule
+from pairedstats.methods.bayes_signrank.result import BayesSignrankResult as BayesSignrankResult
 from pairedstats.methods.bootstrap.findings import (
     DegenerateBootstrapWarning as DegenerateBootstrapWarning,
 )
@@ -61,6 +62,7 @@ from pairedstats.methods.tukey_hsd.result import TukeyHSDResult as TukeyHSDResul
 from pairedstats.methods.tukey_hsd.run import TukeyHSDRun as TukeyHSDRun
 
 __all__ = [
+    "BayesSignrankResult",
     "BootstrapResult",
     "Checkpoint",
     "ComparisonResult",
@@ -95,6 +97,8 @@ __all__ = [
     "TukeyHSDRun",
     "TwoSampleDesign",
     "__version__",
+    "bayes_signrank",
+    "bayes_signrank_design",
     "bootstrap",
     "bootstrap_design",
     "cv_ttest",
@@ -129,6 +133,26 @@ _Bool: TypeAlias = bool | np.bool_
 
 __version__: str
 
+def bayes_signrank(
+    scores: ArrayLike,
+    rope: _Float,
+    *,
+    systems: Iterable[Hashable] | None = ...,
+    missing: Literal["raise", "complete"] = ...,
+    baseline: Hashable | None = ...,
+    prior_strength: _Float = ...,
+    n_samples: _Int = ...,
+    rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+) -> BayesSignrankResult: ...
+def bayes_signrank_design(
+    design: PairedDesign,
+    rope: _Float,
+    *,
+    baseline: Hashable | None = ...,
+    prior_strength: _Float = ...,
+    n_samples: _Int = ...,
+    rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+) -> BayesSignrankResult: ...
 def bootstrap(
     scores: ArrayLike,
     *,

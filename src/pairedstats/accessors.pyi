@@ -8,6 +8,7 @@ import pandas as pd
 import xarray as xr
 from numpy.random import BitGenerator, Generator, SeedSequence
 
+from pairedstats.methods.bayes_signrank.result import BayesSignrankResult
 from pairedstats.methods.bootstrap.result import BootstrapResult
 from pairedstats.methods.cv_ttest.result import CvTtestResult
 from pairedstats.methods.friedman.result import FriedmanResult
@@ -36,6 +37,54 @@ class PairedDataArrayAccessor:
         self,
         array: xr.DataArray,
     ) -> None: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: Literal[True],
+    ) -> BayesSignrankResult: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | BayesSignrankResult: ...
     @overload
     def bootstrap(
         self,
@@ -669,6 +718,57 @@ class PairedDataFrameAccessor:
         self,
         frame: pd.DataFrame,
     ) -> None: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> pd.DataFrame: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: Literal[True],
+    ) -> BayesSignrankResult: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: Hashable | None = ...,
+        system: Hashable | None = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        by: Hashable | Sequence[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: _Bool = ...,
+    ) -> pd.DataFrame | BayesSignrankResult: ...
     @overload
     def bootstrap(
         self,
@@ -1333,6 +1433,54 @@ class PairedDatasetAccessor:
         self,
         dataset: xr.Dataset,
     ) -> None: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: Literal[False] = ...,
+    ) -> xr.Dataset: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: Literal[True],
+    ) -> BayesSignrankResult: ...
+    @overload
+    def bayes_signrank(
+        self,
+        rope: _Float,
+        *,
+        item: str = ...,
+        system: str = ...,
+        score: Hashable | Sequence[Hashable] | None = ...,
+        systems: Iterable[Hashable] | None = ...,
+        missing: Literal["raise", "complete"] = ...,
+        baseline: Hashable | None = ...,
+        prior_strength: _Float = ...,
+        n_samples: _Int = ...,
+        rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
+        as_result: _Bool = ...,
+    ) -> xr.Dataset | BayesSignrankResult: ...
     @overload
     def bootstrap(
         self,
