@@ -273,8 +273,8 @@ def command_lines() -> list[tuple[str, str]]:
 
     Examples
     --------
-    >>> command_lines()[0]
-    ('bootstrap', 'Paired bootstrap confidence intervals of the differences b minus a.')
+    >>> dict(command_lines())["bootstrap"]
+    'Paired bootstrap confidence intervals of the differences b minus a.'
     """
     specs = registry.SPECS.values()
     rows = [(spec.command, _first_sentence(_plain(spec.summary))) for spec in specs]
