@@ -28,6 +28,7 @@ __all__ = [
     "bind",
     "design_function",
     "docstring",
+    "read_arrays",
     "register",
     "signature",
 ]
@@ -315,12 +316,25 @@ def _finish(fn: Callable, spec: MethodSpec, container: str, module: str) -> Call
     return fn
 
 
-def array_function(spec: MethodSpec, read: Callable, module: str) -> Callable:
-    """The public function of ``spec`` on arrays: ``read(**inputs)`` makes the design."""
+def read_arrays(road: str, inputs: dict):
+    """The design of a call on arrays, its ``inputs`` read by the road's reader:
+    :func:`pairedstats.inputs.design_from_array` (paired) or
+    :func:`pairedstats.inputs.two_sample_from_arrays` (two samples)."""
+    from ...inputs import design_from_array, two_sample_from_arrays
+
+    if road == "two-sample":
+        return two_sample_from_arrays(inputs["a"], inputs["b"])
+    return design_from_array(inputs.pop("scores"), **inputs)
+
+
+def array_function(spec: MethodSpec, module: str, read: Callable | None = None) -> Callable:
+    """The public function of ``spec`` on arrays: ``read(**inputs)`` makes the design (by
+    default :func:`read_arrays` of the spec's road)."""
 
     def function(*args, **kwargs):
         inputs, keywords = _split(spec, "array", bind(spec, "array", args, kwargs))
-        return spec.execute(read(**inputs), True, keywords)
+        design = read_arrays(spec.road, inputs) if read is None else read(**inputs)
+        return spec.execute(design, True, keywords)
 
     return _finish(function, spec, "array", module)
 

@@ -5,18 +5,12 @@ from it, :func:`bayes_signrank` (an items x systems array) and :func:`bayes_sign
 
 from __future__ import annotations
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "bayes_signrank", "bayes_signrank_design"]
-
-
-def _read(scores, *, systems, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, missing=missing)
 
 
 SPEC = register(
@@ -111,5 +105,5 @@ SPEC = register(
         example_keywords={"rope": 0.05, "n_samples": 1000},
     )
 )
-bayes_signrank = array_function(SPEC, _read, __name__)
+bayes_signrank = array_function(SPEC, __name__)
 bayes_signrank_design = design_function(SPEC, __name__)

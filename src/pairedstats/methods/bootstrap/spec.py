@@ -10,21 +10,11 @@ Paired bootstrap confidence intervals of b minus a: the keywords are the fields 
 
 from __future__ import annotations
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "bootstrap", "bootstrap_design"]
-
-
-def _read(scores, *, systems, cluster, strata, replicate, missing) -> PairedDesign:
-    """The design of a call on an array (:func:`pairedstats.inputs.design_from_array`)."""
-    return design_from_array(
-        scores, systems=systems, cluster=cluster, strata=strata, replicate=replicate,
-        missing=missing,
-    )  # fmt: skip
 
 
 SPEC = register(
@@ -127,5 +117,5 @@ SPEC = register(
         report_test="paired bootstrap",
     )
 )
-bootstrap = array_function(SPEC, _read, __name__)
+bootstrap = array_function(SPEC, __name__)
 bootstrap_design = design_function(SPEC, __name__)

@@ -5,18 +5,12 @@ of a paired design)."""
 
 from __future__ import annotations
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "cv_ttest", "cv_ttest_design"]
-
-
-def _read(scores, *, systems, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, missing=missing)
 
 
 SPEC = register(
@@ -104,5 +98,5 @@ SPEC = register(
         example_keywords={"test_fraction": 0.2},
     )
 )
-cv_ttest = array_function(SPEC, _read, __name__)
+cv_ttest = array_function(SPEC, __name__)
 cv_ttest_design = design_function(SPEC, __name__)

@@ -10,18 +10,12 @@ which pairs do. References and formulas: :mod:`pairedstats.core.friedman`.
 
 from __future__ import annotations
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "friedman", "friedman_design"]
-
-
-def _read(scores, *, systems, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, missing=missing)
 
 
 SPEC = register(
@@ -105,5 +99,5 @@ SPEC = register(
         },
     )
 )
-friedman = array_function(SPEC, _read, __name__)
+friedman = array_function(SPEC, __name__)
 friedman_design = design_function(SPEC, __name__)

@@ -8,8 +8,6 @@ from collections.abc import Hashable
 
 from numpy.typing import ArrayLike
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE
 from .._shared.options import Keyword
 from .._shared.registry import MethodSpec, array_function, design_function, register
@@ -17,10 +15,6 @@ from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "mcnemar", "mcnemar_design"]
-
-
-def _read(scores, *, systems, cluster, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, cluster=cluster, missing=missing)
 
 
 _CLUSTER_DOC = (
@@ -138,5 +132,5 @@ SPEC = register(
         report_test="McNemar's test",
     )
 )
-mcnemar = array_function(SPEC, _read, __name__)
+mcnemar = array_function(SPEC, __name__)
 mcnemar_design = design_function(SPEC, __name__)

@@ -4,17 +4,11 @@ and the public functions built from it, :func:`ranksum` (two arrays) and
 
 from __future__ import annotations
 
-from ...core.design import TwoSampleDesign
-from ...inputs import two_sample_from_arrays
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "ranksum", "ranksum_design"]
-
-
-def _read(a, b) -> TwoSampleDesign:
-    return two_sample_from_arrays(a, b)
 
 
 SPEC = register(
@@ -100,5 +94,5 @@ SPEC = register(
         },
     )
 )
-ranksum = array_function(SPEC, _read, __name__)
+ranksum = array_function(SPEC, __name__)
 ranksum_design = design_function(SPEC, __name__)

@@ -4,18 +4,12 @@ array) and :func:`signrank_design` (every group of a paired design)."""
 
 from __future__ import annotations
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "signrank", "signrank_design"]
-
-
-def _read(scores, *, systems, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, missing=missing)
 
 
 _SUMMARY = (
@@ -110,5 +104,5 @@ SPEC = register(
         },
     )
 )
-signrank = array_function(SPEC, _read, __name__)
+signrank = array_function(SPEC, __name__)
 signrank_design = design_function(SPEC, __name__)

@@ -4,18 +4,12 @@ are :class:`~.settings.Options`), and the public functions built from it, :func:
 
 from __future__ import annotations
 
-from ...core.design import PairedDesign
-from ...inputs import design_from_array
 from .._shared.keywords import NO_REPLICATE, PAIRED_INPUTS
 from .._shared.registry import MethodSpec, array_function, design_function, register
 from .run import run
 from .settings import Options, check
 
 __all__ = ["SPEC", "signtest", "signtest_design"]
-
-
-def _read(scores, *, systems, missing) -> PairedDesign:
-    return design_from_array(scores, systems=systems, missing=missing)
 
 
 SPEC = register(
@@ -95,5 +89,5 @@ SPEC = register(
         },
     )
 )
-signtest = array_function(SPEC, _read, __name__)
+signtest = array_function(SPEC, __name__)
 signtest_design = design_function(SPEC, __name__)

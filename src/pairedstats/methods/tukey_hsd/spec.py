@@ -177,7 +177,7 @@ SPEC = register(
         report_test="randomized Tukey HSD",
     )
 )
-tukey_hsd = array_function(SPEC, _read, __name__)
+tukey_hsd = array_function(SPEC, __name__, _read)
 tukey_hsd_design = design_function(SPEC, __name__)
 
 
