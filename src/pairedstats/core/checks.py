@@ -10,12 +10,13 @@ name is returned as the choices spell it.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["choice", "count", "flag", "plain", "probability"]
+__all__ = ["choice", "count", "flag", "nonnegative", "plain", "probability"]
 
 
 def plain(value):
@@ -83,6 +84,28 @@ def count(value, name: str, minimum: int = 1) -> int:
     if value < minimum:
         raise ValueError(f"`{name}` must be at least {minimum}; got {plain(value)}.")
     return int(value)
+
+
+def nonnegative(value, name: str, *, zero: bool = True) -> float:
+    """``value`` as a finite float at least 0 (above 0 when ``zero`` is False), else a
+    ``TypeError`` (not a real number) or ``ValueError``.
+
+    Examples
+    --------
+    >>> nonnegative(0, "rope"), nonnegative(0.5, "prior_strength", zero=False)
+    (0.0, 0.5)
+    >>> nonnegative(0.0, "prior_strength", zero=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: `prior_strength` must be finite and > 0; got 0.0.
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a real number; got {plain(value)!r}.")
+    value = float(value)
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        rule = "finite and >= 0" if zero else "finite and > 0"
+        raise ValueError(f"`{name}` must be {rule}; got {value!r}.")
+    return value
 
 
 def flag(value, name: str) -> bool:

@@ -272,7 +272,8 @@ class ComparisonResult(GroupedResult):
         return plotting.plot(self, kind, **keywords)
 
 
-def _check_alpha(alpha) -> None:
+def check_alpha(alpha) -> None:
+    """``alpha`` of a significance rule: None (the default 0.05) or a number in (0, 1)."""
     if alpha is not None and (
         isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1
     ):
@@ -298,7 +299,7 @@ class PValueRule:
         pandas.DataFrame of bool
             :func:`labelled_flags`.
         """
-        _check_alpha(alpha)
+        check_alpha(alpha)
         flags = np.asarray(self.pvalue, dtype=float) < (0.05 if alpha is None else float(alpha))
         return labelled_flags(self, flags)
 
@@ -330,7 +331,7 @@ class IntervalRule:
             One row per group, one column per comparison (:func:`labelled_flags`);
             ``.to_numpy()`` is the ``(n_groups, n_comparisons)`` array.
         """
-        _check_alpha(alpha)
+        check_alpha(alpha)
         confidence = self.metadata.get("confidence_level")
         if alpha is not None and (confidence is None or abs((1 - confidence) - alpha) > 1e-12):
             raise ValueError(

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._shared.results import ComparisonResult, labelled_flags
+from .._shared.results import ComparisonResult, check_alpha, labelled_flags
 
 __all__ = ["BayesSignrankResult"]
 
@@ -87,10 +87,7 @@ class BayesSignrankResult(ComparisonResult):
         >>> bayes_signrank(x, rope=0.01, rng=1).significant().to_numpy().tolist()
         [[True]]
         """
-        if alpha is not None and (
-            isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1
-        ):
-            raise ValueError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
+        check_alpha(alpha)
         level = 1.0 - (0.05 if alpha is None else float(alpha))
         winner = np.maximum(np.asarray(self.prob_a_better), np.asarray(self.prob_b_better))
         return labelled_flags(self, winner >= level)

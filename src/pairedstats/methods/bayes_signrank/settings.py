@@ -3,14 +3,11 @@ settings of one call (:func:`check`)."""
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass
 from typing import Annotated
 
-import numpy as np
-
 from ... import _validation
+from ...core import checks
 from .._shared.compared import Compared, compared
 from .._shared.keywords import Baseline, Rng
 from .._shared.options import About, OptionsRecord
@@ -66,16 +63,6 @@ class Settings(Options, Compared):
     keep: bool
 
 
-def _positive_or_zero(value, name: str, *, zero: bool) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a real number; got {value!r}.")
-    value = float(value)
-    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
-        rule = "finite and >= 0" if zero else "finite and > 0"
-        raise ValueError(f"`{name}` must be {rule}; got {value!r}.")
-    return value
-
-
 def check(design, options: Options, *, keep: bool) -> Settings:
     """The keywords of :func:`bayes_signrank` and :func:`bayes_signrank_design` and the design
     (one score column), checked; every message names the keyword, the rule and the value
@@ -84,8 +71,8 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     return Settings.of(
         o,
         **compared(design, o.baseline, "bayes_signrank"),
-        rope=_positive_or_zero(o.rope, "rope", zero=True),
-        prior_strength=_positive_or_zero(o.prior_strength, "prior_strength", zero=False),
+        rope=checks.nonnegative(o.rope, "rope"),
+        prior_strength=checks.nonnegative(o.prior_strength, "prior_strength", zero=False),
         n_samples=_validation.check_n_resamples(o.n_samples, "n_samples", MAX_SAMPLES),
         rng=_validation.normalise_rng(o.rng),
         keep=bool(keep),
