@@ -20,6 +20,8 @@ import math
 import zipfile
 from pathlib import Path
 
+from .inputs.labels import quoted
+
 __all__ = ["read_inspect", "read_lm_eval"]
 
 #: The fields of an lm-evaluation-harness sample line that are not metrics (the metrics
@@ -36,12 +38,6 @@ _MODEL_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
 #: words for yes and no, as its ``value_to_float`` reads them.
 _INSPECT_GRADES = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0,
                    "yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}  # fmt: skip
-
-
-def _few(labels, limit: int = 5) -> str:
-    labels = list(labels)
-    shown = ", ".join(map(str, labels[:limit]))
-    return shown + (f", ... ({len(labels)} in all)" if len(labels) > limit else "")
 
 
 def _files(paths, patterns: tuple[str, ...], what: str) -> list[Path]:
@@ -91,7 +87,7 @@ def _refuse_one_system(frame, column: str, files: list[Path], fix: str) -> None:
     found = frame[column].unique().tolist()
     if len(found) < 2:
         raise ValueError(
-            f"the {len(files)} log file(s) are of one model only ({_few(found)}); a "
+            f"the {len(files)} log file(s) are of one model only ({quoted(found, show=str)}); a "
             f"comparison needs the logs of two models or more: {fix}"
         )
 
@@ -108,8 +104,8 @@ def _refuse_duplicates(frame, key: list[str], sources: list[str]) -> None:
     pairs = ", ".join(f"{k}={v!r}" for k, v in zip(key, first))
     raise ValueError(
         f"{int(twice.sum())} rows share their ({', '.join(key)}) with another; the first: "
-        f"{pairs}, in {_few(where)}. Each document is scored once per model, filter and "
-        "repeat: give each log once, and remove copies of a run"
+        f"{pairs}, in {quoted(where, show=str)}. Each document is scored once per model, "
+        "filter and repeat: give each log once, and remove copies of a run"
     )
 
 
@@ -118,8 +114,8 @@ def _refuse_absent_fields(frame, fields, option, where, what, known) -> None:
     absent = [f for f in fields if frame[f].isna().all()]
     if absent:
         raise ValueError(
-            f"{option}: no {where} has the field {_few(map(repr, absent))}; {what}: "
-            f"{_few(known, 12)}"
+            f"{option}: no {where} has the field {quoted(absent)}; {what}: "
+            f"{quoted(known, 12, show=str)}"
         )
 
 
@@ -299,8 +295,8 @@ def read_lm_eval(paths, *, metrics=None, doc_fields=()):
         absent = [m for m in metrics if m not in found]
         if absent:
             raise ValueError(
-                f"metrics: no sample holds {_few(map(repr, absent))}; the files' metrics: "
-                f"{_few(map(repr, _all_metrics(files)), 12)}"
+                f"metrics: no sample holds {quoted(absent)}; the files' metrics: "
+                f"{quoted(_all_metrics(files), 12)}"
             )
         found = metrics
     _refuse_one_system(frame, "model", files, "add the folder or files of another model")
@@ -501,8 +497,8 @@ def read_inspect(paths, *, scorers=None, metadata=()):
             every = {n: None for path in files for row in _inspect_rows(path, None, ())
                      for n in row if n not in ("task", "sample_id", "model", "epoch")}  # fmt: skip
             raise ValueError(
-                f"scorers: no sample holds a score of {_few(map(repr, absent))}; the logs' "
-                f"scores: {_few(map(repr, every), 12)}"
+                f"scorers: no sample holds a score of {quoted(absent)}; the logs' "
+                f"scores: {quoted(every, 12)}"
             )
     _refuse_one_system(frame, "model", files, "add the log of another model")
     _refuse_duplicates(frame, ["task", "sample_id", "model", "epoch"], sources)

@@ -43,9 +43,10 @@ def as_list(value, name: str) -> list:
     return out
 
 
-def quoted(labels, limit: int = _EXAMPLES) -> str:
+def quoted(labels, limit: int = _EXAMPLES, show=repr) -> str:
+    """The first ``limit`` of ``labels``, each written by ``show``, and how many in all."""
     labels = list(labels)
-    text = ", ".join(repr(x.item() if isinstance(x, np.generic) else x) for x in labels[:limit])
+    text = ", ".join(show(x.item() if isinstance(x, np.generic) else x) for x in labels[:limit])
     if len(labels) > limit:
         text += f", ... ({len(labels)} in all)"
     return text
