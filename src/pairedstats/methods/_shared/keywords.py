@@ -471,3 +471,18 @@ PValueAdjust = Annotated[
 #: Population weights by stratum label: the bootstrap's ``weights``, and those of the methods
 #: that pass them on to it (the ranking).
 StratumWeights = Mapping[Any, float] | None
+#: ``margin`` of the methods that test b - a against a margin
+#: (:mod:`pairedstats.methods._shared.margins`).
+Margin = Annotated[
+    float | None,
+    About(
+        "A margin m > 0 in the units of b - a: adds the test against it at ``alpha = 1 - "
+        'confidence_level``. With ``alternative="greater"``, non-inferiority of b '
+        "(``H0: b - a <= -m``; columns ``noninferior``, ``pvalue_noninferiority``); with "
+        '``"less"``, the same when lower is better (``H0: b - a >= m``); two-sided, '
+        "equivalence by two one-sided tests (``H0: |b - a| >= m``; columns ``equivalent``, "
+        "``pvalue_equivalence``: the ``1 - 2 alpha`` interval inside ``(-m, m)``). "
+        "Default: none.",
+        option=dict(type=float, metavar="M", help="equivalence / non-inferiority margin"),
+    ),
+]

@@ -8,13 +8,14 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._shared.margins import MARGIN_COLUMNS, MARGIN_PVALUES, MarginColumns
 from .._shared.results import ComparisonResult, PValueRule, labelled_flags
 
 __all__ = ["CvTtestResult"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class CvTtestResult(PValueRule, ComparisonResult):
+class CvTtestResult(MarginColumns, PValueRule, ComparisonResult):
     """Result of :func:`cv_ttest` and :func:`cv_ttest_design`.
 
     Every attribute below is a read-only array of shape ``(n_groups, n_comparisons)``. A
@@ -51,6 +52,9 @@ class CvTtestResult(PValueRule, ComparisonResult):
     pvalue_adjusted : ndarray or None
         With ``adjust``, ``pvalue`` adjusted over the comparisons of the group
         (:func:`pairedstats.core.adjust.adjust_pvalues`).
+    equivalent, noninferior, pvalue_equivalence, pvalue_noninferiority : ndarray or None
+        With ``margin``, the test against it by the corrected t, shifted by the margin
+        (:class:`~pairedstats.methods._shared.margins.MarginColumns`).
     n_dropped : ndarray of int
         Items removed from the group by ``missing="complete"``.
     """
@@ -74,16 +78,16 @@ class CvTtestResult(PValueRule, ComparisonResult):
     _columns: ClassVar[tuple[str, ...]] = (
         "n_folds", "n_repeats", "difference", "df", "t", "pvalue", "ci_low", "ci_high",
         "t_uncorrected", "pvalue_uncorrected", "prob_a_better", "prob_equivalent",
-        "prob_b_better", "pvalue_adjusted", "n_dropped",
+        "prob_b_better", "pvalue_adjusted", *MARGIN_COLUMNS, "n_dropped",
     )  # fmt: skip
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
     pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_uncorrected",
-                                                 "pvalue_adjusted")  # fmt: skip
+                                                 "pvalue_adjusted", *MARGIN_PVALUES)  # fmt: skip
     summary_columns: ClassVar[tuple[str, ...]] = ("difference", "t", "ci_low",
                                                   "ci_high", "pvalue")  # fmt: skip
     title: ClassVar[str] = "Corrected resampled t-test of b - a over cross-validation folds"
-    printed_metadata: ClassVar[tuple[str, ...]] = ("test_fraction", "repeat", "rope",
+    printed_metadata: ClassVar[tuple[str, ...]] = ("test_fraction", "repeat", "rope", "margin",
                                                    "confidence_level", "alternative",
                                                    "adjust")  # fmt: skip
 

@@ -8,6 +8,7 @@ import numpy as np
 from scipy import stats
 
 from ...core.adjust import adjust_pvalues
+from ...core.margins import margin_columns
 from .._shared.runs import Outputs, comparison_labels
 from .result import CvTtestResult
 from .settings import Settings
@@ -134,4 +135,9 @@ def run(s: Settings) -> CvTtestResult:
         arrays.update(zip(names, posterior(m, variance, dff, s.rope), strict=True))
     if s.adjust is not None:
         arrays["pvalue_adjusted"] = adjust_pvalues(arrays["pvalue"], s.adjust)
+    if s.margin is not None:
+        p_above = t_pvalues(_t(m + s.margin, variance), dff, "greater")
+        p_below = t_pvalues(_t(m - s.margin, variance), dff, "less")
+        alpha = 1.0 - s.confidence_level
+        arrays.update(margin_columns(p_above, p_below, s.alternative, alpha, s.adjust))
     return CvTtestResult(**comparison_labels(design, s.pairs), metadata=s.metadata(), **arrays)

@@ -10,7 +10,8 @@ from typing import Annotated
 from ... import _validation
 from ...core.inference import ALTERNATIVES
 from .._shared.compared import Compared, compared
-from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
+from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, Margin, PValueAdjust
+from .._shared.margins import check_margin
 from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
@@ -53,6 +54,7 @@ class Options(OptionsRecord):
             option=dict(type=float, metavar="R", help="region of practical equivalence"),
         ),
     ] = None
+    margin: Margin = None
     alternative: Annotated[
         Alternative,
         About(
@@ -119,6 +121,7 @@ def check(design, options: Options, *, keep: bool) -> Settings:
         test_fraction=_positive(options.test_fraction, "test_fraction", 1.0),
         repeat=options.repeat,
         rope=None if options.rope is None else _positive(options.rope, "rope"),
+        margin=check_margin(options.margin),
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         adjust=_validation.check_pvalue_adjust(options.adjust),
