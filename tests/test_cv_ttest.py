@@ -15,10 +15,13 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from pairedstats import cli, cv_ttest
+from pairedstats.core.margins import margin_names
 from pairedstats.methods.cv_ttest.run import corrected_t, t_pvalues
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -119,8 +122,9 @@ def test_equals_baycomp_two_on_single(case):
     repetitions is ``test_fraction = 1/k``; closed form, to 1e-12."""
     ref = REFERENCE["cases"][case]
     scores = np.column_stack([ref["y"], ref["x"]])  # b (y) before a (x): not sorted
+    repeat = [f"run{i // ref['folds']}" for i in range(len(ref["y"]))]  # run-major cells
     res = cv_ttest(scores, systems=["y", "x"], baseline="x", test_fraction=1 / ref["folds"],
-                   repeat=ref["runs"], rope=ref["rope"]).to_dataframe().iloc[0]  # fmt: skip
+                   repeat=repeat, rope=ref["rope"]).to_dataframe().iloc[0]  # fmt: skip
     assert (res["system_a"], res["system_b"]) == ("x", "y")
     assert res["n_repeats"] == ref["runs"]
     assert res["df"] == ref["df"]
@@ -151,10 +155,12 @@ def test_constant_differences_are_a_point_mass_as_baycomp():
 
 
 def _tidy(scores, site: str, repeats: int = 1) -> pd.DataFrame:
+    """One row per (repetition, fold, model); the repetitions are labelled out of order."""
     n = scores.shape[0]
+    k = n // repeats
     return pd.DataFrame({
-        "site": site, "cell": np.repeat([f"r{i // (n // repeats)}f{i % (n // repeats)}"
-                                         for i in range(n)], 3),
+        "site": site, "rep": np.repeat([f"rep{(7 * (i // k)) % 10}" for i in range(n)], 3),
+        "fold": np.repeat([i % k for i in range(n)], 3),
         "model": np.tile(SYSTEMS, n), "acc": scores.ravel(),
     })  # fmt: skip
 
@@ -170,8 +176,10 @@ def test_every_road_equals_the_array_function(tmp_path, capsys):
     north, south = _folds(10, n=10), _folds(11, n=15)
     tidy = pd.concat([_tidy(north, "north", 2), _tidy(south, "south", 3)])
     tidy = tidy.sample(frac=1.0, random_state=3)
-    out = tidy.paired.cv_ttest(item="cell", system="model", score="acc", by="site", **KW)
+    out = tidy.paired.cv_ttest(item="fold", repeat="rep", system="model", score="acc",
+                               by="site", **KW)  # fmt: skip
     assert len(out) == 4
+    assert out.groupby("site")["n_repeats"].first().to_dict() == {"north": 2, "south": 3}
     for site, scores in (("north", north), ("south", south)):
         want = _array(scores).set_index("system_b")
         got = out[out["site"] == site].set_index("system_b")
@@ -195,9 +203,9 @@ def test_every_road_equals_the_array_function(tmp_path, capsys):
                         {c: want.loc["tuned", c] for c in COLUMNS})  # fmt: skip
     path = tmp_path / "folds.csv"
     _tidy(north, "x").to_csv(path, index=False)
-    code = cli.main(["cv-ttest", str(path), "--item", "cell", "--system", "model", "--score",
-                     "acc", "--baseline", "base", "--test-fraction", "0.2", "--rope", "0.01",
-                     "--alternative", "greater", "--format", "csv"])  # fmt: skip
+    code = cli.main(["cv-ttest", str(path), "--item", "fold", "--repeat", "rep", "--system",
+                     "model", "--score", "acc", "--baseline", "base", "--test-fraction", "0.2",
+                     "--rope", "0.01", "--alternative", "greater", "--format", "csv"])  # fmt: skip
     assert code == 0
     got = pd.read_csv(io.StringIO(capsys.readouterr().out)).set_index("system_b")
     _assert_row(got.loc["tuned"], {c: want.loc["tuned", c] for c in COLUMNS}, rtol=1e-6)
@@ -211,14 +219,51 @@ def test_adjust_equals_statsmodels(method):
     np.testing.assert_allclose(res.pvalue_adjusted[0], want, rtol=1e-12)
 
 
-def test_repeat_counts_repetitions():
-    scores = _folds(13, n=12)
-    res = cv_ttest(scores, test_fraction=0.25, repeat=3).to_dataframe()
-    assert (res["n_repeats"] == 3).all()
-    assert (res["n_folds"] == 12).all()
-    same = cv_ttest(scores, test_fraction=0.25).to_dataframe()
-    assert "n_repeats" not in same
-    assert np.array_equal(res["t"], same["t"])
+def test_repeat_names_the_repetitions_on_every_road():
+    """r x k cells named by (repetition, fold) on a table, a Dataset sweep and an array give
+    the numbers of the same cells labelled one by one; ``n_repeats`` counts r."""
+    scores = _folds(13, n=12)  # 3 repetitions x 4 folds, repetition-major
+    labels = [f"r{i // 4}f{i % 4}" for i in range(12)]
+    one_by_one = pd.DataFrame(scores, columns=SYSTEMS, index=labels).paired.cv_ttest(**KW)
+    assert "n_repeats" not in one_by_one
+    tidy = _tidy(scores, "x", 3).sample(frac=1.0, random_state=5)
+    got = tidy.paired.cv_ttest(item="fold", repeat="rep", system="model", score="acc", **KW)
+    assert got["n_repeats"].tolist() == [3, 3]
+    assert got["n_folds"].tolist() == [12, 12]
+    for c in COLUMNS:
+        np.testing.assert_allclose(got[c], one_by_one[c], rtol=1e-12, err_msg=c)
+    wide = tidy.pivot_table(index=["rep", "fold"], columns="model", values="acc").reset_index()
+    got = wide.paired.cv_ttest(item="fold", repeat="rep", **KW).set_index("system_b")
+    want = one_by_one.set_index("system_b")  # pivot_table sorted the systems: by label
+    np.testing.assert_allclose(got.loc[want.index, "t"], want["t"], rtol=1e-12)
+    sweep = xr.DataArray(  # (dataset, repeat, fold, model): each data set its own test
+        np.stack([scores.reshape(3, 4, 3), scores[::-1].reshape(3, 4, 3)]),
+        dims=("dataset", "repeat", "fold", "model"),
+        coords={"dataset": ["wine", "iris"], "model": SYSTEMS}, name="acc",
+    )  # fmt: skip
+    res = sweep.paired.cv_ttest(item="fold", repeat="repeat", system="model", **KW)
+    assert res["n_repeats"].values.tolist() == [[3, 3], [3, 3]]
+    flipped = pd.DataFrame(scores[::-1], columns=SYSTEMS).paired.cv_ttest(**KW)
+    for d, want in enumerate((one_by_one, flipped)):
+        np.testing.assert_allclose(res["t"].isel(dataset=d), want["t"], rtol=1e-12)
+    arr = cv_ttest(scores, systems=SYSTEMS, repeat=[i // 4 for i in range(12)], **KW)
+    assert arr.n_repeats.tolist() == [[3, 3]]
+    np.testing.assert_allclose(arr.t[0], one_by_one["t"], rtol=1e-12)
+
+
+def test_repeat_refuses_unbalanced_repetitions_and_bad_labels():
+    tidy = _tidy(_folds(14, n=12), "x", 3)
+    ragged = tidy[~((tidy["rep"] == "rep7") & (tidy["fold"] == 2))]
+    with pytest.raises(ValueError, match=r"same number of folds.*'rep0': 4, 'rep4': 4, 'rep7': 3"):
+        ragged.paired.cv_ttest(item="fold", repeat="rep", system="model", score="acc", **KW)
+    with pytest.raises(ValueError, match=r"`repeat`: no column 'run'"):
+        tidy.paired.cv_ttest(item="fold", repeat="run", system="model", score="acc", **KW)
+    with pytest.raises(ValueError, match=r"`repeat`: 1 repetition label\(s\) are missing"):
+        tidy.assign(rep=tidy["rep"].where(tidy.index != 4)).paired.cv_ttest(
+            item="fold", repeat="rep", system="model", score="acc", **KW
+        )
+    with pytest.raises(ValueError, match=r"`repeat` must have one entry per item \(12\)"):
+        cv_ttest(_folds(14, n=12), systems=SYSTEMS, repeat=[0, 1], **KW)
 
 
 @pytest.mark.parametrize(
@@ -229,8 +274,7 @@ def test_repeat_counts_repetitions():
         ({"test_fraction": 0}, ValueError, r"`test_fraction` must be in \(0, 1\)"),
         ({"test_fraction": "a fifth"}, ValueError, r"`test_fraction` must be in \(0, 1\)"),
         ({"test_fraction": 0.2, "rope": -0.01}, ValueError, r"`rope` must be a positive"),
-        ({"test_fraction": 0.2, "repeat": 5}, ValueError, r"not a multiple of repeat=5"),
-        ({"test_fraction": 0.2, "repeat": 0}, ValueError, r"`repeat` must be a positive"),
+        ({"test_fraction": 0.2, "repeat": "rep"}, ValueError, r"`repeat`.*no `item=`"),
         ({"test_fraction": 0.2, "adjust": "sidak"}, ValueError, r"`adjust` must be one of"),
         ({"test_fraction": 0.2, "alternative": "bigger"}, ValueError, r"`alternative` must"),
         ({"test_fraction": 0.2, "replicate": "seed"}, TypeError, r"cv_ttest does not take"),
@@ -270,3 +314,78 @@ def test_size_under_correlated_folds(n, rho, corrected, plain):
     assert (size, naive) == pytest.approx((corrected, plain), abs=1e-12)
     assert abs(size - 0.05) < 4 * math.sqrt(0.05 * 0.95 / 40_000)
     assert naive > 0.13
+
+
+# ------------------------------------------------------------------ margin
+@pytest.mark.parametrize("seed", range(5))
+def test_margin_equals_statsmodels_ttost_without_correction(seed):
+    """With a vanishing test share the corrected t is the plain paired t, and the margin's
+    tests are statsmodels' ``ttost_paired`` (two one-sided paired t-tests): equivalence is
+    its p-value, non-inferiority its lower test's, the other direction its upper test's."""
+    from statsmodels.stats.weightstats import ttost_paired
+
+    rng = np.random.default_rng(seed)
+    a = 0.8 + 0.02 * rng.standard_normal(12)
+    b = a + 0.004 + 0.01 * rng.standard_normal(12)
+    margin = 0.01 * (1 + seed)
+    p, lower, upper = ttost_paired(b, a, -margin, margin)
+    scores = np.column_stack([b, a])
+    for alternative, want in (("two-sided", p), ("greater", lower[1]), ("less", upper[1])):
+        res = cv_ttest(scores, systems=["new", "old"], baseline="old", test_fraction=1e-15,
+                       margin=margin, alternative=alternative).to_dataframe().iloc[0]  # fmt: skip
+        decision, name = margin_names(alternative)
+        assert res[name] == pytest.approx(want, rel=1e-9)
+        assert bool(res[decision]) == (want < 0.05)
+
+
+@given(
+    seed=st.integers(0, 10_000),
+    margin=st.floats(0.001, 0.05),
+    level=st.sampled_from([0.9, 0.95, 0.99]),
+    fraction=st.sampled_from([0.1, 0.2, 1 / 3]),
+)
+@settings(max_examples=60, deadline=None)
+def test_margin_decisions_are_the_intervals(seed, margin, level, fraction):
+    """Equivalent exactly when the ``1 - 2 alpha`` corrected interval lies inside the
+    margins; non-inferior exactly when the one-sided interval's end clears the margin; the
+    equivalence p-value does not change when a and b swap, non-inferiority mirrors."""
+    scores = _folds(seed, n=10)[:, :2] + [0.0, 0.01 * (seed % 3)]
+    kw = dict(systems=["zeta", "alpha"], baseline="zeta", test_fraction=fraction)
+    alpha = 1 - level
+    tost = cv_ttest(scores, margin=margin, confidence_level=level, **kw)
+    inner = cv_ttest(scores, confidence_level=1 - 2 * alpha, **kw)
+    inside = (-margin < inner.ci_low[0, 0]) and (inner.ci_high[0, 0] < margin)
+    assert bool(tost.equivalent[0, 0]) == inside
+    up = cv_ttest(scores, margin=margin, confidence_level=level, alternative="greater", **kw)
+    assert bool(up.noninferior[0, 0]) == (up.ci_low[0, 0] > -margin)
+    kw["baseline"] = "alpha"
+    swapped = cv_ttest(scores, margin=margin, confidence_level=level, **kw)
+    assert swapped.pvalue_equivalence[0, 0] == pytest.approx(tost.pvalue_equivalence[0, 0],
+                                                             rel=1e-12)  # fmt: skip
+    down = cv_ttest(scores, margin=margin, confidence_level=level, alternative="less", **kw)
+    assert down.pvalue_noninferiority[0, 0] == pytest.approx(up.pvalue_noninferiority[0, 0],
+                                                             rel=1e-12)  # fmt: skip
+
+
+def test_margin_adjusted_and_on_the_table():
+    scores = _folds(21, n=20) + np.array([0.0, 0.002, 0.004])
+    res = cv_ttest(scores, systems=SYSTEMS, test_fraction=0.1, margin=0.02, adjust="holm")
+    want = multipletests(res.pvalue_equivalence[0], method="holm")[1]
+    np.testing.assert_allclose(res.pvalue_equivalence_adjusted[0], want, rtol=1e-12)
+    np.testing.assert_array_equal(res.equivalent[0], want < 0.05)
+    table = res.to_dataframe()
+    assert table["equivalent"].dtype == bool
+    assert res.noninferior is None
+    assert "noninferior" not in table
+    assert res.metadata["margin"] == 0.02
+    assert "margin" in str(res)
+
+
+@pytest.mark.parametrize(("margin", "error", "match"), [
+    (0, ValueError, r"`margin` must be finite and > 0; got 0.0"),
+    (-0.01, ValueError, r"`margin` must be finite and > 0; got -0.01"),
+    ("1pt", TypeError, r"`margin` must be a real number; got '1pt'"),
+])  # fmt: skip
+def test_margin_refuses_what_is_not_a_margin(margin, error, match):
+    with pytest.raises(error, match=match):
+        cv_ttest(_folds(22), test_fraction=0.1, margin=margin)

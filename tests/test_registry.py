@@ -44,7 +44,6 @@ OVERRIDES = {
     ("tukey_hsd", "monitor"): (lambda checkpoint: CHECKPOINTS.append(checkpoint), {}),
     ("items_for", "difference"): (0.5, {}),
     ("cv_ttest", "test_fraction"): (0.1, {}),
-    ("cv_ttest", "repeat"): (3, {}),  # 12 items: 3 repetitions of 4 folds
     ("bayes_signrank", "rope"): (0.2, {}),
     ("mcs", "statistic"): ("range", {}),
     ("items_for", "alternative"): ("greater", {}),  # "less" refuses a positive difference

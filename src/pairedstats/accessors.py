@@ -108,8 +108,7 @@ def _dataset_method(spec: registry.MethodSpec):
             given["columns_as_score"] = columns is not None and keywords[columns] is not None
             variables = inputs.score_variables(ds, given["score"], given["item"], given["system"])
             core = (given["item"], given["system"])
-            if given.get("replicate") is not None:
-                core = (*core, given["replicate"])
+            core = (*core, *(given[k] for k in ("replicate", "repeat") if given.get(k)))
         else:
             score, group, item = given["score"], given["group"], given["item"]
             variables = [score] if score is not None else list(ds.data_vars)

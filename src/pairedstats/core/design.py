@@ -116,6 +116,11 @@ class PairedDesign:
     replicate_labels : tuple of tuple
         Per system, the labels of its replicates (empty without ``replicate=``). Systems
         with equal labels have paired replicates; other systems' labels are disjoint.
+    repeat : ndarray of int64 or None
+        With ``repeat=`` (an r x k cross-validation), the per-row code of the repetition
+        each item (fold) belongs to, indexing ``repeat_labels``; None otherwise.
+    repeat_labels : tuple
+        The labels the codes of ``repeat`` stand for, in the canonical order of labels.
     """
 
     scores: np.ndarray
@@ -135,6 +140,8 @@ class PairedDesign:
     stream_prefix: tuple = ()
     replicates: tuple | None = None
     replicate_labels: tuple = ()
+    repeat: np.ndarray | None = None
+    repeat_labels: tuple = ()
 
     @property
     def n_groups(self) -> int:

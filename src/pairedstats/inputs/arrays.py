@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.design import PairedDesign, unit_roundoff
-from .labels import as_list, object_array, select_systems
+from .labels import as_list, check_labels, object_array, select_systems
 from .paired import finish
+from .repeats import with_repeats
 from .scores import check_infinite, check_missing, check_missing_arg, numeric_scores
 
 __all__ = ["design_from_array"]
@@ -22,6 +23,7 @@ def design_from_array(
     cluster=None,
     strata=None,
     replicate=None,
+    repeat=None,
     missing: str = "raise",
 ) -> PairedDesign:
     """Turn an array of shape (n_items, n_systems[, n_columns]) into a design.
@@ -32,7 +34,9 @@ def design_from_array(
     accepted or refused with the same message by all of them. With ``replicate`` (the labels
     of repeated runs), ``scores`` has shape (n_items, n_systems, n_replicates): the last
     axis holds the runs, NaN where a system has no such run (a system's replicates are the
-    labels where it has scores; :mod:`pairedstats.inputs.replicates`).
+    labels where it has scores; :mod:`pairedstats.inputs.replicates`). With ``repeat`` (one
+    repetition label per row), the items are the ``(repetition, item)`` cells of an r x k
+    cross-validation (:mod:`pairedstats.inputs.repeats`).
 
     Examples
     --------
@@ -75,10 +79,14 @@ def design_from_array(
             f"{len(columns)} names."
         )
     items = np.arange(n, dtype=object) if items is None else object_array(items)
-    extras = {"items": items, "groups": groups, "cluster": cluster, "strata": strata}
+    extras = {"items": items, "groups": groups, "cluster": cluster, "strata": strata,
+              "repeat": repeat}  # fmt: skip
     for name, values in extras.items():
         if values is not None and len(values) != n:
             raise ValueError(f"`{name}` must have one entry per item ({n}); got {len(values)}.")
+    if repeat is not None:
+        check_labels(object_array(repeat), "repeat", "repetition")
+        items = object_array(zip(object_array(repeat).tolist(), items.tolist(), strict=True))
 
     def where(idx):
         return f"row {idx[0]}, system {systems[idx[1]]!r}"
@@ -95,10 +103,11 @@ def design_from_array(
         group_code = np.array([lookup[v] for v in groups], dtype=np.int64)
         group_keys, group_names = [(v,) for v in labels], ["group"]
     cluster, strata = (None if x is None else object_array(x) for x in (cluster, strata))
-    return finish(
+    design = finish(
         arr, items, systems, columns, group_code, group_names, group_keys, cluster, strata,
         complete, "scores", precision, missing=missing,
     )  # fmt: skip
+    return design if repeat is None else with_repeats(design)
 
 
 def _with_replicates(arr, replicate, systems, items, groups, cluster, strata, missing,

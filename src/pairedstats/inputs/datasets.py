@@ -17,6 +17,7 @@ from .labels import (
     select_systems,
 )
 from .paired import finish
+from .repeats import dataset_cells, with_repeats
 from .replicates import replicate_cells
 from .scores import check_infinite, check_missing, check_missing_arg, numeric_scores
 
@@ -106,6 +107,7 @@ def design_from_dataset(
     cluster=None,
     strata=None,
     replicate=None,
+    repeat=None,
     missing: str = "raise",
     columns_as_score: bool = False,
 ) -> PairedDesign:
@@ -116,9 +118,13 @@ def design_from_dataset(
     makes them the columns of one statistic. Group keys are the sweep coordinates.
     ``replicate`` names a dimension of repeated runs (seeds, epochs, folds): a system's
     replicates are the labels along it where it has scores (NaN elsewhere), read by the
-    rules of :mod:`pairedstats.inputs.replicates`.
+    rules of :mod:`pairedstats.inputs.replicates`. ``repeat`` names the dimension of the
+    repetitions of an r x k cross-validation: its cells with the ``item`` dimension (the
+    folds) are the items (:mod:`pairedstats.inputs.repeats`).
     """
     missing = check_missing_arg(missing)
+    if repeat is not None:
+        ds, item = dataset_cells(ds, item, repeat)
     check_dims(ds, {"item": item, "system": system})
 
     names = score_variables(ds, score, item, system)
@@ -192,7 +198,7 @@ def design_from_dataset(
         rep_labels,
         missing=missing,
     )
-    return design
+    return design if repeat is None else with_repeats(design)
 
 
 def _check_replicate_dim(ds, names, replicate, columns_as_score) -> None:

@@ -10,6 +10,7 @@ from .._validation import plain
 from ..core.design import PairedDesign, unit_roundoff
 from .labels import as_list, check_labels, pandas_module, quoted, select_systems
 from .paired import finish
+from .repeats import frame_cells, with_repeats
 from .replicates import replicate_cells
 from .scores import (
     EXACT_INT,
@@ -130,6 +131,7 @@ def design_from_frame(
     cluster=None,
     strata=None,
     replicate=None,
+    repeat=None,
     missing: str = "raise",
 ) -> PairedDesign:
     """Turn a tidy or wide :class:`pandas.DataFrame` into a :class:`PairedDesign`.
@@ -138,7 +140,9 @@ def design_from_frame(
     per (item, system). Wide otherwise: one row per item, one column per system; items are
     the index or the column ``item``; systems are the remaining numeric columns or
     ``systems``. ``replicate`` (tidy tables) names the column of the repeated runs: one row
-    per (item, system, replicate) (:mod:`pairedstats.inputs.replicates`).
+    per (item, system, replicate) (:mod:`pairedstats.inputs.replicates`); ``repeat`` names
+    the column of the repetition of an r x k cross-validation, whose items are the
+    (repetition, ``item``) cells (:mod:`pairedstats.inputs.repeats`).
 
     Examples
     --------
@@ -155,6 +159,8 @@ def design_from_frame(
     missing = check_missing_arg(missing)
     by = as_list(by, "by")
     systems = None if systems is None else as_list(systems, "systems")
+    if repeat is not None:
+        frame, item = frame_cells(frame, item, repeat)
     if system is not None:
         design = _tidy(
             frame, item, system, score, systems, by, cluster, strata, missing, replicate
@@ -174,6 +180,7 @@ def design_from_frame(
         )
     else:
         design = _wide(frame, item, systems, by, cluster, strata, missing)
+    design = design if repeat is None else with_repeats(design)
     prefix = _enclosing_group(frame)
     return replace(design, stream_prefix=prefix) if prefix else design
 

@@ -222,6 +222,15 @@ def check_design(
             f"`design`: a comparison needs at least 2 systems; got {design.n_systems}."
         )
     _check_items_per_group(np.diff(offsets), design.group_names, design.group_keys, "design")
+    repeat = design.repeat
+    if repeat is not None and (
+        np.shape(repeat) != (rows,)
+        or not np.all((np.asarray(repeat) >= 0) & (np.asarray(repeat) < len(design.repeat_labels)))
+    ):
+        raise ValueError(
+            f"`design.repeat` must hold one code per row ({rows}) indexing "
+            f"`design.repeat_labels` ({len(design.repeat_labels)} labels)."
+        )
     if design.replicates is not None:
         if not replicates:
             raise ValueError(

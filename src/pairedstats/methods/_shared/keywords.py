@@ -80,6 +80,11 @@ _REPLICATE_DOC = (
     "are disjoint; partly overlapping labels are refused. Every item needs a score for every "
     "replicate of every system (a balanced design)."
 )
+_REPEAT_DOC = (
+    ": the repetitions of an r x k cross-validation (the corrected resampled t-test). The "
+    "items are the (repetition, fold) cells, the folds labelled by ``item``; every "
+    "repetition needs the same number of folds."
+)
 _STRATA_DOC = (
     ": items (or clusters) are resampled within each stratum, with the same draws for "
     "every system, and stratum mean differences are combined with ``weights``."
@@ -142,6 +147,14 @@ def _paired_frame() -> dict:
             option=dict(metavar="COL", help="repeated runs (seeds): resample them crossed"),
             annotation=_LABEL,
         ),
+        "repeat": Keyword(
+            "repeat",
+            None,
+            "label, optional",
+            f"Column of the repetition labels{_REPEAT_DOC}",
+            option=dict(metavar="COL", help="repetition of the cross-validation"),
+            annotation=_LABEL,
+        ),
         "missing": _MISSING,
     }
 
@@ -189,6 +202,13 @@ def _paired_dataset() -> dict:
             f"where it has scores (NaN elsewhere){_REPLICATE_DOC}",
             annotation=_LABEL,
         ),
+        "repeat": Keyword(
+            "repeat",
+            None,
+            "label, optional",
+            f"Dimension of the repetitions, beside the ``item`` dimension{_REPEAT_DOC}",
+            annotation=_LABEL,
+        ),
         "missing": _MISSING,
     }
 
@@ -230,6 +250,13 @@ def _paired_array() -> dict:
             "Labels of the runs along the last axis of ``scores``, which then has shape "
             "(n_items, n_systems, n_replicates), NaN where a system has no such run"
             f"{_REPLICATE_DOC}",
+            annotation=_ARRAY,
+        ),
+        "repeat": Keyword(
+            "repeat",
+            None,
+            "array_like, shape (n_items,), optional",
+            f"Each row's repetition label{_REPEAT_DOC}",
             annotation=_ARRAY,
         ),
         "missing": _MISSING,

@@ -87,7 +87,7 @@ class CvTtestResult(MarginColumns, PValueRule, ComparisonResult):
     summary_columns: ClassVar[tuple[str, ...]] = ("difference", "t", "ci_low",
                                                   "ci_high", "pvalue")  # fmt: skip
     title: ClassVar[str] = "Corrected resampled t-test of b - a over cross-validation folds"
-    printed_metadata: ClassVar[tuple[str, ...]] = ("test_fraction", "repeat", "rope", "margin",
+    printed_metadata: ClassVar[tuple[str, ...]] = ("test_fraction", "rope", "margin",
                                                    "confidence_level", "alternative",
                                                    "adjust")  # fmt: skip
 

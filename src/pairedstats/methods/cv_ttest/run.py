@@ -121,8 +121,8 @@ def run(s: Settings) -> CvTtestResult:
     df = np.where(n > 1, n - 1, 0).astype(np.int64)
     dff = np.where(df > 0, df, np.nan)
     arrays["difference"] = m
-    if s.repeat is not None:
-        arrays["n_repeats"] = np.full_like(n, s.repeat)
+    if s.n_repeats is not None:
+        arrays["n_repeats"] = np.repeat(s.n_repeats[:, None], len(s.pairs), axis=1)
     arrays["df"] = df
     arrays["t"] = _t(m, variance)
     arrays["pvalue"] = t_pvalues(arrays["t"], dff, s.alternative)

@@ -7,8 +7,11 @@ import math
 from dataclasses import dataclass
 from typing import Annotated
 
+import numpy as np
+
 from ... import _validation
 from ...core.inference import ALTERNATIVES
+from ...inputs.paired import group_phrase
 from .._shared.compared import Compared, compared
 from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, Margin, PValueAdjust
 from .._shared.margins import check_margin
@@ -33,17 +36,6 @@ class Options(OptionsRecord):
         ),
     ]
     baseline: Baseline = None
-    repeat: Annotated[
-        int | None,
-        About(
-            "The number r of repetitions of an r x k cross-validation. The items are the "
-            "r*k (repetition, fold) cells, each labelled once; the number of items must be a "
-            "multiple of ``repeat`` (``n_repeats`` and ``n_folds`` report r and k). The "
-            "statistic is the same (Bouckaert and Frank's r x k form is the test on all "
-            "r*k differences); default: not checked.",
-            option=dict(type=int, metavar="R", help="repetitions of the cross-validation"),
-        ),
-    ] = None
     rope: Annotated[
         float | None,
         About(
@@ -82,6 +74,8 @@ class Settings(Options, Compared):
     comparisons (:class:`~pairedstats.methods._shared.compared.Compared`)."""
 
     method_name = "cv_ttest"
+    #: Per group, the repetitions r of an r x k cross-validation (with ``repeat``).
+    n_repeats: np.ndarray | None = None
 
 
 def _positive(value, name: str, upper: float = math.inf) -> float:
@@ -95,17 +89,24 @@ def _positive(value, name: str, upper: float = math.inf) -> float:
     return x
 
 
-def _repeat(value, n_items: int) -> int | None:
-    if value is None:
+def _repeats(design) -> np.ndarray | None:
+    """Per group, the number r of repetitions of an r x k cross-validation (None without
+    ``repeat``), each repetition with the same number k of folds, else raise."""
+    if design.repeat is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"`repeat` must be a positive integer (the number r); got {value!r}")
-    if n_items % value:
-        raise ValueError(
-            f"`repeat`: the {n_items} items (the folds of every repetition) are not a "
-            f"multiple of repeat={value}"
-        )
-    return value
+    out = np.zeros(design.n_groups, dtype=np.int64)
+    for g in range(design.n_groups):
+        counts = np.bincount(design.repeat[design.group(g)], minlength=len(design.repeat_labels))
+        seen = np.flatnonzero(counts)
+        if len(set(counts[seen].tolist())) > 1:
+            sizes = ", ".join(f"{design.repeat_labels[i]!r}: {counts[i]}" for i in seen[:6])
+            raise ValueError(
+                "`repeat`: every repetition of an r x k cross-validation needs the same "
+                f"number of folds{group_phrase(design.group_names, design.group_keys[g])}; "
+                f"got {sizes}. Give each repetition its k folds (or drop the incomplete ones)."
+            )
+        out[g] = len(seen)
+    return out
 
 
 def check(design, options: Options, *, keep: bool) -> Settings:
@@ -113,13 +114,11 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     column), checked; every message names the keyword, the rule and the value received.
     ``keep`` is accepted as every method's check accepts it: the result keeps nothing more."""
     fields = compared(design, options.baseline, "cv_ttest")
-    for n in fields["design"].n_items():
-        _repeat(options.repeat, int(n))
     return Settings.of(
         options,
         **fields,
+        n_repeats=_repeats(fields["design"]),
         test_fraction=_positive(options.test_fraction, "test_fraction", 1.0),
-        repeat=options.repeat,
         rope=None if options.rope is None else _positive(options.rope, "rope"),
         margin=check_margin(options.margin),
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),

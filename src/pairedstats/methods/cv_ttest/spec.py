@@ -20,8 +20,8 @@ SPEC = register(
         summary="Corrected resampled t-test of b - a over cross-validation folds "
         "(Nadeau-Bengio), with the Bayesian correlated t-test's probabilities for a rope.",
         description="""
-        The items are the folds of a cross-validation (with ``repeat``, the r*k cells of an
-        r x k cross-validation, each labelled once). Their training sets overlap, so the
+        The items are the folds of a cross-validation (with ``repeat``, the r*k
+        (repetition, fold) cells of an r x k cross-validation). Their training sets overlap, so the
         per-fold differences are correlated and the plain t-test is too liberal; the
         corrected resampled t-test of Nadeau and Bengio (2003), in Bouckaert and Frank's
         (2004) r x k form, inflates the variance of the mean by ``test_fraction / (1 -
@@ -29,15 +29,16 @@ SPEC = register(
         correlated t-test (Corani and Benavoli 2015) say whether a or b is better by more
         than the rope, or the two are practically equivalent.""",
         road="paired",
-        inputs=PAIRED_INPUTS,
+        # the folds of each repetition of an r x k cross-validation: (repetition, fold) items
+        inputs={c: (*names[:-1], "repeat", names[-1]) for c, names in PAIRED_INPUTS.items()},
         options=Options,
         check=check,
         run=run,
         refuses={
             "replicate": (
-                "the corrected t-test's items are cross-validation folds; repetitions of the "
-                "cross-validation are more folds (label each (repetition, fold) cell as an "
-                "item and give repeat=r). " + NO_REPLICATE
+                "the corrected t-test's items are cross-validation folds; name the repetitions "
+                "of an r x k cross-validation with repeat= (the items are then its "
+                "(repetition, fold) cells). " + NO_REPLICATE
             )
         },
         returns="""
