@@ -78,6 +78,23 @@ def test_one_sided_pvalues_are_the_test_of_zero_on_shifted_scores(method):
 
 
 @pytest.mark.parametrize("method", METHODS)
+def test_replicates_on_the_margin_are_ties_as_on_shifted_scores(method):
+    # 0/1 scores of 60 items: the replicates lie on a grid of 1/60, and many equal -0.15 =
+    # -9/60 in exact arithmetic; rounding must not decide on which side they fall
+    gen = np.random.default_rng(1)
+    x, m = (gen.random((60, 3)) < 0.6).astype(float), 0.15
+    kw = dict(systems=SYSTEMS, baseline="zeta", n_resamples=2000, rng=1, method=method)
+    reps = bootstrap(x, **kw).bootstrap_distribution
+    assert (np.abs(reps + m) < 1e-9).sum(axis=-1).min() >= 20
+    for alternative, shift in (("greater", m), ("less", -m)):
+        shifted = x.copy()
+        shifted[:, 1:] += shift
+        got = bootstrap(x, margin=m, alternative=alternative, **kw).pvalue_noninferiority
+        np.testing.assert_allclose(got, bootstrap(shifted, alternative=alternative,
+                                                  **kw).pvalue, rtol=0, atol=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize("method", METHODS)
 def test_decisions_are_the_intervals_inside_the_margins(method):
     frame, m, level = _groups(), 0.35, 0.95
     kw = dict(item="item", system="system", score="score", by="fold", baseline="zeta",
