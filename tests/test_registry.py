@@ -34,8 +34,9 @@ BINARY = (SCORES > 0.2).astype(float)
 #: The keywords whose value other than the default cannot be made from their type (a
 #: callable, a mapping, a required number), or whose value needs other data:
 #: ``(method, keyword): (value, needs)``, ``needs`` a dict of ``strata=True`` (the data have
-#: strata) and ``items=n`` (the first n items only). Every other keyword's value comes from
-#: its options record (:func:`other_value`).
+#: strata), ``items=n`` (the first n items only) and ``keywords={...}`` (other keywords the
+#: value needs, given to both calls). Every other keyword's value comes from its options
+#: record (:func:`other_value`).
 OVERRIDES = {
     ("bootstrap", "weights"): ({"p": 0.3, "q": 0.7}, {"strata": True}),
     ("bootstrap", "statistic"): (np.median, {}),
@@ -48,6 +49,7 @@ OVERRIDES = {
     ("mcs", "statistic"): ("range", {}),
     ("items_for", "alternative"): ("greater", {}),  # "less" refuses a positive difference
     ("report", "adjust"): ("bonferroni", {}),  # "holm" is what "auto" gives the bootstrap
+    ("report", "margin"): (0.8, {"keywords": {"baseline": SYSTEMS[1]}}),  # marks about it
 }
 CHECKPOINTS: list = []
 
@@ -136,6 +138,7 @@ def _paired_calls(name: str, keyword: str, value, needs: dict) -> dict:
     scores = BINARY[:n] if registry.SPECS[name].binary_scores else SCORES[:n]
     strata_labels = STRATA[:n]
     settings = specs.keywords(registry.SPECS[name], rng=3, n_resamples=300)
+    settings.update(needs.get("keywords", {}))
     settings[keyword] = value
     extra_array = {"strata": strata_labels} if strata else {}
     tidy = pd.DataFrame(

@@ -1,9 +1,10 @@
 """One-sided intervals and p-values of the bootstrap, by inverting its intervals.
 
 A bootstrap p-value here is the smallest ``alpha`` at which the interval of the chosen
-method excludes 0 (the test-interval duality; Efron and Tibshirani 1993, *An Introduction
-to the Bootstrap*, section 16.4 and chapter 15's achieved significance level of an interval
-family; Davison and Hinkley 1997, section 4.4.1). Each end of a two-sided interval at level
+method excludes the null value, 0 unless a margin shifts it (the test-interval duality;
+Efron and Tibshirani 1993, *An Introduction to the Bootstrap*, section 16.4 and chapter
+15's achieved significance level of an interval family; Davison and Hinkley 1997, section
+4.4.1). Each end of a two-sided interval at level
 ``1 - alpha`` moves monotonically with ``alpha``; the level at which it reaches 0 is found
 in closed form from the replicates (for numpy's linear quantile rule, exactly the level at
 which the computed end changes sign):
@@ -13,6 +14,11 @@ which the computed end changes sign):
 - basic: the same with the replicates reflected about ``2 * estimate``;
 - BCa: the adjusted level ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` solved for ``z``;
 - studentized: the same as basic on the ``t`` replicates, with ``estimate / se``.
+
+At a null value ``d0`` other than 0 (a margin's ends, ``H0: b - a <= -m`` or ``>= m``) the
+same inversions read ``d0`` for 0: the share at or below ``d0`` (percentile, BCa), at or
+below ``2 * estimate - d0`` (basic), the ``t`` replicates at ``(estimate - d0) / se``
+(studentized).
 
 Then ``pvalue < alpha`` exactly when the interval at ``1 - alpha`` excludes 0: two-sided,
 the smaller of the two ends' levels (at most 1); ``"greater"`` (b - a > 0), half the
@@ -224,9 +230,11 @@ def crossing_levels(
     acceleration=None,
     t_replicates=None,
     estimate_se=None,
+    value=0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each end of the two-sided interval, the ``alpha`` (in [0, 2]) above which the
-    end at level ``1 - alpha`` lies beyond 0 (the lower end above, the upper end below).
+    end at level ``1 - alpha`` lies beyond ``value`` (the lower end above, the upper end
+    below): the null value 0, or a margin's end.
 
     Parameters
     ----------
@@ -238,6 +246,8 @@ def crossing_levels(
         the percentile interval was used) and ``a``.
     t_replicates, estimate_se : for "studentized"
         The replicates' ``t`` values and the estimate's standard error.
+    value : array_like, shape (...)
+        The null value the ends are compared with (default 0).
 
     Returns
     -------
@@ -252,19 +262,27 @@ def crossing_levels(
     >>> low, high = crossing_levels("percentile", reps, 9.5)
     >>> float(low), float(high)
     (0.0, 2.0)
+
+    At the null value 2.5 (3 of the 20 replicates at or below it, the next at 3), the
+    lower end passes it at ``alpha = 2 * (2 + 0.5) / 19``:
+
+    >>> low, high = crossing_levels("percentile", reps, 9.5, value=2.5)
+    >>> round(float(low), 12) == round(5 / 19, 12)
+    True
     """
     reps = np.asarray(replicates, dtype=np.float64)
     est = np.broadcast_to(np.asarray(estimate, dtype=np.float64), reps.shape[:-1])
+    value = np.broadcast_to(np.asarray(value, dtype=np.float64), reps.shape[:-1])
     if method == "percentile":
-        below, above = shares_at_or_below(reps, 0.0)
+        below, above = shares_at_or_below(reps, value)
         return 2.0 * below, 2.0 * above
     if method == "basic":
-        below, above = shares_at_or_below(reps, 2.0 * est)
+        below, above = shares_at_or_below(reps, 2.0 * est - value)
         return 2.0 * above, 2.0 * below
     if method == "bca":
         z0 = np.asarray(bias_correction, dtype=np.float64)
         a = np.asarray(acceleration, dtype=np.float64)
-        below, above = shares_at_or_below(reps, 0.0)
+        below, above = shares_at_or_below(reps, value)
         finite = np.isfinite(z0)
         low = np.where(finite, _bca_level(below, z0, a), 2.0 * below)
         return low, np.where(finite, _bca_level(above, -z0, -a), 2.0 * above)
@@ -272,13 +290,13 @@ def crossing_levels(
         t = np.asarray(t_replicates, dtype=np.float64)
         se = np.asarray(estimate_se, dtype=np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = est / np.where(se == 0, 1.0, se)
+            ratio = (est - value) / np.where(se == 0, 1.0, se)
         below, above = shares_at_or_below(t, ratio)
         low, high = 2.0 * above, 2.0 * below
         # se == 0: the interval is the point estimate at every level
         point = se == 0
-        low = np.where(point, np.where(est > 0, 0.0, 2.0), low)
-        return low, np.where(point, np.where(est < 0, 0.0, 2.0), high)
+        low = np.where(point, np.where(est > value, 0.0, 2.0), low)
+        return low, np.where(point, np.where(est < value, 0.0, 2.0), high)
     raise ValueError(f"no p-value for method {method!r}")
 
 
@@ -299,19 +317,21 @@ def pvalue(alpha_low, alpha_high, alternative: str) -> np.ndarray:
     return np.minimum(1.0, np.minimum(alpha_low, alpha_high))
 
 
-def agree_with_interval(pvalues, low, high, confidence_level: float) -> np.ndarray:
+def agree_with_interval(pvalues, low, high, confidence_level: float, value=0.0) -> np.ndarray:
     """The p-values, each on the side of ``1 - confidence_level`` its interval is on.
 
     ``pvalue < 1 - confidence_level`` must hold exactly when the interval ``(low, high)``
-    excludes 0. The closed forms of :func:`crossing_levels` meet the computed ends up to
-    rounding; where an end lies within rounding of 0 the two can disagree by an ulp, and
-    the p-value is moved to the interval's side (to ``1 - confidence_level``, or the float
-    just below it). A disagreement larger than rounding is a defect and raises.
+    excludes the null value ``value`` (0, or a margin's end). The closed forms of
+    :func:`crossing_levels` meet the computed ends up to rounding; where an end lies within
+    rounding of ``value`` the two can disagree by an ulp, and the p-value is moved to the
+    interval's side (to ``1 - confidence_level``, or the float just below it). A
+    disagreement larger than rounding is a defect and raises.
     """
     p = np.array(pvalues, dtype=np.float64)
     alpha = 1.0 - confidence_level
     low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
-    excludes = (low > 0) | (high < 0)
+    value = np.asarray(value, dtype=np.float64)
+    excludes = (low > value) | (high < value)
     wrong = ~np.isnan(p) & ((p < alpha) != excludes)
     if not wrong.any():
         return p

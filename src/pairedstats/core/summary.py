@@ -17,20 +17,23 @@ from . import adjust as _adjust
 from . import inference
 from .intervals import basic_interval, bca_interval, percentile_interval, standard_error
 from .joint import max_t_blocks, update_top
+from .margins import margin_columns
 from .studentized import studentized_replicates, t_interval
 
-__all__ = ["Rule", "Summary", "interval", "summarize"]
+__all__ = ["Rule", "Summary", "interval", "margin_tests", "summarize"]
 
 
 class Rule(NamedTuple):
     """What a summary is asked for: the interval ``method``, ``alternative`` (about the
-    estimate), ``confidence_level`` and ``adjust`` (None or one of
-    :data:`pairedstats.core.adjust.PVALUE_METHODS`, ``"max-t"``)."""
+    estimate), ``confidence_level``, ``adjust`` (None or one of
+    :data:`pairedstats.core.adjust.PVALUE_METHODS`, ``"max-t"``) and ``margin`` (None, or
+    the margin ``m > 0`` whose one-sided tests at ``-m`` and ``m`` are asked for)."""
 
     method: str
     alternative: str
     confidence_level: float
     adjust: str | None = None
+    margin: float | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,12 @@ class Summary:
     ci_low_adjusted, ci_high_adjusted : ndarray of float or None
         With ``rule.adjust`` ``"max-t"`` or ``"bonferroni"``, the simultaneous interval of
         the family; else None.
+    pvalue_above, pvalue_below : ndarray of float or None
+        With ``rule.margin``, the one-sided p-values of ``H0: b - a <= -margin`` and of
+        ``H0: b - a >= margin``: the interval inverted at ``-margin`` (lower end) and at
+        ``margin`` (upper end), each below ``1 - confidence_level`` exactly when the
+        one-sided interval at ``confidence_level`` (the end of the two-sided one at ``2
+        confidence_level - 1``) excludes that end of the margin; else None.
     """
 
     standard_error: np.ndarray
@@ -76,6 +85,8 @@ class Summary:
     pvalue_adjusted: np.ndarray | None = None
     ci_low_adjusted: np.ndarray | None = None
     ci_high_adjusted: np.ndarray | None = None
+    pvalue_above: np.ndarray | None = None
+    pvalue_below: np.ndarray | None = None
 
 
 def interval(rule: Rule, reps, est, confidence_level, acceleration=None, tie=0.0, t=None):
@@ -191,15 +202,48 @@ def _given(summary: Summary):
             yield name, value
 
 
-def _snapped(rule: Rule, reps, est, tie):
-    """The replicates with their ties snapped where an interval end crosses 0 (the basic
-    interval's at ``2 * estimate``), and ``(value, tol)`` (:func:`inference.snap_bounds`);
-    the studentized interval's are read as they are (and None)."""
+class _Tested(NamedTuple):
+    """The test of one null value (:func:`_tested`)."""
+
+    pvalue: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    z0: np.ndarray | None
+    reps: np.ndarray
+    bounds: tuple | None
+
+
+def _snapped(rule: Rule, reps, est, tie, t, value=0.0):
+    """The replicates with their ties snapped where an interval end crosses ``value`` (the
+    basic interval's at ``2 * estimate - value``), ``(value, tol)``
+    (:func:`inference.snap_bounds`), and ``t``; the studentized interval's replicates are read
+    as they are (and None), its ``t`` replicates snapped at ``(estimate - value) / se``."""
     if rule.method == "studentized":
-        return reps, None
-    value, tie = (2.0 * est, 2.0 * tie) if rule.method == "basic" else (0.0, tie)
-    bounds = inference.snap_bounds(reps, value, tie)
-    return inference.snap_within(reps, *bounds), bounds
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scale = np.where(t[1] > 0, t[1], np.inf)
+            snapped = inference.snap_ties(t[0], (est - value) / scale, 2.0 * tie / scale)
+        return reps, None, (snapped, t[1])
+    at, tie = (2.0 * est - value, 2.0 * tie) if rule.method == "basic" else (value, tie)
+    bounds = inference.snap_bounds(reps, at, tie)
+    return inference.snap_within(reps, *bounds), bounds, t
+
+
+def _tested(rule: Rule, reps, est, acceleration, tie, t, value=0.0) -> _Tested:
+    """The test of ``H0`` at the null ``value`` by the interval of ``rule``: the replicates
+    snapped where its ends cross ``value`` (:func:`_snapped`), the interval at
+    ``rule.confidence_level`` (one-sided as ``rule.alternative``) and its p-value, the
+    interval inverted at ``value`` (:func:`inference.crossing_levels`), put on the side of
+    ``1 - confidence_level`` the interval is on (:func:`inference.agree_with_interval`)."""
+    reps, bounds, t = _snapped(rule, reps, est, tie, t, value)
+    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, t)
+    ends = inference.crossing_levels(
+        rule.method, reps, est, bias_correction=z0, acceleration=acceleration,
+        t_replicates=None if t is None else t[0], estimate_se=None if t is None else t[1],
+        value=value,
+    )  # fmt: skip
+    p = inference.pvalue(*ends, rule.alternative)
+    p = inference.agree_with_interval(p, low, high, rule.confidence_level, value)
+    return _Tested(p, low, high, z0, reps, bounds)
 
 
 def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int):
@@ -213,14 +257,14 @@ def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int):
     t = None  # the studentized interval's (t replicates, estimate_se)
     if rule.method == "studentized":
         t = _t_replicates(reps, est, tie, *se)
-    reps, bounds = _snapped(rule, reps, est, tie)
-    low, high, z0 = interval(rule, reps, est, rule.confidence_level, acceleration, tie, t)
-    ends = inference.crossing_levels(
-        rule.method, reps, est, bias_correction=z0, acceleration=acceleration,
-        t_replicates=None if t is None else t[0], estimate_se=None if t is None else t[1],
-    )  # fmt: skip
-    p = inference.pvalue(*ends, rule.alternative)
-    p = inference.agree_with_interval(p, low, high, rule.confidence_level)
+    tested = _tested(rule, reps, est, acceleration, tie, t)
+    p, low, high, z0, reps, bounds = tested
+    margin = (None, None)
+    if rule.margin is not None:  # the same test at the margin's ends, one-sided
+        margin = tuple(
+            _tested(rule._replace(alternative=side), reps, est, acceleration, tie, t, at).pvalue
+            for side, at in (("greater", -rule.margin), ("less", rule.margin))
+        )
     adjusted = (None, None)
     if rule.adjust == "bonferroni":
         level = _adjust.bonferroni_level(rule.confidence_level, k)
@@ -229,7 +273,8 @@ def _comparisons(rule: Rule, reps, est, acceleration, tie, se, k: int):
     block = Summary(
         standard_error=sd, ci_low=low, ci_high=high, pvalue=p, point=point, n_nan=n_nan,
         bias_correction=z0 if bca else None, acceleration=acceleration if bca else None,
-        ci_low_adjusted=adjusted[0], ci_high_adjusted=adjusted[1],
+        ci_low_adjusted=adjusted[0], ci_high_adjusted=adjusted[1], pvalue_above=margin[0],
+        pvalue_below=margin[1],
     )  # fmt: skip
     return block, reps, bounds
 
@@ -239,17 +284,47 @@ def _t_replicates(reps, est, tie, replicate_se, estimate_se):
 
     A replicate within rounding of the estimate deviates by 0, a standard error within
     rounding of 0 is 0 (a resample of units equal to the precision of the scores as given,
-    whose t* is then infinite), and a t* within rounding of ``estimate / estimate_se``
-    (where an end of the interval crosses 0) is taken to be there: so that adding a
-    constant to the scores changes neither the interval's ends beyond rounding nor the
-    p-value.
+    whose t* is then infinite); a t* within rounding of ``(estimate - value) /
+    estimate_se`` (where an end of the interval crosses the null ``value``) is taken to be
+    there by :func:`_snapped`: so that adding a constant to the scores changes neither the
+    interval's ends beyond rounding nor the p-value.
     """
     tie = np.asarray(tie, dtype=np.float64)
     reps = inference.snap_ties(reps, est, tie)
     replicate_se = np.where(replicate_se <= tie[..., None], 0.0, replicate_se)
     estimate_se = np.where(estimate_se <= tie, 0.0, estimate_se)
-    t = studentized_replicates(reps, est, replicate_se)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scale = np.where(estimate_se > 0, estimate_se, np.inf)
-        t = inference.snap_ties(t, est / scale, 2.0 * tie / scale)
-    return t, estimate_se
+    return studentized_replicates(reps, est, replicate_se), estimate_se
+
+
+def margin_tests(summary: Summary, rule: Rule, n_resamples: int) -> dict[str, np.ndarray]:
+    """The columns of the test against ``rule.margin``
+    (:func:`pairedstats.core.margins.margin_columns`) from a family's one-sided p-values at
+    the margin's ends (``summary.pvalue_above``, ``pvalue_below``, shape ``(..., k)``), at
+    ``alpha = 1 - confidence_level``.
+
+    The p-value columns hold the intervals inverted (0: below about ``1 / n_resamples``).
+    With ``rule.adjust`` (Holm, Bonferroni, BH, BY) the adjusted columns, and the decision,
+    are those of the one-sided add-one p-values
+    (:func:`pairedstats.core.adjust.add_one_pvalues`), as for ``pvalue_adjusted``: so that a
+    0 never passes a threshold finer than the resamples resolve.
+
+    Examples
+    --------
+    >>> s = Summary(*(np.zeros((1, 2)),) * 6, pvalue_above=np.array([[0.0, 0.2]]),
+    ...             pvalue_below=np.array([[0.01, 0.0]]))
+    >>> out = margin_tests(s, Rule("percentile", "two-sided", 0.95, "holm", 0.1), 99)
+    >>> out["pvalue_equivalence"].tolist(), out["pvalue_equivalence_adjusted"].tolist()
+    ([[0.01, 0.2]], [[0.0398, 0.208]])
+    >>> out["equivalent"].tolist()
+    [[True, False]]
+    """
+    alpha = 1.0 - rule.confidence_level
+    above, below = summary.pvalue_above, summary.pvalue_below
+    out = margin_columns(above, below, rule.alternative, alpha)
+    if rule.adjust is not None:
+        plus_one = (_adjust.add_one_pvalues(above, n_resamples, "greater"),
+                    _adjust.add_one_pvalues(below, n_resamples, "less"))  # fmt: skip
+        adjusted = margin_columns(*plus_one, rule.alternative, alpha, rule.adjust)
+        out.update((k, v) for k, v in adjusted.items() if not k.startswith("pvalue_") or
+                   k.endswith("_adjusted"))  # fmt: skip
+    return out

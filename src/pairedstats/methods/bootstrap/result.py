@@ -9,13 +9,14 @@ from typing import ClassVar
 import numpy as np
 
 from ...core.adjust import by_factor
+from .._shared.margins import MARGIN_COLUMNS, MARGIN_PVALUES, MarginColumns
 from .._shared.results import ComparisonResult, IntervalRule, labelled_flags
 
 __all__ = ["BootstrapResult"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class BootstrapResult(IntervalRule, ComparisonResult):
+class BootstrapResult(MarginColumns, IntervalRule, ComparisonResult):
     """Result of :func:`bootstrap` and :func:`bootstrap_design`.
 
     The columns are arrays of shape ``(n_groups, n_comparisons)``, read-only. A comparison
@@ -49,6 +50,17 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         than the resamples resolve; or max-t's step-down p-values from the joint replicates
         (:mod:`pairedstats.core.adjust`). The metadata's ``adjusted_pvalues`` and the
         printed header say which.
+    equivalent, noninferior, pvalue_equivalence, pvalue_noninferiority : ndarray or None
+        With ``margin``, the test against it
+        (:class:`~pairedstats.methods._shared.margins.MarginColumns`): the one-sided
+        p-values at ``-margin`` and ``margin`` are the interval of ``method`` inverted there
+        instead of at 0 (:mod:`pairedstats.core.inference`), so that ``noninferior`` is
+        "the one-sided interval at ``confidence_level`` lies above ``-margin``" and
+        ``equivalent`` "the two-sided interval at ``1 - 2 (1 - confidence_level)`` lies
+        inside ``(-margin, margin)``". A 0 means below about ``1 / n_resamples``. With
+        ``adjust`` (not ``"max-t"``, which is refused with ``margin``), the
+        ``*_adjusted`` columns adjust the one-sided add-one p-values ``(B p + 1) / (B +
+        1)`` and the decision reads them.
     ci_low_adjusted, ci_high_adjusted : ndarray or None
         With ``adjust="max-t"`` or ``"bonferroni"``, simultaneous intervals: all the
         group's comparisons are covered together at ``confidence_level``.
@@ -117,6 +129,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         "pvalue_adjusted",
         "ci_low_adjusted",
         "ci_high_adjusted",
+        *MARGIN_COLUMNS,
         "n_items",
         "effect_size",
         "wins",
@@ -127,7 +140,7 @@ class BootstrapResult(IntervalRule, ComparisonResult):
     )
     estimate: ClassVar[str] = "difference"
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted")
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted", *MARGIN_PVALUES)
     summary_columns: ClassVar[tuple[str, ...]] = (
         "mean_a",
         "mean_b",
@@ -136,6 +149,16 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         "ci_high",
     )
     title: ClassVar[str] = "Paired bootstrap of b - a"
+    printed_metadata: ClassVar[tuple[str, ...]] = (
+        "method",
+        "method_requested",
+        "n_resamples",
+        "confidence_level",
+        "alternative",
+        "adjust",
+        "margin",
+        "seed_entropy",
+    )
 
     def significant(self, alpha: float | None = None):
         """Which comparisons are significant at ``alpha = 1 - confidence_level``: the
@@ -191,7 +214,9 @@ class BootstrapResult(IntervalRule, ComparisonResult):
         Benjamini-Hochberg's of ``pvalue``, which multiply it by at most the family size
         ``m`` (the group's comparisons with a p-value): ``m / n_resamples``;
         Benjamini-Yekutieli's by at most ``m c(m)``, ``c(m) = sum_{i<=m} 1/i``. (Those four
-        adjust the add-one p-values, which are never 0: the bound then marks no value.)"""
+        adjust the add-one p-values, which are never 0: the bound then marks no value.) The
+        margin's p-values (``pvalue_equivalence``, ``pvalue_noninferiority`` and their
+        adjusted columns) are bounded as ``pvalue`` and ``pvalue_adjusted``."""
         n = self.metadata.get("n_resamples")
         if not n:
             return {}
@@ -205,6 +230,10 @@ class BootstrapResult(IntervalRule, ComparisonResult):
                 if self.metadata.get("adjust") == "fdr_by":
                     family *= by_factor(m)
             out["pvalue_adjusted"] = (family / n).reshape(-1)
+        for name in MARGIN_PVALUES:
+            if getattr(self, name) is not None:
+                plain = name.removesuffix("_adjusted")
+                out[name] = out["pvalue_adjusted" if name != plain else "pvalue"]
         return out
 
     def significance_note(self, alpha: float | None = None) -> str:

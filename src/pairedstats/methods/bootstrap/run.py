@@ -18,9 +18,11 @@ from ...core.bootstrap_design import design_replicates
 from ...core.derived import DerivedReplicates
 from ...core.design import comparison_pairs
 from ...core.effects import paired_effects
+from ...core.margins import margin_names
 from ...core.parallel import run_in_parts
-from ...core.summary import Rule, Summary, summarize
+from ...core.summary import Rule, Summary, margin_tests, summarize
 from .._shared.findings import binary_comparisons
+from .._shared.margins import MARGIN_COLUMNS
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
 from .findings import Findings, design_findings, pass_fail, resolution
 from .result import BootstrapResult
@@ -63,7 +65,7 @@ class _Intervals:
     def __init__(self, s: Settings, pairs):
         design, k = s.design, len(pairs)
         self.s, self.out = s, Outputs(design.n_groups, k)
-        self.rule = Rule(s.method, s.alternative, s.confidence_level, s.adjust)
+        self.rule = Rule(s.method, s.alternative, s.confidence_level, s.adjust, s.margin)
         for name in ("mean_a", "mean_b", "difference", "ci_low", "ci_high", "standard_error",
                      "pvalue"):  # fmt: skip
             self.out.add(name)
@@ -87,6 +89,12 @@ class _Intervals:
         if s.adjust in ("max-t", "bonferroni"):
             self.out.add("ci_low_adjusted")
             self.out.add("ci_high_adjusted")
+        if s.margin is not None:
+            decision, pvalue = margin_names(s.alternative)
+            self.out.add(decision, bool, False)
+            self.out.add(pvalue)
+            if s.adjust is not None:
+                self.out.add(pvalue + "_adjusted")
         joint = s.resampling != "counts" or k == 1
         shape = (design.n_groups, k, s.n_resamples)
         self.replicates = np.empty(shape) if s.keep and joint else None
@@ -146,6 +154,8 @@ class _Intervals:
         if s.adjust in ("max-t", "bonferroni"):
             out.set(g, ci_low_adjusted=summary.ci_low_adjusted,
                     ci_high_adjusted=summary.ci_high_adjusted)  # fmt: skip
+        if s.margin is not None:
+            out.set(g, **margin_tests(summary, self.rule, s.n_resamples))
 
 
 def _rows(x, rows):
@@ -202,4 +212,5 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
         losses=out.get("losses"), n_clusters=out.get("n_clusters"),
         bias_correction=out.get("bias_correction"), acceleration=out.get("acceleration"),
         bootstrap_distribution=intervals.replicates,
+        **{name: out.get(name) for name in MARGIN_COLUMNS},
     )  # fmt: skip

@@ -23,12 +23,14 @@ from .._shared.keywords import (
     Alternative,
     Baseline,
     ConfidenceLevel,
+    Margin,
     NResamples,
     Progress,
     Rng,
     StratumWeights,
     Workers,
 )
+from .._shared.margins import check_margin
 from .._shared.options import About, Checked, OptionsRecord
 
 __all__ = ["ADJUSTMENTS", "METHODS", "RESAMPLING", "Options", "Settings", "check"]
@@ -125,6 +127,7 @@ class Options(OptionsRecord):
             option=dict(help="adjust for the comparisons of a group (default: none, unadjusted)"),
         ),
     ] = None
+    margin: Margin = None
     resampling: Annotated[
         Resampling,
         About(
@@ -209,10 +212,11 @@ def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
         )
     _check_nesting(design)
     _check_replicates(design, statistic, method, resampling)
+    adjust = _check_adjust(o.adjust, design, o.baseline, resampling)
     return Settings.of(
         o, weights=weights, statistic=statistic, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, alternative=alternative,
-        adjust=_check_adjust(o.adjust, design, o.baseline, resampling), resampling=resampling,
+        adjust=adjust, margin=_check_margin(o.margin, adjust), resampling=resampling,
         rng=_validation.normalise_rng(o.rng), workers=_validation.check_workers(o.workers),
         progress=_validation.check_progress(o.progress), design=design,
         stratum_weights=_stratum_weights(weights, design), keep=bool(keep),
@@ -290,6 +294,20 @@ def _check_replicates(design: PairedDesign, statistic, method: str, resampling: 
             "`resampling='counts'` is not available with `replicate`: items and replicates "
             "are drawn as unit indices. Use resampling='auto' or 'index'."
         )
+
+
+def _check_margin(margin, adjust) -> float | None:
+    """``margin`` checked (:func:`check_margin`); max-t's step-down p-values and
+    simultaneous intervals are about 0, so it is refused with a margin."""
+    margin = check_margin(margin)
+    if margin is not None and adjust == "max-t":
+        raise ValueError(
+            "`margin` cannot be combined with `adjust='max-t'`: max-t's step-down p-values "
+            "and simultaneous intervals test b - a = 0, not the margin's ends; use "
+            "adjust='holm' (or 'bonferroni', 'fdr_bh', 'fdr_by') with margin="
+            f"{margin!r}."
+        )
+    return margin
 
 
 def _check_adjust(adjust, design: PairedDesign, baseline, resampling: str) -> str | None:

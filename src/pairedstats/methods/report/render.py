@@ -18,7 +18,7 @@ from ... import display
 
 __all__ = ["cells", "html", "latex", "markdown", "text"]
 
-_LATEX_MARK = {"\u2020": r"\dagger", "\u2021": r"\ddagger"}
+_LATEX_MARK = {"\u2020": r"\dagger", "\u2021": r"\ddagger", "\u2248": r"\approx"}
 
 
 def _best(report) -> dict:
@@ -99,7 +99,8 @@ def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -
         if strong:
             number = f"\\mathbf{{{number}}}"
         if tag:  # a number with a power of ten is braced: one superscript each
-            tag = _LATEX_MARK.get(tag, f"\\mathrm{{{tag}}}")
+            marks = "letters" not in values
+            tag = "".join(map(_LATEX_MARK.get, tag)) if marks else f"\\mathrm{{{tag}}}"
             number = (f"{{{number}}}" if "^" in number else number) + f"^{{{tag}}}"
         return f"${number}{span.replace(' ', '~', 1)}$"
     if kind == "html":

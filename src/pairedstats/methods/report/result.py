@@ -16,7 +16,7 @@ from .._shared.registry import SPECS
 from .._shared.results import IntervalRule
 from . import render as report_render
 
-__all__ = ["BETTER", "IN_SET", "TESTS", "WORSE", "Report"]
+__all__ = ["BETTER", "EQUIVALENT", "IN_SET", "TESTS", "WORSE", "Report"]
 
 
 class _Tests(Mapping):
@@ -46,8 +46,9 @@ TESTS = _Tests()
 ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
              "fdr_bh": "Benjamini-Hochberg", "fdr_by": "Benjamini-Yekutieli"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
+EQUIVALENT = "\u2248"  # almost equal: equivalent to the baseline within the margin
 IN_SET = "\u22c4"  # diamond: in the metric's best set (model confidence set)
-_LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger"}
+_LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger", EQUIVALENT: r"\approx"}
 
 
 def _alpha(confidence_level: float) -> float:
@@ -72,6 +73,8 @@ def _against_baseline(result, alpha: float, lower: bool):
     adjusted = getattr(result, "pvalue_adjusted", None)
     pvalue = np.asarray(result.pvalue if adjusted is None else adjusted, dtype=float)
     interval = _interval_columns(result)
+    # with a margin (two-sided): equivalent to the baseline, whichever direction is better
+    equivalent = getattr(result, "equivalent", None)
     rows = []
     for g, key in enumerate(result.group_keys):
         base = dict(mean=float(side_a[g, 0]), difference=math.nan, pvalue=math.nan,
@@ -83,6 +86,8 @@ def _against_baseline(result, alpha: float, lower: bool):
             difference = float(result.difference[g, c])
             better = (difference < 0) if lower else (difference > 0)
             mark = (BETTER if better else WORSE) if flags[g, c] else ""
+            if equivalent is not None and equivalent[g, c]:
+                mark += EQUIVALENT
             values = dict(mean=float(side_b[g, c]), difference=difference,
                           pvalue=float(pvalue[g, c]), mark=mark)  # fmt: skip
             if interval:
@@ -218,6 +223,9 @@ class Report(ReadOnlyResult):
     mcs : dict or None
         With ``mcs=True``: metric -> its :class:`~pairedstats.MCSResult`, whose best set
         the report marks (``\u22c4``).
+    margin : float, dict or None
+        The equivalence margin of every metric, or by metric (None: no equivalence test);
+        the systems its test shows equivalent to the baseline are marked ``\u2248``.
     """
 
     results: dict
@@ -232,6 +240,7 @@ class Report(ReadOnlyResult):
     seed_entropy: int | None = None
     ranks: dict | None = None
     mcs: dict | None = None
+    margin: float | dict | None = None
     _table: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -262,7 +271,8 @@ class Report(ReadOnlyResult):
             ``difference`` (system minus baseline), ``ci_low``, ``ci_high`` (bootstrap: the
             interval of the difference; simultaneous with max-t and Bonferroni), ``pvalue``
             (the p-value that decided: adjusted with ``adjust``; Tukey's many-to-one), and
-            ``mark`` (``†`` better, ``‡`` worse, ``""``); the baseline's row has NaN there.
+            ``mark`` (``†`` better, ``‡`` worse, ``""``; with ``margin``, ``≈`` added for a
+            system equivalent to the baseline); the baseline's row has NaN there.
             Without a baseline: ``letters``. With ``ranks=True`` also ``rank_low`` and
             ``rank_high``, the system's rank set; with ``mcs=True`` ``in_set`` and
             ``mcs_pvalue``, the model confidence set. ``attrs`` holds the settings.
@@ -277,7 +287,7 @@ class Report(ReadOnlyResult):
         return dict(test=self.test, baseline=self.baseline, adjust=self.adjust,
                     confidence_level=self.confidence_level, n_resamples=self.n_resamples,
                     seed_entropy=self.seed_entropy, metrics=self.metrics,
-                    lower_is_better=self.lower_is_better,
+                    lower_is_better=self.lower_is_better, margin=self.margin,
                     ranks=self.ranks is not None, mcs=self.mcs is not None)  # fmt: skip
 
     def notes(self, *, latex: bool = False, bold: bool = False) -> list[str]:
@@ -301,12 +311,15 @@ class Report(ReadOnlyResult):
             lines = [f"Systems sharing a letter are not significantly different ({name} of "
                      f"all pairs, {how}); a: {self._best_words(latex)}."]  # fmt: skip
         else:  # a mark is explained where it is used
-            marks = set(self._table.xs("mark", axis=1, level="quantity").to_numpy().ravel())
+            cells = self._table.xs("mark", axis=1, level="quantity").to_numpy().ravel()
+            marks = set("".join(c for c in cells if isinstance(c, str)))  # each mark used
             said = [f"{shown} significantly {word} than {base}"
                     for mark, shown, word in ((BETTER, better, "better"), (WORSE, worse, "worse"))
                     if mark in marks]  # fmt: skip
             said = said or [f"No system differs significantly from {base}"]
             lines = [f"{', '.join(said)} ({name}, {how})."]
+            if self.margin is not None:
+                lines.append(self._equivalence_note(marks, base, how, latex))
         if self.ranks is not None:
             kind = "(low--high)" if latex else "(low-high)"
             lines.append(f"{kind}: the ranks a system may hold on the metric, "
@@ -324,6 +337,21 @@ class Report(ReadOnlyResult):
         if bold:
             lines.append(f"Bold: {self._best_words(latex)} of each metric.")
         return lines
+
+    def _equivalence_note(self, marks: set, base: str, how: str, latex: bool) -> str:
+        """The line of the equivalence mark: equivalent to the baseline within the margin,
+        by two one-sided tests (said when no cell holds it too)."""
+        pm = "$\\pm$" if latex else "\u00b1"
+        if isinstance(self.margin, dict):
+            within = ", ".join(f"{pm}{v:g} for {display._latex_escape(str(m)) if latex else m}"
+                               for m, v in self.margin.items())  # fmt: skip
+        else:
+            within = f"{pm}{self.margin:g}"
+        test = f"two one-sided tests, {how}"
+        if EQUIVALENT in marks:
+            shown = f"$^{{{_LATEX_MARK[EQUIVALENT]}}}$" if latex else EQUIVALENT
+            return f"{shown} equivalent to {base}, the difference within {within} ({test})."
+        return f"No system is shown equivalent to {base} within {within} ({test})."
 
     def _best_words(self, latex: bool) -> str:
         """Which mean is the best, in words: the highest, the lowest, or per metric."""

@@ -23,15 +23,24 @@ def run(s: Settings) -> Report:
     # test: no resampling)
     own = {k.name for k in test.keywords}
     options = {k: v for k, v in wanted.items() if k in own}
-    results = {m: test.compute(design, keep=True, **options) for m, design in s.designs.items()}
+    results = {m: test.compute(design, keep=True, **options, **_margin(s, m, own))
+               for m, design in s.designs.items()}  # fmt: skip
     ranks = _per_metric(s, "rank") if s.ranks else None
     mcs = _per_metric(s, "mcs") if s.mcs else None
     return Report(
         results=results, baseline=s.baseline, test=s.test, adjust=s.adjust,
         confidence_level=s.confidence_level, n_resamples=s.n_resamples,
         lower_is_better=s.lower_is_better, digits=s.digits, bold_best=s.bold_best,
+        margin=s.margin,
         seed_entropy=s.rng if _drew(results, ranks, mcs) else None, ranks=ranks, mcs=mcs,
     )  # fmt: skip
+
+
+def _margin(s: Settings, metric, own: set) -> dict:
+    """``{"margin": m}`` for the test of ``metric`` when the report has a margin for it and
+    the test declares ``margin`` (the check refused a margin otherwise); else ``{}``."""
+    m = s.margin.get(metric) if isinstance(s.margin, dict) else s.margin
+    return {} if m is None or "margin" not in own else {"margin": m}
 
 
 def _drew(results: dict, ranks, mcs) -> bool:

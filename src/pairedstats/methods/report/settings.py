@@ -3,7 +3,7 @@ the frozen settings of one call (:func:`check`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -12,6 +12,7 @@ import numpy as np
 from ... import _validation
 from ...core.draws import root_entropy
 from .._shared.keywords import Baseline, ConfidenceLevel, EveryIfNoneNamed, Progress, Rng
+from .._shared.margins import check_margin
 from .._shared.options import About, Checked, OptionsRecord
 from .._shared.registry import SPECS
 from .result import ADJUSTED, TESTS
@@ -68,6 +69,20 @@ class Options(OptionsRecord):
             "- confidence_level``."
         ),
     ] = 0.95
+    margin: Annotated[
+        float | Mapping[str, float] | None,
+        About(
+            "An equivalence margin m > 0 in the units of the metric (one number for every "
+            "metric, or ``{metric: m}``; a metric left out has none): each metric's test "
+            "also tests the equivalence of each system with the baseline, ``H0: |b - a| >= "
+            "m``, by two one-sided tests at ``alpha = 1 - confidence_level`` (adjusted as "
+            "``adjust``), and the cells of the systems shown equivalent are marked ``≈`` "
+            "(whichever direction is better). Needs ``baseline`` and a ``test`` that takes "
+            '``margin``; not with ``adjust="max-t"``.',
+            option=dict(type=float, metavar="M", help="equivalence margin: mark ≈"),
+            type="float, dict or None",
+        ),
+    ] = None
     n_resamples: Annotated[
         int | None,
         About(
@@ -175,6 +190,32 @@ def _adjust(adjust, test: str, baseline):
     return adjust
 
 
+def _margin(margin, test: str, baseline, metrics: list):
+    """``margin`` checked: None, a number (every metric) or ``{metric: number}``; it needs a
+    baseline (the mark is about it) and a test that declares ``margin``."""
+    if margin is None:
+        return None
+    if baseline is None:
+        raise ValueError(
+            "`margin`: the report marks the systems equivalent to the baseline (≈); "
+            f"without a baseline there is none. Give baseline=..., or drop margin={margin!r}."
+        )
+    if "margin" not in {k.name for k in SPECS[test].keywords}:
+        takes = [name for name in TESTS if "margin" in {k.name for k in SPECS[name].keywords}]
+        raise ValueError(
+            f"`margin`: test={test!r} has no test against a margin; got margin={margin!r}. "
+            f"Use test= one of {takes}, or drop margin."
+        )
+    if not isinstance(margin, Mapping):
+        return check_margin(margin)
+    unknown = [m for m in margin if m not in metrics]
+    if unknown:
+        raise ValueError(
+            f"`margin`: {unknown!r} are not metrics of the report; the metrics are {metrics!r}."
+        )
+    return {m: check_margin(margin[m]) for m in metrics if m in margin}
+
+
 def check(designs: dict, options: Options, *, keep: bool) -> Settings:
     """The report's keywords checked (each metric's test checks its own when it runs);
     ``keep`` is not used: a report keeps its tests' results."""
@@ -188,6 +229,7 @@ def check(designs: dict, options: Options, *, keep: bool) -> Settings:
     return Settings.of(
         options,
         test=test,
+        margin=_margin(options.margin, test, options.baseline, list(designs)),
         adjust=_adjust(options.adjust, test, options.baseline),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         rng=root_entropy(options.rng),

@@ -12,6 +12,8 @@ metric) and summarises its results in a :class:`~pairedstats.Report`: one row pe
   comparisons with the baseline, in one group) is controlled together: by ``adjust``
   (default Holm) for the bootstrap, by the many-to-one statistic for Tukey HSD. Metrics are
   separate families.
+  With ``margin=``, ``≈`` marks a system equivalent to the baseline within the margin (two
+  one-sided tests by the metric's test, adjusted as the marks).
 * without a baseline: compact letters (:func:`pairedstats.display.letters`) from the test of
   all pairs (Tukey HSD, or the bootstrap with ``adjust``): two systems share a letter
   exactly when the test did not find them different.
