@@ -325,19 +325,31 @@ def test_the_docs_table_of_sizes_equals_the_committed_calibration():
     text = (HERE.parent / "docs" / "mcnemar.md").read_text()
     section = text.split("## Equivalence and non-inferiority", 1)[1].split("\n## ", 1)[0]
     table = [line for line in section.splitlines() if re.match(r"\|\s*\d", line)]
-    expected = [
-        f"| {r['n_items']} | {r['discordance']:.2f} | {r['margin']:.2f} | "
-        f"{r['size_noninferiority']:.4f} | {r['size_equivalence']:.4f} |"
-        for r in sizes["rows"]
-    ] + [
-        f"| {r['n_items']} | {r['margin']:.2f} | {r['max_size_noninferiority']:.4f} "
-        f"({r['at_discordance_noninferiority']:.2f}) | {r['max_size_equivalence']:.4f} "
-        f"({r['at_discordance_equivalence']:.2f}) |"
-        for r in sizes["worst"]
-    ]
+    clustered = json.loads((REFERENCE / "margin_clustered_size.json").read_text())
+    expected = (
+        [
+            f"| {r['n_items']} ({r['n_clusters']} clusters) | "
+            f"{'none' if r['kappa'] is None else format(r['kappa'], 'g')} | "
+            f"{r['mean_design_effect']:.2f} | {r['size_clustered']:.4f} | "
+            f"{r['size_ignoring_clusters']:.4f} |"
+            for r in clustered["rows"]
+        ]
+        + [
+            f"| {r['n_items']} | {r['discordance']:.2f} | {r['margin']:.2f} | "
+            f"{r['size_noninferiority']:.4f} | {r['size_equivalence']:.4f} |"
+            for r in sizes["rows"]
+        ]
+        + [
+            f"| {r['n_items']} | {r['margin']:.2f} | {r['max_size_noninferiority']:.4f} "
+            f"({r['at_discordance_noninferiority']:.2f}) | {r['max_size_equivalence']:.4f} "
+            f"({r['at_discordance_equivalence']:.2f}) |"
+            for r in sizes["worst"]
+        ]
+    )
     assert table == expected
     assert len(sizes["rows"]) == 18
     assert len(sizes["worst"]) == 6
+    assert len(clustered["rows"]) == 6
     # the sizes are what the package's test gives today
     for r in sizes["rows"][:3]:
         assert r["size_noninferiority"] == pytest.approx(
