@@ -18,6 +18,11 @@ The false discovery rate checks (``validation/calibration_fdr.py``) rerun two ce
 study (five systems, all pairs, ``adjust="fdr_bh"`` and ``"fdr_by"``) on fresh draws against
 the committed ``validation/results/fdr.csv``.
 
+The Bayesian signed-rank checks (``validation/calibration_bayes.py``) rerun two cells of that
+study on fresh draws against the committed ``validation/results/bayes_signrank.csv``: the rate
+of a false "b is better" with no rope at 10 items, and of a false "practically equivalent" at
+the rope's edge at 20 items.
+
 The many-comparison checks (``validation/calibration_many.py``) rerun two small cells of that
 study: 25 equal systems (300 pairs) at 999 resamples, where Holm on the raw p-values rejects
 in far more than 5% of data sets and on the add-one p-values never, and 10 equal systems (45
@@ -51,6 +56,7 @@ fam = _load("calibration_families")
 binary = _load("calibration_binary")
 fdr = _load("calibration_fdr")
 many = _load("calibration_many")
+bayes = _load("calibration_bayes")
 
 N_SIMS = 400
 N_RESAMPLES = 999
@@ -382,3 +388,20 @@ def _no_warning():
             yield
 
     return strict()
+
+
+# --------------------------------------------------------------------------- Bayesian decisions
+@pytest.mark.parametrize(("claim", "n"), [("b better, no rope", 10), ("equivalent, rope edge", 20)])
+def test_bayes_signrank_false_claims_as_committed(claim, n):
+    # 1,000 fresh data sets of a committed cell: the rate of the false claim (probability
+    # above 0.95) within 3 standard errors of the committed rate
+    import pandas as pd
+
+    row = bayes.run_cell(claim, "normal", n, 1000, key=("test", 1))
+    committed = pd.read_csv(_DIR / "results" / "bayes_signrank.csv")
+    ref = committed[(committed["claim"] == claim) & (committed["noise"] == "normal")
+                    & (committed["n_items"] == n)].iloc[0]  # fmt: skip
+    se = np.hypot(max(row["rate_se"], 0.005), ref["rate_se"])
+    assert abs(row["rate"] - ref["rate"]) <= 3 * se, (row["rate"], ref["rate"])
+    if "wilcoxon" in row:  # the frequentist test on the same data holds its level
+        assert row["wilcoxon"] <= 0.05 + 3 * row["wilcoxon_se"]

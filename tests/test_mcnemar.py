@@ -92,11 +92,12 @@ def test_check_reads_the_options_record():
     assert choices["method"] == core.METHODS
     assert choices["adjust"] == PVALUE_METHODS
     design = design_from_array(SCORES, systems=SYSTEMS)
-    options = Options(baseline="alpha", method="MID-P", alternative="Less",
+    options = Options(baseline="alpha", method="MID-P", margin=0.05, alternative="Less",
                       confidence_level=0.9, adjust="Holm")  # fmt: skip
     s = check(design, options, keep=True)
-    assert s.record() == {"baseline": "alpha", "method": "mid-p", "alternative": "less",
-                          "confidence_level": 0.9, "adjust": "holm"}  # fmt: skip
+    assert s.record() == {"baseline": "alpha", "method": "mid-p", "margin": 0.05,
+                          "alternative": "less", "confidence_level": 0.9,
+                          "adjust": "holm"}  # fmt: skip
     assert s.pairs == ((1, 0), (1, 2))
     assert s.products is None
     meta = mcnemar(SCORES, systems=SYSTEMS, **options.record()).metadata

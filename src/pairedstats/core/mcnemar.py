@@ -420,6 +420,9 @@ class McNemar:
     n_clusters : int or None
     design_effect : float or None
         With ``cluster``.
+    p_above, p_below : float or None
+        With ``margin``, Tango's one-sided p-values of ``H0: b - a <= -margin`` and ``H0: b
+        - a >= margin`` (:func:`pairedstats.core.tango.tango_margin_pvalues`).
     """
 
     n_items: int
@@ -436,10 +439,13 @@ class McNemar:
     method: str
     n_clusters: int | None = None
     design_effect: float | None = None
+    p_above: float | None = None
+    p_below: float | None = None
 
 
 def mcnemar_1d(a, b, *, method: str = "exact", alternative: str = "two-sided",
-               confidence_level: float = 0.95, cluster=None) -> McNemar:  # fmt: skip
+               confidence_level: float = 0.95, cluster=None,
+               margin: float | None = None) -> McNemar:  # fmt: skip
     """McNemar's test and Tango's interval of one comparison, b - a.
 
     Parameters
@@ -453,6 +459,9 @@ def mcnemar_1d(a, b, *, method: str = "exact", alternative: str = "two-sided",
     confidence_level : float, default 0.95
     cluster : array_like, shape (n,), optional
         Each item's cluster label.
+    margin : float, optional
+        A margin in ``(0, 1)``: adds Tango's one-sided tests at ``-margin`` and ``margin``
+        (``p_above``, ``p_below``).
 
     Returns
     -------
@@ -477,6 +486,6 @@ def mcnemar_1d(a, b, *, method: str = "exact", alternative: str = "two-sided",
     x = np.column_stack([a, b]).astype(np.float64)
     r = mcnemar_pairs(x, [(0, 1)], method=method, alternative=alternative,
                       confidence_level=confidence_level, cluster=cluster,
-                      checked=True)  # fmt: skip
+                      checked=True, margin=margin)  # fmt: skip
     one = {k: v if np.ndim(v) == 0 else v[0].item() for k, v in vars(r).items()}
     return McNemar(**one)

@@ -24,7 +24,7 @@ from scipy import special, stats
 
 from . import checks
 from .inference import ALTERNATIVES
-from .tango import tango_ends
+from .tango import tango_ends, tango_margin_pvalues
 
 __all__ = [
     "METHODS",
@@ -56,6 +56,10 @@ class McNemarPairs:
     n_clusters : int or None
     design_effect : ndarray of float64 or None
         With ``cluster``.
+    p_above, p_below : ndarray of float64 or None
+        With ``margin``, the p-values of ``H0: b - a <= -margin`` and ``H0: b - a >=
+        margin`` by Tango's score test (:func:`pairedstats.core.tango.tango_margin_pvalues`,
+        Rao-Scott adjusted with ``cluster``).
     """
 
     n_items: int
@@ -72,6 +76,8 @@ class McNemarPairs:
     method: str
     n_clusters: int | None = None
     design_effect: np.ndarray | None = None
+    p_above: np.ndarray | None = None
+    p_below: np.ndarray | None = None
 
 
 def binary_matrix(x, name: str = "x") -> np.ndarray:
@@ -254,6 +260,7 @@ def mcnemar_pairs(
     cluster=None,
     checked: bool = False,
     products=None,
+    margin: float | None = None,
 ) -> McNemarPairs:
     """McNemar's test and Tango's interval of many comparisons b - a of the same items.
 
@@ -275,6 +282,9 @@ def mcnemar_pairs(
     products : ndarray of int64, shape (n_systems, n_systems), optional
         ``X^T X`` of ``x`` when the caller has it (:func:`outcome_products`): not counted
         again.
+    margin : float, optional
+        A margin in ``(0, 1)``: adds Tango's one-sided tests at ``-margin`` and ``margin``
+        (``p_above``, ``p_below``).
 
     Returns
     -------
@@ -292,6 +302,8 @@ def mcnemar_pairs(
     method = checks.choice(method, "method", METHODS)
     alternative = checks.choice(alternative, "alternative", ALTERNATIVES)
     confidence_level = checks.probability(confidence_level, "confidence_level")
+    if margin is not None and not 0.0 < margin < 1.0:
+        raise ValueError(f"`margin` must be in (0, 1); got {margin!r}.")
     x = np.asarray(x) if checked else binary_matrix(x)
     n = int(x.shape[0])
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
@@ -323,6 +335,9 @@ def mcnemar_pairs(
         extra = {"n_clusters": n_clusters, "design_effect": effect}
     low, high = tango_ends(only_a, only_b, n, confidence_level=confidence_level,
                            alternative=alternative, design_effect=effect)  # fmt: skip
+    if margin is not None:
+        extra["p_above"], extra["p_below"] = tango_margin_pvalues(only_a, only_b, n, margin,
+                                                                  effect)  # fmt: skip
     return McNemarPairs(
         n_items=n, only_a=only_a, only_b=only_b, rate_a=ones[a] / n,
         rate_b=ones[b] / n, difference=(only_b - only_a) / n, ci_low=low,

@@ -28,6 +28,17 @@ lies in ``[-1, 1]``, holds the estimate, and stays informative where the Wald in
 collapses: with no discordant item it is ``+-z^2 / (n + z^2)``, not the point 0; with all
 items discordant one way it still extends inward from the bound.
 
+Tango's test against a margin (:func:`tango_margin_pvalues`)
+------------------------------------------------------------
+Tango (1998) built ``T`` as a test of non-inferiority: ``H0: rate_b - rate_a <= delta0``
+against above is rejected for large ``T(delta0)``, with the one-sided p-value ``1 -
+Phi(T(delta0))``; ``H0: rate_b - rate_a >= delta0`` against below has ``Phi(T(delta0))``.
+At a margin ``m`` in ``(0, 1)`` the two tests at ``delta0 = -m`` and ``delta0 = m`` give
+non-inferiority and, together, equivalence (two one-sided tests). They are the inversion of
+the interval: at the interval's end at level ``1 - alpha``, the one-sided p-value is ``alpha /
+2`` (``alpha`` for a one-sided interval). With a design effect ``deff`` the statistic is
+``T / sqrt(deff)``, as in the interval.
+
 References
 ----------
 * Tango, T. (1998). Equivalence test and confidence interval for the difference in
@@ -54,7 +65,7 @@ from scipy import special
 from . import checks
 from .inference import ALTERNATIVES
 
-__all__ = ["Interval", "tango_ends", "tango_interval", "tango_score"]
+__all__ = ["Interval", "tango_ends", "tango_interval", "tango_margin_pvalues", "tango_score"]
 
 
 def whole_count(value, name: str) -> int:
@@ -119,6 +130,49 @@ def _statistic(d: np.ndarray, terms: tuple) -> np.ndarray:
     num = diff - n * d
     t = np.where(variance > 0, num / np.sqrt(variance), np.sign(num) * np.inf)
     return np.where(num == 0, 0.0, t)
+
+
+def tango_margin_pvalues(
+    only_a, only_b, n_items, margin: float, design_effect=1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tango's (1998) one-sided score tests of ``rate_b - rate_a`` at a margin, for many
+    tables at once.
+
+    Parameters
+    ----------
+    only_a, only_b, n_items : array_like of int
+        The discordant counts and the number of items (broadcast together; not checked).
+    margin : float
+        ``m`` in ``(0, 1)``.
+    design_effect : float or array_like, default 1.0
+        Divides ``T`` by its square root (the Rao-Scott adjustment of
+        :func:`tango_interval`).
+
+    Returns
+    -------
+    p_above, p_below : ndarray of float64
+        ``1 - Phi(T(-m) / sqrt(deff))``, the p-value of ``H0: rate_b - rate_a <= -m``, and
+        ``Phi(T(m) / sqrt(deff))``, that of ``H0: rate_b - rate_a >= m``.
+
+    Examples
+    --------
+    At the end of the 90% interval the one-sided p-value is 0.05:
+
+    >>> low, high = tango_ends(3, 5, 32, confidence_level=0.9)
+    >>> p_above, _ = tango_margin_pvalues(3, 5, 32, -float(low))
+    >>> round(float(p_above), 12)
+    0.05
+    >>> p_above, p_below = tango_margin_pvalues([1, 10], [0, 10], 100, 0.05)
+    >>> np.round(p_above, 4).tolist(), np.round(p_below, 4).tolist()
+    ([0.0332, 0.1359], [0.006, 0.1359])
+    """
+    x, y, n, effect = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (only_b, only_a, n_items, design_effect))
+    )
+    spread = np.sqrt(effect)
+    p_above = special.ndtr(-_score(np.full(x.shape, -margin), x, y, n) / spread)
+    p_below = special.ndtr(_score(np.full(x.shape, margin), x, y, n) / spread)
+    return np.asarray(p_above, dtype=np.float64), np.asarray(p_below, dtype=np.float64)
 
 
 @dataclass(frozen=True, kw_only=True)

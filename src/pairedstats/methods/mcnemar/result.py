@@ -8,13 +8,14 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._shared.margins import MARGIN_COLUMNS, MARGIN_PVALUES, MarginColumns
 from .._shared.results import ComparisonResult, PValueRule, labelled_flags
 
 __all__ = ["McNemarResult"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class McNemarResult(PValueRule, ComparisonResult):
+class McNemarResult(MarginColumns, PValueRule, ComparisonResult):
     """Result of :func:`mcnemar` and :func:`mcnemar_design`.
 
     Every attribute below is a read-only array of shape ``(n_groups, n_comparisons)``. A
@@ -47,6 +48,11 @@ class McNemarResult(PValueRule, ComparisonResult):
         With ``adjust``, ``pvalue`` adjusted over the comparisons of the group (Holm,
         Bonferroni, Benjamini-Hochberg or Benjamini-Yekutieli:
         :func:`pairedstats.core.adjust.adjust_pvalues`).
+    equivalent, noninferior, pvalue_equivalence, pvalue_noninferiority : ndarray or None
+        With ``margin``, the test against it by Tango's (1998) score test at ``-margin``
+        and ``margin`` (the inversion of ``ci_low, ci_high``; Rao-Scott adjusted with
+        ``cluster``), whatever ``method``
+        (:class:`~pairedstats.methods._shared.margins.MarginColumns`).
     n_clusters : ndarray of int or None
         With ``cluster``, the clusters of the group.
     design_effect : ndarray or None
@@ -73,17 +79,18 @@ class McNemarResult(PValueRule, ComparisonResult):
 
     _columns: ClassVar[tuple[str, ...]] = (
         "n_items", "rate_a", "rate_b", "difference", "ci_low", "ci_high", "only_a", "only_b",
-        "statistic", "pvalue", "pvalue_adjusted", "n_clusters", "design_effect", "n_dropped",
+        "statistic", "pvalue", "pvalue_adjusted", *MARGIN_COLUMNS, "n_clusters",
+        "design_effect", "n_dropped",
     )  # fmt: skip
     estimate: ClassVar[str] = "difference"
     side_columns: ClassVar[tuple[str, str]] = ("rate_a", "rate_b")
     interval: ClassVar[tuple[str, str]] = ("ci_low", "ci_high")
-    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted")
+    pvalue_columns: ClassVar[tuple[str, ...]] = ("pvalue", "pvalue_adjusted", *MARGIN_PVALUES)
     summary_columns: ClassVar[tuple[str, ...]] = ("rate_a", "rate_b", "difference", "ci_low",
                                                   "ci_high", "pvalue")  # fmt: skip
     title: ClassVar[str] = "McNemar's test of paired pass/fail outcomes, Tango interval of b - a"
     printed_metadata: ClassVar[tuple[str, ...]] = (
-        "test", "interval", "confidence_level", "alternative", "adjust",
+        "test", "interval", "margin", "confidence_level", "alternative", "adjust",
     )  # fmt: skip
 
     def significant(self, alpha: float | None = None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.adjust import adjust_pvalues
+from ...core.margins import margin_columns
 from ...core.mcnemar_pairs import mcnemar_pairs
 from .._shared.runs import Outputs, comparison_labels
 from .result import McNemarResult
@@ -29,6 +30,8 @@ def run(s: Settings) -> McNemarResult:
     columns = dict(_COLUMNS)
     if design.cluster is not None:
         columns.update(n_clusters=np.int64, design_effect=np.float64)
+    if s.margin is not None:  # Tango's one-sided p-values at -margin and margin
+        columns.update(p_above=np.float64, p_below=np.float64)
     for name, dtype in columns.items():
         out.add(name, dtype, 0 if dtype is np.int64 else np.nan)
     out.per_group("n_dropped", design.n_dropped(), np.int64)
@@ -38,11 +41,15 @@ def run(s: Settings) -> McNemarResult:
         found = mcnemar_pairs(
             design.scores[rows, :, 0], s.pairs, method=s.method, alternative=s.alternative,
             confidence_level=s.confidence_level, cluster=cluster, checked=True,
-            products=None if s.products is None else s.products[g],
+            products=None if s.products is None else s.products[g], margin=s.margin,
         )  # fmt: skip
         out.set(g, **{name: getattr(found, name) for name in columns})
     if s.adjust is not None:
         out.arrays["pvalue_adjusted"] = adjust_pvalues(out["pvalue"], s.adjust)
+    if s.margin is not None:
+        p_above, p_below = out.arrays.pop("p_above"), out.arrays.pop("p_below")
+        alpha = 1.0 - s.confidence_level
+        out.arrays.update(margin_columns(p_above, p_below, s.alternative, alpha, s.adjust))
     clustered = design.cluster is not None
     meta = s.metadata(test="clustered" if clustered else s.method,
                       interval="tango-rao-scott" if clustered else "tango")  # fmt: skip

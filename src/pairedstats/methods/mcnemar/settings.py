@@ -14,7 +14,8 @@ from ...core.inference import ALTERNATIVES
 from ...core.mcnemar import METHODS
 from ...core.mcnemar_pairs import outcome_products
 from .._shared.compared import Compared, compared
-from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, PValueAdjust
+from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, Margin, PValueAdjust
+from .._shared.margins import check_margin
 from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
@@ -41,6 +42,22 @@ class Options(OptionsRecord):
             ),
         ),
     ] = "exact"
+    margin: Annotated[
+        Margin,
+        About(
+            "A margin m in (0, 1) in pass-rate units (0.05: five points of the difference "
+            "``rate_b - rate_a``): adds the test against it at ``alpha = 1 - "
+            "confidence_level`` by Tango's (1998) score test at ``-m`` and ``m``. With "
+            '``alternative="greater"``, non-inferiority of b (``H0: b - a <= -m``; columns '
+            '``noninferior``, ``pvalue_noninferiority``); with ``"less"``, the same when a '
+            "lower rate is better (``H0: b - a >= m``); two-sided, equivalence by two "
+            "one-sided tests (``H0: |b - a| >= m``; columns ``equivalent``, "
+            "``pvalue_equivalence``: Tango's ``1 - 2 alpha`` interval inside ``(-m, m)``). "
+            "``method`` does not enter: the margin's test is always Tango's score test, the "
+            "inversion of the interval (with ``cluster``, Rao-Scott adjusted as the interval "
+            "is). Default: none."
+        ),
+    ] = None
     alternative: Annotated[
         Alternative,
         About(
@@ -141,6 +158,17 @@ def _outcome_products(design) -> tuple | None:
     return tuple(out)
 
 
+def _margin(value) -> float | None:
+    """``margin``: None, or a number in (0, 1) (a difference of pass rates lies in [-1, 1])."""
+    margin = check_margin(value)
+    if margin is not None and margin >= 1.0:
+        raise ValueError(
+            "`margin` must be < 1: it is in the units of the difference of pass rates, "
+            f"which lies in [-1, 1] (0.05 is five points); got {margin!r}."
+        )
+    return margin
+
+
 def check(design, options: Options, *, keep: bool) -> Settings:
     """The keywords of :func:`mcnemar` and :func:`mcnemar_design` and the design, which
     must hold one score column of 0/1 outcomes, checked; every message names the keyword,
@@ -163,6 +191,7 @@ def check(design, options: Options, *, keep: bool) -> Settings:
         options,
         **found,
         method=method,
+        margin=_margin(options.margin),
         alternative=_validation.check_choice(options.alternative, "alternative", ALTERNATIVES),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         adjust=_validation.check_pvalue_adjust(options.adjust),
