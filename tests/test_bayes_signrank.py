@@ -287,3 +287,18 @@ def test_significant_marks_a_probable_winner():
     assert not res.significant().to_numpy().all()
     with pytest.raises(ValueError, match="alpha"):
         res.significant(1.5)
+
+
+def test_the_calibration_table_is_the_committed_study():
+    """docs/bayes_signrank.md shows validation/results/bayes_signrank.csv as
+    ``validation/calibration_bayes.py --report`` prints it."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    table = subprocess.run(
+        [sys.executable, str(root / "validation" / "calibration_bayes.py"), "--report"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert table.count("\n") == 7
+    assert table in (root / "docs" / "bayes_signrank.md").read_text(encoding="utf-8")

@@ -391,7 +391,9 @@ def _no_warning():
 
 
 # --------------------------------------------------------------------------- Bayesian decisions
-@pytest.mark.parametrize(("claim", "n"), [("b better, no rope", 10), ("equivalent, rope edge", 20)])
+@pytest.mark.parametrize(
+    ("claim", "n"), [("b better, no rope", 10), ("equivalent, rope edge", 20)]
+)
 def test_bayes_signrank_false_claims_as_committed(claim, n):
     # 1,000 fresh data sets of a committed cell: the rate of the false claim (probability
     # above 0.95) within 3 standard errors of the committed rate
