@@ -363,10 +363,18 @@ def test_posterior_bars_are_the_probabilities_labelled_by_the_systems(tmp_path):
     (right_axis,) = ax.child_axes
     right = top_down(right_axis)
     assert right == frame["system_b"].tolist() == ["alpha", "mid", "mid"]
-    # the result's plot() chooses the forest for the t-test, the triangle for the draws
+    # the result's plot() chooses the forest for the t-test; for the draws, the bars of every
+    # comparison, and the triangle of one named (a position would not follow the labels)
     assert plotting.plot(res).get_xlabel().startswith("difference")
     bayes = _sweep_frame().paired.bayes_signrank(rope=0.01, n_samples=500, rng=3, as_result=True)
-    assert len(_by_gid(bayes.plot(), "draws").get_xydata()) == 500
+    assert bayes.plot().get_xlabel().startswith("posterior probability")
+    drawn = bayes.plot(comparison=("zeta", "mid"))
+    assert len(_by_gid(drawn, "draws").get_xydata()) == 500
+    assert drawn.get_title().startswith("mid - zeta")
+    one = _sweep_frame().paired.bayes_signrank(
+        baseline="zeta", systems=["zeta", "mid"], rope=0.01, n_samples=500, rng=3, as_result=True
+    )
+    assert len(_by_gid(one.plot(), "draws").get_xydata()) == 500
 
 
 def test_posterior_errors_say_what_is_missing():
@@ -385,3 +393,5 @@ def test_posterior_errors_say_what_is_missing():
     bayes = _sweep_frame().paired.bayes_signrank(rope=0.01, n_samples=500, rng=3, as_result=True)
     with pytest.raises(ValueError, match="`comparison`"):
         plotting.posterior(bayes, comparison=("mid", "alpha"))
+    with pytest.raises(ValueError, match=r"`comparison`: the triangle shows one of the 3"):
+        plotting.posterior(bayes, style="triangle")

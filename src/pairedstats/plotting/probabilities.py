@@ -40,7 +40,7 @@ def barycentric(p) -> np.ndarray:
     return np.column_stack([p[:, 2] + 0.5 * p[:, 1], _HEIGHT * p[:, 1]])
 
 
-def posterior(result, *, comparison=0, group=None, ax=None, style="auto", markersize=2.0,
+def posterior(result, *, comparison=None, group=None, ax=None, style="auto", markersize=2.0,
               alpha=0.1):  # fmt: skip
     """The posterior probabilities of a better, practically equivalent, b better.
 
@@ -52,14 +52,15 @@ def posterior(result, *, comparison=0, group=None, ax=None, style="auto", marker
     ``prob_equivalent`` and ``prob_b_better``. ``style="bars"`` (a corrected t-test with
     ``rope=``, or any result with the three columns): one horizontal bar per comparison of
     the group, its three parts as long as the three probabilities, system a's name on the
-    left, system b's on the right. ``"auto"``: the triangle when the draws are kept, else the
-    bars.
+    left, system b's on the right. ``"auto"``: the triangle when the draws are kept and the
+    comparison is named (or is the only one), else the bars of every comparison.
 
     Parameters
     ----------
     result : BayesSignrankResult or CvTtestResult
-    comparison : int or tuple
-        The triangle's comparison: its position, or its ``(system_a, system_b)`` labels.
+    comparison : tuple or int, optional
+        The triangle's comparison: its ``(system_a, system_b)`` labels, or its position;
+        needed by the triangle when the group has several comparisons.
     group : label, tuple or int, optional
         Which group, by the rule of every ``group=`` (needed when there are several).
     ax : matplotlib.axes.Axes, optional
@@ -82,8 +83,9 @@ def posterior(result, *, comparison=0, group=None, ax=None, style="auto", marker
             f"with as_result=True; got {type(result).__name__}"
         )
     draws = getattr(result, "posterior", None)
+    several = len(result.label_a) > 1 and comparison is None
     if style == "auto":
-        style = "triangle" if draws is not None else "bars"
+        style = "triangle" if draws is not None and not several else "bars"
     if getattr(result, "prob_b_better", None) is None:
         raise TypeError(
             "`result`: a posterior plot needs a result with the probabilities prob_a_better, "
@@ -99,7 +101,12 @@ def posterior(result, *, comparison=0, group=None, ax=None, style="auto", marker
             "as_result=True (df.paired.bayes_signrank(..., as_result=True)), or draw the "
             "probabilities as bars (style='bars')"
         )
-    c = comparison_index(result, comparison)
+    if several:
+        raise ValueError(
+            f"`comparison`: the triangle shows one of the {len(result.label_a)} comparisons; "
+            "name it, comparison=(system_a, system_b)"
+        )
+    c = comparison_index(result, 0 if comparison is None else comparison)
     ax = new_axes(ax, (5.0, 4.6))
     return _triangle(result, np.asarray(draws[g][c], dtype=float), g, c, ax, markersize, alpha)
 
