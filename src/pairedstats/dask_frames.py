@@ -74,7 +74,12 @@ def _method(spec: registry.MethodSpec):
         result = run(spec, self._obj, given, keywords, as_result)
         return result if as_result else result.to_dataframe()
 
-    return accessors.finish_method(method, spec, "frame")
+    # the pandas accessor's method, made from the same spec: its name, docs and signature
+    pandas = getattr(accessors.PairedDataFrameAccessor, spec.name)
+    method.__name__ = method.__qualname__ = spec.name
+    method.__doc__, method.__signature__ = pandas.__doc__, pandas.__signature__
+    method.__annotations__ = dict(pandas.__annotations__)
+    return method
 
 
 for _spec in registry.SPECS.values():
