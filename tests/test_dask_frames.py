@@ -241,3 +241,42 @@ def test_registered_whichever_import_comes_first(order):
                          text=True, env=env, check=False)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["PairedDaskDataFrameAccessor", "[2]"]
+
+
+def test_clusters_strata_replicates_repeats_and_several_keys(client):
+    table, kw = _call("bootstrap")
+    rng = np.random.default_rng(9)
+    item_number = table["item"].str[1:].astype(int)
+    table = table.assign(
+        h=np.where(np.arange(len(table)) % 2, 7, 3)[item_number],  # integer keys, per item
+        topic=(item_number // 3).astype(str),
+        stratum=np.where(item_number < 6, "hard", "easy"),
+        seed=0,
+    )
+    calls = {
+        "cluster and strata": ("bootstrap", {**kw, "cluster": "topic", "strata": "stratum"}),
+        "two keys": ("bootstrap", {**kw, "by": ["h", "g"]}),
+        "rank by two keys": ("rank", {**kw, "by": ["g", "h"]}),
+    }
+    seeds = pd.concat([table.assign(seed=s, score=table.score + rng.normal(size=len(table)))
+                       for s in (11, 4)], ignore_index=True)  # fmt: skip
+    folds = table.assign(rep=item_number % 2, fold=item_number // 2).drop(columns="item")
+    for case, (name, call) in calls.items():
+        _same(dd.from_pandas(table, npartitions=5, sort=False), name, call)
+        assert case
+    _same(dd.from_pandas(seeds, npartitions=6, sort=False), "bootstrap",
+          {**kw, "replicate": "seed"})  # fmt: skip
+    cv = {"item": "fold", "system": "system", "score": "score", "by": "g", "repeat": "rep",
+          "test_fraction": 0.2}  # fmt: skip
+    _same(dd.from_pandas(folds, npartitions=4, sort=False), "cv_ttest", cv)
+
+
+def test_the_best_set_s_result_object(client):
+    table, kw = _call("mcs")
+    got = dd.from_pandas(table, npartitions=5, sort=False).paired.mcs(**kw, as_result=True)
+    want = table.paired.mcs(**kw, as_result=True)
+    assert got.group_keys == want.group_keys
+    for name in ("mean", "in_set", "mcs_pvalue", "eliminated"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+    keys = [k for part in got.comparisons for k in part.group_keys]
+    assert sorted(keys) == sorted(want.group_keys)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib.abc
 import sys
+import warnings
 
 import numpy as np
 
@@ -56,6 +57,25 @@ class PairedDaskDataFrameAccessor:
     and its results (a pandas DataFrame, or the result object with ``as_result=True``),
     computed on the cluster: each ``by=`` group runs as a task of its own, on its rows in
     the table's order, with the numbers of the pandas road on ``ddf.compute()``.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pairedstats
+    >>> runs = pairedstats.datasets.load_runs()
+    >>> ddf = dd.from_pandas(runs, npartitions=4)
+    >>> kw = dict(item="query", system="run", score="ndcg", by="collection")
+    >>> table = ddf.paired.signtest(**kw, baseline="bm25")
+    >>> table[["collection", "system_b", "wins", "losses"]]
+      collection  system_b  wins  losses
+    0   robust04  bm25+rm3    27      13
+    1   robust04     dense    29      11
+    2   robust04    hybrid    27      13
+    3    msmarco  bm25+rm3    18      22
+    4    msmarco     dense    24      16
+    5    msmarco    hybrid    29      11
+    >>> table.equals(ddf.compute().paired.signtest(**kw, baseline="bm25"))
+    True
     """
 
     def __init__(self, frame):
@@ -129,7 +149,11 @@ class _RegisterAfter(importlib.abc.Loader):
         module.__loader__ = module.__spec__.loader = self.loader  # the module's own loader
         self.loader.exec_module(module)
         uninstall()
-        register()
+        try:
+            register()
+        except Exception as exc:  # never break the user's import of dask
+            warnings.warn(f"pairedstats: the dask DataFrame accessor is not registered: {exc}",
+                          RuntimeWarning, stacklevel=2)  # fmt: skip
 
     def __getattr__(self, name):
         return getattr(self.loader, name)
