@@ -280,3 +280,24 @@ def test_the_best_set_s_result_object(client):
         np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
     keys = [k for part in got.comparisons for k in part.group_keys]
     assert sorted(keys) == sorted(want.group_keys)
+
+
+def test_warnings_are_issued_at_the_caller_s_line(client):
+    table, kw = _call("signtest")
+    table = table.drop(index=[40, 41])  # group "k" loses an item's scores
+    ddf = dd.from_pandas(table, npartitions=3, sort=False)
+    whole = {**kw, "by": None, "missing": "complete"}
+    whole_table = table[table.g == "k"]
+    with pytest.warns(pairedstats.DroppedDataWarning) as want:
+        whole_table.paired.signtest(**whole)
+    with pytest.warns(pairedstats.DroppedDataWarning) as got:
+        dd.from_pandas(whole_table, npartitions=3, sort=False).paired.signtest(**whole)
+    assert [str(w.message) for w in got] == [str(w.message) for w in want]
+    assert got[0].filename == __file__
+    with pytest.warns(pairedstats.DroppedDataWarning) as got:  # the task of group "k"'s
+        table_got = ddf.paired.signtest(**kw, missing="complete")
+    assert [w.filename for w in got] == [__file__]
+    assert str(got[0].message).startswith("missing='complete' dropped 1 of ")
+    with pytest.warns(pairedstats.DroppedDataWarning):
+        table_want = table.paired.signtest(**kw, missing="complete")
+    pd.testing.assert_frame_equal(table_got, table_want, check_exact=True)

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import importlib.abc
 import sys
-import warnings
 
 import numpy as np
 
 from . import accessors
+from .core._warn import collected, warn
 from .core.draws import root_entropy
 from .inputs.frames import group_codes
 from .inputs.labels import (
@@ -152,8 +152,10 @@ class _RegisterAfter(importlib.abc.Loader):
         try:
             register()
         except Exception as exc:  # never break the user's import of dask
-            warnings.warn(f"pairedstats: the dask DataFrame accessor is not registered: {exc}",
-                          RuntimeWarning, stacklevel=2)  # fmt: skip
+            warn(
+                f"pairedstats: the dask DataFrame accessor is not registered: {exc}",
+                RuntimeWarning,
+            )
 
     def __getattr__(self, name):
         return getattr(self.loader, name)
@@ -207,7 +209,9 @@ def in_memory(spec: registry.MethodSpec, frame, given: dict, keywords: dict, kee
     if not named:  # the pandas road says which argument or column is wrong
         dask.delayed(_whole)(call, parts[0]).compute()
     if not (named and by):
-        return dask.compute(dask.delayed(_whole)(call, *parts))[0]
+        result, found = dask.compute(dask.delayed(_whole)(call, *parts))[0]
+        _issued(found)
+        return result
     return _grouped(spec, frame, call, by)
 
 
@@ -242,11 +246,21 @@ def _whole(call: tuple, *parts):
     return _run(call, frame, {})
 
 
-def _run(call: tuple, frame, reader: dict):
+def _run(call: tuple, frame, reader: dict) -> tuple:
+    """The pandas road's result on ``frame``, and the warnings it issued (collected, for the
+    caller to issue at the user's line)."""
     name, given, keywords, keep = call
     spec = registry.SPECS[name]
-    return spec.execute(accessors.read_design(spec, "frame", frame, given, **reader), keep,
-                        keywords)  # fmt: skip
+    with collected() as found:
+        result = spec.execute(accessors.read_design(spec, "frame", frame, given, **reader),
+                              keep, keywords)  # fmt: skip
+    return result, found
+
+
+def _issued(found: list) -> None:
+    """Issue the warnings of the tasks at the user's line, each distinct one once."""
+    for message, category in dict.fromkeys(found):
+        warn(message, category)
 
 
 def _labelled(spec, given: dict) -> tuple:
@@ -275,10 +289,12 @@ def _grouped(spec, frame, call: tuple, by: list):
     shuffled = placed.shuffle(on=by, npartitions=frame.npartitions, shuffle_method="tasks")
     runs = [dask.delayed(_groups)(call, p, labels) for p in shuffled.to_delayed()]
     (keys, _), outcomes = dask.compute(labels, runs)
-    failed = [o for o in outcomes if o is not None and o[0] == "error"]
+    outcomes = sorted((o for o in outcomes if o is not None), key=lambda o: o[1])
+    failed = [o for o in outcomes if o[0] == "error"]
     if failed:
-        raise min(failed, key=lambda o: o[1])[2]
-    return concat_groups([o[2] for o in outcomes if o is not None], keys)
+        raise failed[0][2]
+    _issued([w for o in outcomes for w in o[2][1]])
+    return concat_groups([o[2][0] for o in outcomes], keys)
 
 
 def _placed(part, partition_info=None):
@@ -322,8 +338,8 @@ def _table_labels(found: list, road_name: str, by: list, label, counted: list):
 
 def _groups(call: tuple, part, labels: tuple):
     """The pandas road on a partition of whole groups, its rows in the table's order: None
-    for an empty partition, else ``("result", place, result)`` or ``("error", place,
-    exception)``, ``place`` the (partition, row) of its first row in the table."""
+    for an empty partition, else ``("result", place, (result, warnings))`` or ``("error",
+    place, exception)``, ``place`` the (partition, row) of its first row in the table."""
     if not len(part):
         return None
     ordered = part.sort_values(list(PLACE), kind="stable")
