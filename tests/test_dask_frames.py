@@ -252,11 +252,13 @@ def test_clusters_strata_replicates_repeats_and_several_keys(client):
         topic=(item_number // 3).astype(str),
         stratum=np.where(item_number < 6, "hard", "easy"),
         seed=0,
+        p10=rng.integers(0, 11, size=len(table)) / 10,
     )
     calls = {
         "cluster and strata": ("bootstrap", {**kw, "cluster": "topic", "strata": "stratum"}),
         "two keys": ("bootstrap", {**kw, "by": ["h", "g"]}),
         "rank by two keys": ("rank", {**kw, "by": ["g", "h"]}),
+        "report of two metrics": ("report", {**kw, "score": ["score", "p10"], "baseline": "mid"}),
     }
     seeds = pd.concat([table.assign(seed=s, score=table.score + rng.normal(size=len(table)))
                        for s in (11, 4)], ignore_index=True)  # fmt: skip

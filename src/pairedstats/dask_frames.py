@@ -3,8 +3,8 @@ tables that a dask cluster holds in pieces (``dd.read_parquet``), with the same 
 the same results, computed.
 
 **Registration.** dask is an extra (``pip install "pairedstats[dask]"``), and importing
-``dask.dataframe`` takes longer than the package itself, so ``import pairedstats`` never
-imports it: :func:`install` (run by ``import pairedstats``) registers the accessor at once
+``dask.dataframe`` would add about a third to ``import pairedstats``, so the package never
+imports it itself: :func:`install` (run by ``import pairedstats``) registers the accessor at once
 when ``dask.dataframe`` is imported already, and otherwise puts a finder on
 :data:`sys.meta_path` that registers it right after ``dask.dataframe`` is first imported
 (and then leaves). Either order of the two imports gives ``ddf.paired``; ``import
@@ -17,7 +17,8 @@ pandas road reads its rows, in the table's order, with the same ``by=``: its ran
 are keyed by the group's key, so its numbers are those of the pandas road on
 ``ddf.compute()``, whatever the partitions. The results of the tasks are joined by their
 group keys, in the table's order of first appearance (never by the order of the tasks). A
-group's items x systems matrix must fit in a worker's memory; the rows may be many.
+group's items x systems matrix must fit in a worker's memory; the rows may be many. The
+warnings of the tasks are collected there and issued at the caller's line.
 """
 
 from __future__ import annotations
