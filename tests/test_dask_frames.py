@@ -303,3 +303,17 @@ def test_warnings_are_issued_at_the_caller_s_line(client):
     with pytest.warns(pairedstats.DroppedDataWarning):
         table_want = table.paired.signtest(**kw, missing="complete")
     pd.testing.assert_frame_equal(table_got, table_want, check_exact=True)
+
+
+def test_categories_integer_items_float_keys_and_wide_indexes(client):
+    table, kw = _call("bootstrap")
+    categories = table.astype({"g": "category", "system": "category"})
+    rows = categories.sample(frac=1.0, random_state=2).reset_index(drop=True)
+    _same(dd.from_pandas(rows, npartitions=5, sort=False), "bootstrap", kw)
+    table, kw = _call("signrank")
+    numbers = table.assign(item=table["item"].str[1:].astype(int),
+                           g=table["g"].map({"u": 2.5, "k": 0.5, "m": 1.5}))  # fmt: skip
+    _same(dd.from_pandas(numbers, npartitions=4, sort=False), "signrank", kw)
+    wide = numbers.pivot(index=["g", "item"], columns="system", values="score")[SYSTEMS]
+    wide = wide.reset_index().set_index("item")  # the items are the index
+    _same(dd.from_pandas(wide, npartitions=3, sort=False), "signrank", {"by": "g"})
