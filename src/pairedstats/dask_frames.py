@@ -86,11 +86,9 @@ class PairedDaskDataFrameAccessor:
 def _method(spec: registry.MethodSpec):
     def method(self, *args, **kwargs):
         given, keywords, as_result = accessors.call_arguments(spec, "frame", args, kwargs)
-        seed, threads = spec.role("seed"), spec.role("threads")
+        seed = spec.role("seed")
         if seed is not None:  # one root for every task
             keywords[seed] = root_entropy(keywords[seed])
-        if threads is not None and keywords[threads] is None:
-            keywords[threads] = 1  # dask runs the tasks in parallel (the numbers do not move)
         run = ROADS[road(spec, self._obj, given, keywords)]
         result = run(spec, self._obj, given, keywords, as_result)
         return result if as_result else result.to_dataframe()
@@ -283,6 +281,10 @@ def _grouped(spec, frame, call: tuple, by: list):
     by their keys, each partition of groups read by the pandas road in the table's order."""
     import dask
 
+    threads = spec.role("threads")
+    if threads is not None and call[2][threads] is None:
+        # dask runs the tasks in parallel: one thread each (the numbers do not move)
+        call = (call[0], call[1], {**call[2], threads: 1}, call[3])
     label, counted = _labelled(spec, call[1])
     found = [dask.delayed(_found)(p, by, label, counted) for p in frame.to_delayed()]
     labels = dask.delayed(_table_labels)(found, spec.road, by, label, counted)
