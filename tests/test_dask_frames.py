@@ -167,6 +167,13 @@ def _broken():
     ]
 
 
+def test_a_column_named_as_the_road_s_own_is_refused(client):
+    table, kw = _call("signtest")
+    ddf = dd.from_pandas(table.assign(__pairedstats_row__=1), npartitions=2, sort=False)
+    with pytest.raises(ValueError, match="`by`: the table has a column named '__pairedstats_row"):
+        ddf.paired.signtest(**kw)
+
+
 @pytest.mark.parametrize(("case", "table", "kw"), _broken(), ids=[c[0] for c in _broken()])
 def test_errors_are_the_pandas_road_s(client, case, table, kw):
     # one group at fault (dask would make text of every score of an object column)

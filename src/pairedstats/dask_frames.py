@@ -285,6 +285,12 @@ def _grouped(spec, frame, call: tuple, by: list):
     if threads is not None and call[2][threads] is None:
         # dask runs the tasks in parallel: one thread each (the numbers do not move)
         call = (call[0], call[1], {**call[2], threads: 1}, call[3])
+    taken = [c for c in PLACE if _is_column(frame, c)]
+    if taken:
+        raise ValueError(
+            f"`by`: the table has a column named {taken[0]!r}, the name the dask road gives "
+            "each row's place in the table while it shuffles the groups; rename it first."
+        )
     label, counted = _labelled(spec, call[1])
     found = [dask.delayed(_found)(p, by, label, counted) for p in frame.to_delayed()]
     labels = dask.delayed(_table_labels)(found, spec.road, by, label, counted)
