@@ -29,6 +29,10 @@ resamples, one thread: the step stays branch-free and vectorized) and a third ar
 the first batch. The same rows in the same order, cut into any batches and with the
 resamples split over any number of threads, give the same bits always: each cell is added
 to in row order by one thread.
+
+References: Neumaier, A. (1974), Rundungsfehleranalyse einiger Verfahren zur Summation
+endlicher Summen, *ZAMM* 54, 39-51; Knuth, D. E., *The Art of Computer Programming*, vol. 2,
+section 4.2.2 (the two-sum); the Poisson bootstrap's in :mod:`pairedstats.core.draws.poisson`.
 """
 
 from __future__ import annotations

@@ -27,14 +27,20 @@ The weight of item ``i`` in resample ``r`` of one call is defined here (version
    it, ``THRESHOLDS[w] = floor(F(w) * 2**64)`` with ``F`` the Poisson(1) distribution
    function, ``w = 0 .. 19``. Each weight ``w < 20`` then has exactly the probability
    ``(THRESHOLDS[w] - THRESHOLDS[w - 1]) / 2**64``, within ``2**-64`` of Poisson(1)'s; the
-   weight 20 stands for the whole tail ``X >= 20`` (probability ``1.5e-19``), and no weight
-   is above 20 (``P(X > 20) = 7.3e-21``, below the resolution ``2**-64 = 5.4e-20``).
+   weight 20 stands for the whole tail ``X >= 20`` (probability ``1.6e-19``), and no weight
+   is above 20 (``P(X > 20) = 7.5e-21``, below the resolution ``2**-64 = 5.4e-20``).
 
 ``mix`` is SplitMix64's output function (Stafford's "variant 13") and ``GAMMA =
 0x9E3779B97F4A7C15``. Two items' streams could overlap only if their states differed by a
 multiple of ``GAMMA`` below the number of resamples apart: probability about
 ``items**2 * resamples / 2**64`` (``5e-3`` for ten million items and 1,000 resamples), and
 then two weights of different resamples coincide, nothing more.
+
+References: Hanley, J. A. & MacGibbon, B. (2006), Creating non-parametric bootstrap samples
+using Poisson frequencies, *Computer Methods and Programs in Biomedicine* 83(1), 57-62;
+Chamandy, N., Muralidharan, O., Najmi, A. & Naidu, S. (2012), Estimating uncertainty for
+massive data streams, Google technical report; Steele, G. L., Lea, D. & Flood, C. H. (2014),
+Fast splittable pseudorandom number generators, *OOPSLA 2014*, 453-472.
 
 This module imports numpy and the standard library only. The compiled half
 (:func:`pairedstats.core.draws.jit.poisson_weights`) draws the same weights in the kernels;
