@@ -183,6 +183,19 @@ def test_tallies_equal_the_numpy_reference_with_missing_cells():
     np.testing.assert_allclose(means, sums / weights, rtol=1e-12)
 
 
+def test_runs_cut_by_the_kernels_row_chunks():
+    # 3 rows per item: the kernel's chunk of ROWS rows ends inside an item's run
+    from pairedstats.core.kernels.poisson import ROWS
+
+    n_items = ROWS // 3 + 40
+    rows = _table(8, n_items, 3, missing=0.0)
+    assert ROWS % 3
+    assert rows[0].size > ROWS
+    t = _tallies(rows, 3, 20)
+    np.testing.assert_array_equal(t.weights, reference_tallies(*rows, t.key, 3, 20)[1])
+    np.testing.assert_array_equal(t.sums, exact_sums(*rows, t.key, 3, 20))
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**16), cuts=st.lists(st.integers(0, 200), max_size=5),
        parts=st.integers(1, 4), workers=st.sampled_from([1, 2]))  # fmt: skip
@@ -284,8 +297,8 @@ def test_kernel_within_bounds():
         "from pairedstats.core.draws import poisson as dp\n"
         "from pairedstats.core.streaming import PoissonTallies\n"
         "t = PoissonTallies.empty(1, ['m'], 3, 130)\n"
-        "keys = dp.item_keys(np.repeat(np.arange(40), 3))\n"
-        "t.add(keys, np.tile([2, 0, 1], 40), np.ones(120), workers=2)\n"
+        "keys = dp.item_keys(np.repeat(np.arange(1400), 3))\n"  # past a chunk of rows
+        "t.add(keys, np.tile([2, 0, 1], 1400), np.ones(4200), workers=2)\n"
         "assert t.weights.sum() > 0\n"
         "print('ok')\n"
     )
