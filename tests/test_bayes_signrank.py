@@ -10,6 +10,7 @@ from __future__ import annotations
 import doctest
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -302,3 +303,40 @@ def test_the_calibration_table_is_the_committed_study():
     ).stdout.strip()  # fmt: skip
     assert table.count("\n") == 7
     assert table in (root / "docs" / "bayes_signrank.md").read_text(encoding="utf-8")
+
+
+def test_the_running_sums_equal_the_matrix_form():
+    """Each sample's ``w^T H w`` read from running sums in sorted order equals the matrix
+    product with :func:`walsh_sides`' matrices, on differences with ties, zeros and sums on
+    the rope's edge (0.01 steps, rope 0.01 or 0.02)."""
+    from pairedstats.core.bayes_signrank import _right, walsh_counts
+
+    gen = np.random.default_rng(17)
+    for _ in range(100):
+        z = np.round(gen.normal(0.0, 0.03, size=int(gen.integers(1, 30))), 2)
+        rope = float(gen.choice([0.0, 0.01, 0.02]))
+        w = gen.dirichlet(np.ones(len(z) + 1), size=40)
+        right, left = walsh_sides(z, rope)
+        np.testing.assert_allclose(_right(w, *walsh_counts(z, rope)),
+                                   np.einsum("ri,ij,rj->r", w, right, w), atol=1e-14)  # fmt: skip
+        np.testing.assert_allclose(_right(w, *walsh_counts(-z, rope)),
+                                   np.einsum("ri,ij,rj->r", w, left, w), atol=1e-14)  # fmt: skip
+
+
+def test_the_samples_do_not_depend_on_the_blas_threads():
+    """No matrix product: the same bytes with one BLAS thread and with two."""
+    import subprocess
+    import sys
+
+    code = ("import hashlib, numpy as np; from pairedstats.core.bayes_signrank import "
+            "posterior_samples, stream; d = np.random.default_rng(2).normal(0, .02, (200, 3)); "
+            "print(hashlib.sha256(posterior_samples(d, 0.01, 0.5, 9, stream(()), 3000)"
+            ".tobytes()).hexdigest())")  # fmt: skip
+    digests = set()
+    for threads in ("1", "2"):
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
+               "MKL_NUM_THREADS": threads}  # fmt: skip
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, env=env)  # fmt: skip
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1

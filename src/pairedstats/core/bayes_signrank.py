@@ -1,6 +1,8 @@
 """The Bayesian signed-rank test of Benavoli, Corani, Demšar and Zaffalon (2017): the
 posterior of ``(p_left, p_rope, p_right)`` of one comparison's differences over items (data
-sets), drawn from the label-keyed streams of :mod:`pairedstats.core.draws`. numpy only.
+sets), drawn from the label-keyed streams of :mod:`pairedstats.core.draws`; numpy, and one
+compiled kernel (:mod:`pairedstats.core.kernels.walsh_weights`, numba, imported when first
+needed).
 
 The model is a Dirichlet process whose base measure is one pseudo-observation at 0 of weight
 ``prior_strength``. Its posterior, given the differences ``z_1..z_n`` (``b - a``), is sampled
@@ -14,8 +16,11 @@ points ``(0, z_1, .., z_n)``; for each sample
 over all ordered pairs ``(i, j)``, ``i == j`` included, the prior point too, with ``H`` the
 Heaviside step of value 1/2 at 0 (baycomp's ``SignedRankTest.sample``: a Walsh average on the
 rope's edge is half in). With ``rope = 0`` an average of exactly 0 is half left, half right,
-so ``p_rope`` is 0. The two 0/1/2-halves matrices ``H`` are computed once per comparison and
-every sample is ``w^T H w``: all the samples of a block are one matrix product.
+so ``p_rope`` is 0. Each sample is ``w^T H w`` computed without the matrices: with the points
+sorted, the ``j`` of each row of ``H`` that count are the last ones (:func:`walsh_counts`,
+once per comparison and side), so every inner sum is read from the running sums of the sample's
+weights (O(n) per sample, in a fixed order of additions: the numbers do not depend on the
+BLAS library or its threads; a compiled kernel, :mod:`pairedstats.core.kernels.walsh_weights`).
 
 The weights of sample ``r`` come from block ``r // BLOCK`` of the stream named by the
 method and the group's key (:func:`stream`), as normalised standard gamma draws
@@ -33,18 +38,22 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from .draws import block_generator, block_slices
+from .draws import BLOCK, block_generator, block_slices
 
 __all__ = [
     "LABEL",
     "largest_fractions",
     "posterior_samples",
     "stream",
+    "walsh_counts",
     "walsh_sides",
 ]
 
 #: First label of every stream of the Bayesian signed-rank test.
 LABEL = "bayes_signrank"
+#: The weights held at once (samples x points), about 16 MiB: blocks are drawn in batches
+#: this large, which changes no number (each block has its own generator).
+_BATCH = 2**21
 
 
 def stream(group_key: Hashable) -> tuple:
@@ -79,6 +88,42 @@ def walsh_sides(differences: np.ndarray, rope: float) -> tuple[np.ndarray, np.nd
     return heaviside(s), heaviside(-s)
 
 
+def walsh_counts(differences: np.ndarray, rope: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, counts)``: the order that sorts the points ``(0, z_1, .., z_n)`` and, for
+    each point ``z_i`` in that order, how many of the points make ``z_i + z_j`` above the
+    edge ``2 rope`` and how many at least it (columns 0, 1). The sums rise with ``z_j``
+    (floating-point addition is monotone), so the points that count are the last ones of
+    the sorted order: the rows of :func:`walsh_sides`' ``right`` as counts (its ``left`` is
+    ``right`` of the differences negated, exactly).
+
+    Examples
+    --------
+    >>> order, counts = walsh_counts(np.array([1.0, -1.0]), 0.0)
+    >>> order.tolist(), counts.tolist()   # points sorted: -1, 0, 1
+    ([2, 0, 1], [[0, 1], [1, 2], [2, 3]])
+    """
+    z = np.concatenate(([0.0], np.asarray(differences, dtype=np.float64)))
+    order = np.argsort(z, kind="stable")
+    s = z[order][:, None] + z[order][None, :]
+    edge = 2.0 * float(rope)
+    return order, np.stack([(s > edge).sum(axis=1), (s >= edge).sum(axis=1)], axis=1)
+
+
+def _right(w: np.ndarray, order: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``p_right`` of the samples ``w`` (rows): ``sum_i w_i sum_j H_ij w_j``, ``H`` as
+    :func:`walsh_sides`' ``right`` (1 beyond the edge, 1/2 on it), each inner sum read from
+    the running sums of the row in sorted order (:func:`walsh_counts`;
+    :func:`pairedstats.core.kernels.walsh_weights.beyond`). No matrix product: the order of
+    the additions is fixed, so the numbers do not depend on the BLAS library or its threads,
+    and a sample costs O(n) instead of O(n^2)."""
+    from .kernels.walsh_weights import beyond
+
+    out = np.empty(w.shape[0])
+    beyond(w, order.astype(np.intp), np.ascontiguousarray(counts[:, 0], dtype=np.intp),
+           np.ascontiguousarray(counts[:, 1], dtype=np.intp), out)  # fmt: skip
+    return out
+
+
 def posterior_samples(
     differences: np.ndarray,
     rope: float,
@@ -100,22 +145,23 @@ def posterior_samples(
     """
     d = np.asarray(differences, dtype=np.float64)
     d = d.reshape(d.shape[0], -1)
-    sides = []
-    for c in range(d.shape[1]):
-        right, left = walsh_sides(d[:, c], rope)
-        sides.append(np.concatenate([left, right], axis=1))  # (n + 1, 2 (n + 1))
+    # left of z is right of -z, computed the same way: b - a mirrors a - b exactly
+    sides = [(walsh_counts(-d[:, c], rope), walsh_counts(d[:, c], rope))
+             for c in range(d.shape[1])]  # fmt: skip
     m = d.shape[0] + 1
     alpha = np.ones(m)
     alpha[0] = prior_strength
     out = np.empty((d.shape[1], n_samples, 3))
-    for block, lo, hi in block_slices(n_samples):
-        gen = block_generator(root, labels, block)
-        w = gen.standard_gamma(alpha, size=(hi - lo, m))
+    blocks = block_slices(n_samples)
+    per_batch = max(1, _BATCH // (BLOCK * m))  # blocks whose weights are held at once
+    for first in range(0, len(blocks), per_batch):
+        batch = blocks[first : first + per_batch]
+        lo, hi = batch[0][1], batch[-1][2]
+        w = np.concatenate([block_generator(root, labels, block).standard_gamma(
+            alpha, size=(b_hi - b_lo, m)) for block, b_lo, b_hi in batch])  # fmt: skip
         w /= w.sum(axis=1, keepdims=True)
-        for c, matrix in enumerate(sides):
-            both = w @ matrix  # (rows, 2 (n + 1))
-            out[c, lo:hi, 0] = np.einsum("ij,ij->i", both[:, :m], w)
-            out[c, lo:hi, 2] = np.einsum("ij,ij->i", both[:, m:], w)
+        for c, (left, right) in enumerate(sides):
+            out[c, lo:hi, 0], out[c, lo:hi, 2] = _right(w, *left), _right(w, *right)
     rest = np.maximum(1.0 - out[..., 0] - out[..., 2], 0.0)
     out[..., 1] = 0.0 if rope == 0 else rest
     return out
