@@ -47,7 +47,7 @@ import numpy as np
 
 #: baycomp installed? (the peer of the Bayesian signed-rank test; its cases need it)
 BAYCOMP = importlib.util.find_spec("baycomp") is not None
-#: A rope of one accuracy point; test folds of a 10-fold cross-validation.
+#: The rope of the Bayesian signed-rank test: one accuracy point.
 ROPE = 0.01
 
 #: What ``run_all.py`` reads of this module (``run_all._case_modules`` tells the format): the
@@ -75,8 +75,8 @@ MEMORY = (("bayes_ours", 1024.0),)
 PEER = (
     "the corrected t of scikit-learn's gallery example \"Statistical comparison of models "
     'using grid search" (numpy `mean`/`var` and `scipy.stats.t`) per pair and data set in a '
-    "loop; baycomp's `two_on_multiple` (its `SignedRankTest`) per pair in a loop (skipped "
-    "when baycomp is not installed)"
+    "loop; baycomp's `two_on_multiple` (its `SignedRankTest`) per pair in a loop, skipped "
+    "when baycomp is not installed"
 )
 
 

@@ -645,10 +645,11 @@ which `run_all.py` finds (every `benchmark/*_cases.py`, each declaring its sizes
 figures and peers next to its cases), run alone too when they have a `main`
 (`python benchmark/mcs_cases.py`), timing each against its peers in turn.
 
-Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` (none is a
-dependency of pairedstats; autorank installs a top-level package named `tests`, which hides
-this repository's own `tests` from a fresh interpreter: delete
-`site-packages/tests` after installing it).
+Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` and
+`pip install --no-deps baycomp` (its tests need only numpy and scipy; without it its cases
+are skipped). None is a dependency of pairedstats; autorank installs a top-level package
+named `tests`, which hides this repository's own `tests` from a fresh interpreter: delete
+`site-packages/tests` after installing it.
 
 {peers}
 
