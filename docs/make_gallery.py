@@ -96,6 +96,41 @@ ax = plotting.rank_intervals(ranks)   # = ranks.plot()
 fig = ax.figure
 """,
     ),
+    (
+        "posterior_bars",
+        "Posterior probabilities of cross-validated models",
+        "The corrected t-test with a rope of 0.01 on the four SVMs of scikit-learn's grid "
+        "search example (`load_grid_search()`, 10 x 10 folds): for each pair, the posterior "
+        "probabilities that the left model is better by more than the rope, that the two are "
+        "practically equivalent, and that the right model is better.",
+        """\
+scores = pairedstats.datasets.load_grid_search()
+pairs = scores.paired.cv_ttest(item="fold", repeat="repeat",
+                               system="model", score="score",
+                               systems=["2_poly", "3_poly", "linear", "rbf"],
+                               test_fraction=0.1, rope=0.01,
+                               as_result=True)
+ax = plotting.posterior(pairs)
+fig = ax.figure
+""",
+    ),
+    (
+        "posterior_triangle",
+        "Posterior of the Bayesian signed-rank test",
+        "The Bayesian signed-rank test of a random forest against a logistic regression "
+        "over four data sets (`load_model_sweep()`, each model's mean accuracy per data set, "
+        "rope 0.01): each posterior draw of (logreg better, equivalent, forest better) as a "
+        "point of the triangle; the dashed lines bound where each of the three is the largest.",
+        """\
+sweep = pairedstats.datasets.load_model_sweep()
+means = sweep.mean(["repeat", "fold"])
+across = means.paired.bayes_signrank(item="dataset", system="model",
+                                     score="accuracy", rope=0.01,
+                                     n_samples=5000, rng=1, as_result=True)
+ax = plotting.posterior(across, comparison=("logreg", "forest"))
+fig = ax.figure
+""",
+    ),
 ]
 
 HEADER = """\

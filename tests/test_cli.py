@@ -773,7 +773,8 @@ def test_the_caveat_under_the_settings_names_the_option(capsys, tmp_path):
 
 # ---------------------------------------------------------------------------- --plot
 #: The commands whose result draws a figure, and the figure (pairedstats.plotting's kinds).
-FIGURES = {"bootstrap": "forest", "cv-ttest": "forest", "friedman": "critical_difference",
+FIGURES = {"bayes-signrank": "posterior", "bootstrap": "forest", "cv-ttest": "forest",
+           "friedman": "critical_difference",
            "mcnemar": "forest", "rank": "ranks", "ranksum": "forest", "signrank": "forest",
            "signtest": "forest", "tukey-hsd": "pvalues"}  # fmt: skip
 SIGNATURES = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
@@ -783,7 +784,6 @@ def test_the_commands_with_a_figure_are_those_whose_result_draws_one():
     got = {spec.command: figure_kind(spec) for spec in cli.registry.SPECS.values()}
     assert {c: k for c, k in got.items() if k is not None} == FIGURES
     assert {c for c, k in got.items() if k is None} == {
-        "bayes-signrank",
         "items-for",
         "mcs",
         "report",

@@ -38,3 +38,33 @@ def test_load_demsar_gives_the_papers_average_ranks_and_the_guides_friedman_stat
     scipy = stats.friedmanchisquare(*(-auc.to_numpy()).T).statistic
     np.testing.assert_allclose(res.friedman[0, 0], scipy, rtol=1e-12)
     assert round(float(res.friedman[0, 0]), 4) == 10.9524
+
+
+def test_load_grid_search_is_the_committed_scores_of_the_examples_four_models():
+    scores = pairedstats.datasets.load_grid_search()
+    assert scores.columns.tolist() == ["model", "repeat", "fold", "score"]
+    assert scores["model"].unique().tolist() == ["linear", "2_poly", "3_poly", "rbf"]
+    assert scores.shape == (400, 4)
+    assert scores["score"].between(0, 1).all()
+    # every model on the same 100 (repeat, fold) cells, once each
+    cells = scores.groupby("model", sort=False)[["repeat", "fold"]].apply(
+        lambda g: sorted(zip(g["repeat"], g["fold"]))
+    )
+    assert all(c == [(r, f) for r in range(10) for f in range(10)] for c in cells)
+    # ROC AUC on 10 test points (5 per class): a multiple of 1/25
+    np.testing.assert_allclose(scores["score"] * 25, np.round(scores["score"] * 25), atol=1e-9)
+
+
+def test_load_model_sweep_is_the_committed_table_as_a_dataset():
+    sweep = pairedstats.datasets.load_model_sweep()
+    assert list(sweep.data_vars) == ["accuracy"]
+    assert sweep["accuracy"].dims == ("dataset", "model", "repeat", "fold")
+    assert sweep["dataset"].values.tolist() == ["wine", "breast_cancer", "iris", "digits"]
+    assert sweep["model"].values.tolist() == ["logreg", "forest", "knn"]
+    assert not sweep["accuracy"].isnull().any()
+    tidy = sweep.to_dataframe().reset_index()
+    assert len(tidy) == 4 * 3 * 100
+    # iris: 15 test rows per fold, so every accuracy is a multiple of 1/15
+    iris = sweep["accuracy"].sel(dataset="iris").values
+    np.testing.assert_allclose(iris * 15, np.round(iris * 15), atol=1e-4)
+    assert sweep["accuracy"].sel(dataset="wine", model="logreg", repeat=0, fold=0) > 0.8

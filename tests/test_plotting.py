@@ -15,6 +15,7 @@ from tests.data import FOLD_ORDER, integer_folds, unsorted_runs  # noqa: E402
 from pairedstats import plotting  # noqa: E402
 from pairedstats.inputs import design_from_array  # noqa: E402
 from pairedstats.methods.tukey_hsd import tukey_hsd_design  # noqa: E402
+from pairedstats.plotting.probabilities import barycentric  # noqa: E402
 
 RUNS = unsorted_runs()
 
@@ -302,3 +303,95 @@ def test_overlapping_cliques_are_drawn_apart_each_over_its_own_members():
         if line.get_gid() == "system-line":
             assert line.get_xdata()[0] == mean[line.get_label()]
     plt.close(fig)
+
+
+# ------------------------------------------------------------------ posterior probabilities
+#: Scores of three systems over eight data sets, named in no sorted order.
+SWEEP = np.array([[0.81, 0.84, 0.80], [0.72, 0.70, 0.75], [0.90, 0.93, 0.91],
+                  [0.66, 0.71, 0.64], [0.77, 0.79, 0.78], [0.85, 0.84, 0.88],
+                  [0.58, 0.63, 0.57], [0.93, 0.95, 0.92]])  # fmt: skip
+NAMES = ["zeta", "alpha", "mid"]
+
+
+def _sweep_frame():
+    import pandas as pd
+
+    return pd.DataFrame(SWEEP, columns=NAMES, index=[f"d{i}" for i in range(len(SWEEP))])
+
+
+def test_posterior_triangle_puts_each_draw_at_its_barycentric_position(tmp_path):
+    res = _sweep_frame().paired.bayes_signrank(rope=0.01, n_samples=2000, rng=3, as_result=True)
+    ax = plotting.posterior(res, comparison=("alpha", "mid"))
+    _png(ax, tmp_path / "triangle.png")
+    draws = np.asarray(res.posterior[0][2])  # alpha, mid: the third comparison
+    xy = np.asarray(_by_gid(ax, "draws").get_xydata())
+    expected = np.column_stack([draws[:, 2] + draws[:, 1] / 2, np.sqrt(3) / 2 * draws[:, 1]])
+    np.testing.assert_allclose(xy, expected, rtol=0, atol=1e-15)
+    assert len(xy) == 2000
+    # corners: a's name at (0, 0), the rope on top, b's name at (1, 0); the probabilities
+    texts = {t.get_gid(): t.get_text() for t in ax.texts}
+    frame = res.to_dataframe().iloc[2]
+    assert texts["corner_a_better"] == f"alpha\n{frame['prob_a_better']:.3f}"
+    assert texts["corner_b_better"] == f"mid\n{frame['prob_b_better']:.3f}"
+    assert texts["corner_equivalent"] == f"rope  {frame['prob_equivalent']:.3f}"
+    # the share of the draws in each region (the largest of the three) is the probability
+    largest = np.argmax(draws, axis=1)
+    assert np.mean(largest == 2) == pytest.approx(frame["prob_b_better"], abs=1e-12)
+    np.testing.assert_allclose(barycentric(draws), expected, atol=1e-15)
+
+
+def test_posterior_bars_are_the_probabilities_labelled_by_the_systems(tmp_path):
+    folds = _sweep_frame().rename_axis("fold")
+    res = folds.paired.cv_ttest(test_fraction=0.125, rope=0.01, as_result=True)
+    ax = plotting.posterior(res)
+    _png(ax, tmp_path / "bars.png")
+    frame = res.to_dataframe()
+    for gid, column in (("a_better", "prob_a_better"), ("equivalent", "prob_equivalent"),
+                        ("b_better", "prob_b_better")):  # fmt: skip
+        bars = [p for p in ax.patches if p.get_gid() == gid] or [
+            p for c in ax.containers if c.get_gid() == gid for p in c.patches
+        ]
+        widths = [bar.get_width() for bar in sorted(bars, key=lambda p: -p.get_y())]
+        np.testing.assert_allclose(widths, frame[column].to_numpy(), rtol=0, atol=1e-15)
+
+    def top_down(axis):
+        ticks = sorted(axis.get_yticklabels(), key=lambda t: -t.get_position()[1])
+        return [t.get_text() for t in ticks]
+
+    left = top_down(ax)
+    assert left == frame["system_a"].tolist() == ["zeta", "zeta", "alpha"]
+    (right_axis,) = ax.child_axes
+    right = top_down(right_axis)
+    assert right == frame["system_b"].tolist() == ["alpha", "mid", "mid"]
+    # the result's plot() chooses the forest for the t-test; for the draws, the bars of every
+    # comparison, and the triangle of one named (a position would not follow the labels)
+    assert plotting.plot(res).get_xlabel().startswith("difference")
+    bayes = _sweep_frame().paired.bayes_signrank(rope=0.01, n_samples=500, rng=3, as_result=True)
+    assert bayes.plot().get_xlabel().startswith("posterior probability")
+    drawn = bayes.plot(comparison=("zeta", "mid"))
+    assert len(_by_gid(drawn, "draws").get_xydata()) == 500
+    assert drawn.get_title().startswith("mid - zeta")
+    one = _sweep_frame().paired.bayes_signrank(
+        baseline="zeta", systems=["zeta", "mid"], rope=0.01, n_samples=500, rng=3, as_result=True
+    )
+    assert len(_by_gid(one.plot(), "draws").get_xydata()) == 500
+
+
+def test_posterior_errors_say_what_is_missing():
+    folds = _sweep_frame().rename_axis("fold")
+    plain = folds.paired.cv_ttest(test_fraction=0.125, as_result=True)
+    with pytest.raises(TypeError, match="without rope="):
+        plotting.posterior(plain)
+    table = folds.paired.cv_ttest(test_fraction=0.125, rope=0.01)
+    with pytest.raises(TypeError, match="as_result=True; got DataFrame"):
+        plotting.posterior(table)
+    res = folds.paired.cv_ttest(test_fraction=0.125, rope=0.01, as_result=True)
+    with pytest.raises(ValueError, match="as_result=True"):
+        plotting.posterior(res, style="triangle")
+    with pytest.raises(ValueError, match="`style` must be"):
+        plotting.posterior(res, style="pie")
+    bayes = _sweep_frame().paired.bayes_signrank(rope=0.01, n_samples=500, rng=3, as_result=True)
+    with pytest.raises(ValueError, match="`comparison`"):
+        plotting.posterior(bayes, comparison=("mid", "alpha"))
+    with pytest.raises(ValueError, match=r"`comparison`: the triangle shows one of the 3"):
+        plotting.posterior(bayes, style="triangle")

@@ -380,12 +380,16 @@ def method_results():
         "bootstrap": pairedstats.bootstrap(
             scores, cluster=clusters, n_resamples=300, rng=1, adjust="max-t"
         ),
+        # max-t takes no margin: the margin's columns from a Holm-adjusted call
+        "bootstrap_margin": pairedstats.bootstrap(
+            scores, n_resamples=300, rng=1, adjust="holm", margin=0.5
+        ),
         "tukey_hsd": pairedstats.tukey_hsd(scores, n_resamples=300, rng=2),
         "ranksum": pairedstats.ranksum(scores[:, 0], scores[:, 2]),
     }
 
 
-@pytest.mark.parametrize("method", ["bootstrap", "tukey_hsd", "ranksum"])
+@pytest.mark.parametrize("method", ["bootstrap", "bootstrap_margin", "tukey_hsd", "ranksum"])
 def test_arrays_are_read_only_and_tables_are_writable_copies(method_results, method):
     res = method_results[method]
     arrays = {
@@ -393,7 +397,13 @@ def test_arrays_are_read_only_and_tables_are_writable_copies(method_results, met
         for f in dataclasses.fields(res)
         if isinstance(getattr(res, f.name), np.ndarray)
     }
-    assert set(type(res)._columns) - {"n_clusters"} <= set(arrays)
+    margin = {"equivalent", "pvalue_equivalence", "pvalue_equivalence_adjusted"}
+    assert margin <= set(arrays) if method == "bootstrap_margin" else not margin & set(arrays)
+    unset = {"n_clusters", "noninferior", "pvalue_noninferiority",
+             "pvalue_noninferiority_adjusted", *margin}  # fmt: skip
+    if method == "bootstrap_margin":
+        unset |= {"ci_low_adjusted", "ci_high_adjusted"}  # max-t's simultaneous interval
+    assert set(type(res)._columns) - unset <= set(arrays)
     for name, values in arrays.items():
         assert not values.flags.writeable, name
         with pytest.raises(ValueError, match="read-only"):

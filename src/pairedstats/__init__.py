@@ -13,6 +13,10 @@
     df.paired.items_for(0.02, item="query", system="run", score="ndcg", baseline="bm25")
     df.paired.mcnemar(item="question", system="model", score="correct", baseline="base")
 
+On :class:`dask.dataframe.DataFrame` (``pip install "pairedstats[dask]"``) the same
+accessor computes each ``by=`` group as a task of its own, with the pandas road's numbers
+(:mod:`pairedstats.dask_frames`); ``import pairedstats`` does not import dask itself.
+
 Evaluation logs of language-model harnesses are read as tidy tables by
 :func:`read_lm_eval` (lm-evaluation-harness) and :func:`read_inspect` (inspect-ai).
 
@@ -21,6 +25,7 @@ The same methods exist as functions on arrays (:func:`bootstrap`, :func:`tukey_h
 """
 
 from . import accessors as _accessors  # noqa: F401  (registers .paired)
+from . import dask_frames as _dask_frames
 from . import datasets, display, inputs
 from . import methods as _methods
 from ._paired import paired
@@ -31,6 +36,9 @@ from .core.power import detectable_difference, items_for
 from .harnesses import read_inspect, read_lm_eval
 from .inputs import DroppedDataWarning
 from .methods._shared.results import ComparisonResult, IntervalRule, PValueRule
+
+# dask DataFrames: now if dask.dataframe is imported, else when it is (dask is an extra)
+_dask_frames.install()
 
 #: The method folders' public names (:data:`pairedstats.methods.EXPORTS`), found, not listed.
 globals().update(_methods.EXPORTS)

@@ -25,6 +25,8 @@ from .core.draws import root_entropy
 from .inputs import sweeps
 from .methods._shared import registry
 
+# the classes (the type stubs are written for each); call_arguments, read_design and
+# finish_method serve the dask DataFrame accessor too (pairedstats.dask_frames)
 __all__ = ["PairedDataArrayAccessor", "PairedDataFrameAccessor", "PairedDatasetAccessor"]
 
 #: How each road reads each container into a design.
@@ -90,16 +92,16 @@ class PairedDataArrayAccessor:
 # ------------------------------------------------------------------ the generated methods
 def _frame_method(spec: registry.MethodSpec):
     def method(self, *args, **kwargs):
-        given, keywords, as_result = _arguments(spec, "frame", args, kwargs)
-        result = spec.execute(_design(spec, "frame", self._obj, given), as_result, keywords)
+        given, keywords, as_result = call_arguments(spec, "frame", args, kwargs)
+        result = spec.execute(read_design(spec, "frame", self._obj, given), as_result, keywords)
         return result if as_result else result.to_dataframe()
 
-    return _finish(method, spec, "frame")
+    return finish_method(method, spec, "frame")
 
 
 def _dataset_method(spec: registry.MethodSpec):
     def method(self, *args, **kwargs):
-        given, keywords, as_result = _arguments(spec, "dataset", args, kwargs)
+        given, keywords, as_result = call_arguments(spec, "dataset", args, kwargs)
         seed, threads, columns = spec.role("seed"), spec.role("threads"), spec.role("columns")
         if seed is not None:  # one root for every chunk of a lazy sweep
             keywords[seed] = root_entropy(keywords[seed])
@@ -122,20 +124,22 @@ def _dataset_method(spec: registry.MethodSpec):
         eager = partial(_eager, name=spec.name, given=given, keywords=keywords)
         return sweeps.map_sweep(ds[variables], eager, core)
 
-    return _finish(method, spec, "dataset")
+    return finish_method(method, spec, "dataset")
 
 
 def _dataarray_method(spec: registry.MethodSpec):
     def method(self, *args, **kwargs):
         return getattr(self._dataset(), spec.name)(*args, **kwargs)
 
-    return _finish(method, spec, "dataset")
+    return finish_method(method, spec, "dataset")
 
 
-def _design(spec, container: str, obj, given: dict):
+def read_design(spec, container: str, obj, given: dict, **reader):
     """The design of a call; for a method of several metrics (``spec.metrics``), one design
-    per metric, ``{metric: design}``, each read on its own (its missing values, its dtype)."""
-    read = _READ[spec.road, container]
+    per metric, ``{metric: design}``, each read on its own (its missing values, its dtype).
+    ``reader``: further keywords of the reader (the labels of the whole table, which the dask
+    road gives the reading of some of its groups)."""
+    read = partial(_READ[spec.road, container], **reader)
     if not spec.metrics:
         return read(obj, **given)
     score = given["score"]
@@ -150,11 +154,11 @@ def _design(spec, container: str, obj, given: dict):
 def _eager(ds, *, name: str, given: dict, keywords: dict, keep: bool = False):
     """The in-memory path of a Dataset method: design, method, result (as a Dataset)."""
     spec = registry.SPECS[name]
-    result = spec.execute(_design(spec, "dataset", ds, given), keep, keywords)
+    result = spec.execute(read_design(spec, "dataset", ds, given), keep, keywords)
     return result if keep else result.to_dataset()
 
 
-def _arguments(spec, container, args, kwargs) -> tuple[dict, dict, bool]:
+def call_arguments(spec, container, args, kwargs) -> tuple[dict, dict, bool]:
     """The call's input keywords, its method keywords (a required one may come by position,
     ``Keyword.positional``), and whether it returns the result object (``as_result=True``,
     or a method without a table)."""
@@ -165,7 +169,7 @@ def _arguments(spec, container, args, kwargs) -> tuple[dict, dict, bool]:
     return given, arguments, as_result
 
 
-def _finish(method, spec, container):
+def finish_method(method, spec, container):
     method.__name__ = method.__qualname__ = spec.name
     method.__doc__ = registry.docstring(spec, container)
     method.__signature__ = registry.signature(spec, container, self_=True)

@@ -27,10 +27,11 @@ FIGURES = {
     "ranks": "the rank sets (one row per system)",
     "forest": "the forest plot (each difference with its interval)",
     "pvalues": "the matrix of the p-values of all pairs",
+    "posterior": "the posterior probabilities of a better, equivalent, b better (one bar each)",
 }
 
 #: The kinds whose figure shows one group (the others draw every group in one figure).
-ONE_GROUP = ("critical_difference", "ranks", "pvalues")
+ONE_GROUP = ("critical_difference", "ranks", "pvalues", "posterior")
 
 
 def figure_kind(spec) -> str | None:
@@ -39,8 +40,8 @@ def figure_kind(spec) -> str | None:
     Read from the result class ``spec.run`` returns, as :func:`pairedstats.plotting.plot`
     chooses for ``kind="auto"``: a class with its own default kind draws that; otherwise
     cliques draw the critical-difference diagram, an interval the forest plot, a ``pvalue``
-    column the p-value matrix; a class without ``plot`` (the report) or without any of these
-    (the items needed) draws none.
+    column the p-value matrix, posterior probabilities their bars; a class without ``plot``
+    (the report) or without any of these (the items needed) draws none.
 
     Examples
     --------
@@ -59,7 +60,10 @@ def figure_kind(spec) -> str | None:
         return "critical_difference"
     if getattr(result, "interval", None) is not None:
         return "forest"
-    return "pvalues" if "pvalue" in getattr(result, "_columns", ()) else None
+    columns = getattr(result, "_columns", ())
+    if "pvalue" in columns:
+        return "pvalues"
+    return "posterior" if "prob_b_better" in columns else None
 
 
 def plot_help(kind: str) -> str:
@@ -117,7 +121,9 @@ def save_figures(result, path, kind: str) -> list[Path]:
         targets = [(path.with_name(f"{path.stem}-{_file_word(key)}{path.suffix}"), {"group": key})
                    for key in keys]  # fmt: skip
     for target, group in targets:
-        drawn = result.plot(kind, **group)
+        # the command line keeps no posterior draws: the probabilities as bars
+        style = {"style": "bars"} if kind == "posterior" else {}
+        drawn = result.plot(kind, **group, **style)
         figure = drawn if hasattr(drawn, "savefig") else drawn.figure
         try:
             figure.savefig(target, bbox_inches="tight")

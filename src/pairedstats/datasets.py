@@ -1,8 +1,11 @@
 """Small example data sets bundled with pairedstats.
 
-The tables are simulated with explicit seeds by ``examples/make_datasets.py`` in the
+Most tables are simulated with explicit seeds by ``examples/make_datasets.py`` in the
 repository; the TREC files (:func:`trec_example_files`) are written by hand, small enough to
 check their measures by hand. :func:`load_demsar` is a published table (Demšar 2006, Table 6).
+:func:`load_grid_search` and :func:`load_model_sweep` are cross-validation scores of
+scikit-learn models, written by ``tests/reference/cv_ttest/grid_search.py`` and
+``model_sweep.py`` in the repository (scikit-learn is not needed to load them).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ __all__ = [
     "inspect_example_folder",
     "lm_eval_example_folder",
     "load_demsar",
+    "load_grid_search",
     "load_leaderboard",
+    "load_model_sweep",
     "load_ratings",
     "load_runs",
     "trec_example_files",
@@ -98,6 +103,69 @@ def load_demsar():
     (10.9524, 3.143)
     """
     return _read("demsar_table6.csv").set_index("dataset")
+
+
+def load_grid_search():
+    """The test scores of scikit-learn's gallery example "Statistical comparison of models
+    using grid search": four SVCs on the 100 folds of a 10 x 10 cross-validation (tidy).
+
+    The example's experiment, rerun with scikit-learn 1.9: ``make_moons(noise=0.352,
+    random_state=1, n_samples=100)``; ``SVC(random_state=0)`` with a linear kernel, a
+    polynomial one of degree 2 and of degree 3, and an RBF kernel; scored by the ROC AUC on
+    the test folds of ``RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0)``
+    (90 training and 10 test rows each, so ``test_fraction=0.1``). Every model is scored on
+    the same folds; the scores keep every digit. The guide ``docs/model_sweeps.md``
+    reproduces the example's numbers from this table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        400 rows: ``model`` (the example's names, ``"linear"``, ``"2_poly"``, ``"3_poly"``,
+        ``"rbf"``, in its grid's order), ``repeat`` (0 to 9), ``fold`` (0 to 9) and
+        ``score`` (the ROC AUC).
+
+    Examples
+    --------
+    >>> scores = load_grid_search()
+    >>> scores.shape, scores["model"].unique().tolist()
+    ((400, 4), ['linear', '2_poly', '3_poly', 'rbf'])
+    >>> scores.groupby("model", sort=False)["score"].mean().round(4).to_dict()
+    {'linear': 0.93, '2_poly': 0.6852, '3_poly': 0.9044, 'rbf': 0.94}
+    """
+    return _read("grid_search.csv")
+
+
+def load_model_sweep():
+    """A small model sweep: three classifiers on four of scikit-learn's bundled data sets,
+    scored by accuracy on the folds of a 10 x 10 cross-validation (an xarray Dataset).
+
+    The data sets are scikit-learn's ``wine`` (178 rows), ``breast_cancer`` (569),
+    ``iris`` (150) and ``digits`` (1,797); the models ``logreg`` (standardized features,
+    logistic regression), ``forest`` (a random forest of 100 trees) and ``knn`` (standardized
+    features, 5 nearest neighbours). Every model of a data set is scored on the same test
+    folds of ``RepeatedStratifiedKFold(n_splits=10, n_repeats=10, random_state=0)``
+    (``test_fraction=0.1``); accuracies to 6 decimals. ``.to_dataframe().reset_index()``
+    gives the tidy table.
+
+    Returns
+    -------
+    xarray.Dataset
+        One variable, ``accuracy``, with dimensions ``dataset``, ``model`` (in the orders
+        above, which are not sorted), ``repeat`` (0 to 9) and ``fold`` (0 to 9).
+
+    Examples
+    --------
+    >>> sweep = load_model_sweep()
+    >>> dict(sweep.sizes)
+    {'dataset': 4, 'model': 3, 'repeat': 10, 'fold': 10}
+    >>> sweep["accuracy"].mean(["repeat", "fold"]).sel(dataset="iris").round(4).values.tolist()
+    [0.9547, 0.9507, 0.9507]
+    """
+    frame = _read("model_sweep.csv")
+    index = ["dataset", "model", "repeat", "fold"]
+    ds = frame.set_index(index).to_xarray()
+    # to_xarray sorts the labels: put data sets and models back in the file's order
+    return ds.reindex(dataset=frame["dataset"].unique(), model=frame["model"].unique())
 
 
 #: The model families and sizes of :func:`load_leaderboard` (names in no sorted order).

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import warnings
+from contextlib import contextmanager
 
-__all__ = ["warn"]
+__all__ = ["collected", "warn"]
+
+#: The warnings collected in this thread instead of issued (:func:`collected`), if any.
+_COLLECTED = threading.local()
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -40,4 +45,30 @@ def warn(message: str, category: type[Warning]) -> None:
     >>> caught[0].filename.endswith("_warn.py")
     False
     """
+    found = getattr(_COLLECTED, "found", None)
+    if found is not None:
+        found.append((message, category))
+        return
     warnings.warn(message, category, stacklevel=user_stacklevel())
+
+
+@contextmanager
+def collected():
+    """Collect the warnings :func:`warn` would issue in this thread, as ``(message,
+    category)`` pairs, instead of issuing them: a dask task hands them to the caller, who
+    issues them at the user's line (other threads, and tasks in other threads, are not
+    affected).
+
+    Examples
+    --------
+    >>> with collected() as found:
+    ...     warn("something to know", UserWarning)
+    >>> found
+    [('something to know', <class 'UserWarning'>)]
+    """
+    previous = getattr(_COLLECTED, "found", None)
+    _COLLECTED.found = found = []
+    try:
+        yield found
+    finally:
+        _COLLECTED.found = previous

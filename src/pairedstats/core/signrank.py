@@ -65,6 +65,7 @@ __all__ = [
     "signed_ranks",
     "signrank_1d",
     "signrank_pair",
+    "signrank_pvalue",
     "walsh_median",
     "walsh_order_statistics",
 ]
@@ -456,17 +457,10 @@ def signrank_1d(
     """
     st = signed_ranks(d, error)
     n = st.n
-    has_ties = st.ties > 0
-    sigma = math.sqrt(st.null_variance)
-    use_exact = _use_exact(method, st, has_ties)
-    z = z_score(st.statistic - st.null_mean, sigma, alternative, correction)
+    z, pvalue, used = _test(st, alternative, method, correction)
+    use_exact = used != "asymptotic"
     order = np.argsort(st.nonzero, kind="stable")
     x, x_error = st.nonzero[order], st.error[order]
-    if use_exact:
-        pvalue = _exact_pvalue(st, alternative)
-        used = "exact-conditional" if has_ties else "exact"
-    else:
-        pvalue, used = asymptotic_pvalue(z, sigma, alternative), "asymptotic"
     if n == 0:
         ci_low = ci_high = shift = coverage = math.nan
         level_reached = True
@@ -493,6 +487,33 @@ def signrank_1d(
         method=used,
         level_reached=level_reached,
     )
+
+
+def signrank_pvalue(
+    d: np.ndarray, *, alternative: str, method: str, correction: bool, error=0.0
+) -> tuple[float, str]:
+    """The p-value of :func:`signrank_1d` alone (no shift, no interval) and the method it
+    used, by the same rules: zeros and ties read within ``error``, exact or normal by
+    ``method``.
+
+    Examples
+    --------
+    >>> signrank_pvalue(np.array([1.5, -0.5, 2.0, 3.0]), alternative="greater",
+    ...                 method="auto", correction=True)
+    (0.125, 'exact')
+    """
+    _, pvalue, used = _test(signed_ranks(d, error), alternative, method, correction)
+    return pvalue, used
+
+
+def _test(st: SignedRanks, alternative: str, method: str, correction: bool):
+    """``(z, pvalue, method used)`` of the signed ranks ``st``."""
+    has_ties = st.ties > 0
+    sigma = math.sqrt(st.null_variance)
+    z = z_score(st.statistic - st.null_mean, sigma, alternative, correction)
+    if _use_exact(method, st, has_ties):
+        return z, _exact_pvalue(st, alternative), "exact-conditional" if has_ties else "exact"
+    return z, asymptotic_pvalue(z, sigma, alternative), "asymptotic"
 
 
 def _use_exact(method: str, st: SignedRanks, has_ties: bool) -> bool:

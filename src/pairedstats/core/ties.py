@@ -17,9 +17,10 @@ integers, ``2**-24`` for float32, ``2**-11`` for float16:
 added: a difference and 0 within ``e(a) + e(b)``, two differences within the sum of their
 errors, two scores ``x`` and ``y`` within ``e(x) + e(y)``; two means of differences (a
 replicate and the estimate) within twice the largest error of a difference
-(:func:`tie_error`). **Integers are exact**: scores that are all integers the dtype holds
-exactly (``|x| <= 1 / u``, so up to ``2**53`` for float64, at any offset) carry no error:
-their ties are equal values (:func:`is_exact`).
+(:func:`tie_error`); a difference against a margin, ``b - a + m``, carries ``e(a) + e(b) +
+e(m)`` (:func:`shifted_difference_errors`). **Integers are exact**: scores that are all
+integers the dtype holds exactly (``|x| <= 1 / u``, so up to ``2**53`` for float64, at any
+offset) carry no error: their ties are equal values (:func:`is_exact`).
 
 **Why the size of each value.** The rounding of a float is relative to its own size, not to
 the spread of the table: the means of fold accuracies ``0.9533333333333335`` and
@@ -66,6 +67,7 @@ __all__ = [
     "pair_difference_errors",
     "row_score_errors",
     "score_errors",
+    "shifted_difference_errors",
     "tie_error",
     "tied_samples",
     "tied_values",
@@ -168,6 +170,26 @@ def difference_errors(a, b, precision: float = 2.0**-53) -> np.ndarray:
     if is_exact(np.concatenate([a.ravel(), b.ravel()]), precision):
         return np.zeros(np.broadcast_shapes(a.shape, b.shape))
     return ERROR_ULPS * precision * (np.abs(a) + np.abs(b))
+
+
+def shifted_difference_errors(a, b, shift: float, precision: float = 2.0**-53) -> np.ndarray:
+    """The error of each shifted difference ``b - a + shift`` (a difference against a margin):
+    :func:`difference_errors` of the scores plus the shift's own :func:`score_errors` (0 for
+    a whole ``shift``), the shift read at the scores' ``precision``.
+
+    Equal in exact arithmetic, ``b - a`` and ``-shift`` give a zero: scores 0.8 and 0.7
+    shifted by 0.1 are ``8.3e-17`` in floating point, within their errors.
+
+    Examples
+    --------
+    >>> a, b = np.array([0.8, 0.5]), np.array([0.7, 0.5])
+    >>> d = b - a + 0.1
+    >>> (np.abs(d) <= shifted_difference_errors(a, b, 0.1)).tolist()
+    [True, False]
+    >>> shifted_difference_errors(np.array([1.0]), np.array([3.0]), 2.0).tolist()
+    [0.0]
+    """
+    return difference_errors(a, b, precision) + score_errors(np.float64(shift), precision)
 
 
 def exact_columns(x, precision: float = 2.0**-53) -> np.ndarray:

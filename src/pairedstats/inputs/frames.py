@@ -8,7 +8,15 @@ import numpy as np
 
 from .._validation import plain
 from ..core.design import PairedDesign, unit_roundoff
-from .labels import as_list, check_labels, pandas_module, quoted, select_systems
+from .labels import (
+    as_list,
+    check_labels,
+    missing_keys_error,
+    missing_labels_error,
+    pandas_module,
+    quoted,
+    select_systems,
+)
 from .paired import finish
 from .repeats import frame_cells, with_repeats
 from .replicates import replicate_cells
@@ -85,10 +93,7 @@ def group_codes(frame, by: list):
         return np.zeros(len(frame), dtype=np.int64), [()]
     nulls = frame[by].isna().any(axis=1)
     if nulls.any():
-        raise ValueError(
-            f"`by`: group keys must not be missing; {int(nulls.sum())} row(s) have a missing "
-            f"value in {quoted(by)}."
-        )
+        raise missing_keys_error(int(nulls.sum()), by)
     grouped = frame.groupby(by, sort=False, dropna=False)
     code = grouped.ngroup().to_numpy(np.int64)
     first = np.unique(code, return_index=True)[1]
@@ -133,6 +138,7 @@ def design_from_frame(
     replicate=None,
     repeat=None,
     missing: str = "raise",
+    system_order=None,
 ) -> PairedDesign:
     """Turn a tidy or wide :class:`pandas.DataFrame` into a :class:`PairedDesign`.
 
@@ -142,7 +148,10 @@ def design_from_frame(
     ``systems``. ``replicate`` (tidy tables) names the column of the repeated runs: one row
     per (item, system, replicate) (:mod:`pairedstats.inputs.replicates`); ``repeat`` names
     the column of the repetition of an r x k cross-validation, whose items are the
-    (repetition, ``item``) cells (:mod:`pairedstats.inputs.repeats`).
+    (repetition, ``item``) cells (:mod:`pairedstats.inputs.repeats`). ``system_order``
+    (tidy tables): the systems of a larger table whose groups ``frame`` holds, in its order
+    of first appearance (:mod:`pairedstats.dask_frames` reads a dask DataFrame's groups
+    apart), so a group without some system misses its scores, as in the whole table.
 
     Examples
     --------
@@ -162,9 +171,8 @@ def design_from_frame(
     if repeat is not None:
         frame, item = frame_cells(frame, item, repeat)
     if system is not None:
-        design = _tidy(
-            frame, item, system, score, systems, by, cluster, strata, missing, replicate
-        )
+        design = _tidy(frame, item, system, score, systems, by, cluster, strata, missing,
+                       replicate, system_order)  # fmt: skip
     elif score is not None:
         raise ValueError(
             f"`score`: got score={score!r} but no `system=`, so the table would be read as "
@@ -203,7 +211,8 @@ def _enclosing_group(frame) -> tuple:
     return key
 
 
-def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, replicate=None):
+def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, replicate=None,
+          system_order=None):  # fmt: skip
     if item is None or score is None:
         raise ValueError(
             "A tidy table needs `item`, `system` and `score` column names; got "
@@ -223,16 +232,13 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     check_by(frame, by, {k: v for k, v in wanted.items() if k not in ("by", "cluster", "strata")})
     for arg, col in (("item", item), ("system", system)):
         if frame[col].isna().any():
-            raise ValueError(
-                f"`{arg}`: column {col!r} has {int(frame[col].isna().sum())} missing "
-                "value(s); every row needs an item and a system label."
-            )
+            raise missing_labels_error(arg, col, int(frame[col].isna().sum()))
     # system labels coded once (in order of first appearance), not row by row in Python
     label_code, labels = frame[system].factorize(sort=False)
-    available = list(labels)
+    available = list(labels) if system_order is None else list(system_order)
     chosen = select_systems(available, systems)
     code_of = {s: i for i, s in enumerate(chosen)}
-    sys_code = np.array([code_of.get(s, -1) for s in available], dtype=np.int64)[label_code]
+    sys_code = np.array([code_of.get(s, -1) for s in labels], dtype=np.int64)[label_code]
     if systems is not None:
         keep = sys_code >= 0
         frame, sys_code = frame[keep], sys_code[keep]

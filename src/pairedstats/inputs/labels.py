@@ -165,3 +165,21 @@ def label_positions(available: list, chosen: list) -> list[int]:
         position = lookup.get(canonical_bytes(x))
         out.append(available.index(x) if position is None else position)
     return out
+
+
+def missing_keys_error(count: int, by: list) -> ValueError:
+    """The error of ``count`` rows whose ``by=`` key has a missing value (counted over the
+    whole table: the dask road counts them partition by partition)."""
+    return ValueError(
+        f"`by`: group keys must not be missing; {count} row(s) have a missing value in "
+        f"{quoted(by)}."
+    )
+
+
+def missing_labels_error(arg: str, column, count: int) -> ValueError:
+    """The error of a tidy table whose ``item`` or ``system`` column (``arg``) has ``count``
+    missing labels (counted over the whole table)."""
+    return ValueError(
+        f"`{arg}`: column {column!r} has {count} missing value(s); every row needs an item "
+        "and a system label."
+    )

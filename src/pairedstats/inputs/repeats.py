@@ -39,12 +39,7 @@ def frame_cells(frame, item, repeat):
             f"`repeat`: got repeat={repeat!r} but no `item=`; the items of an r x k "
             "cross-validation are (repetition, fold) cells: name the fold column in `item`."
         )
-    for arg, name in (("repeat", repeat), ("item", item)):
-        if name not in frame.columns:
-            raise ValueError(f"`{arg}`: no column {name!r}; the columns are "
-                             f"{quoted(list(frame.columns))}.")  # fmt: skip
-    if repeat == item:
-        raise ValueError(f"`repeat` and `item` name the same column {item!r}.")
+    _check_names(item, repeat, list(frame.columns), "column")
     check_labels(frame[repeat].to_numpy(dtype=object), "repeat", "repetition")
     key = (repeat, item)
     if key in frame.columns:
@@ -58,12 +53,7 @@ def frame_cells(frame, item, repeat):
 def dataset_cells(ds, item: str, repeat: str):
     """``(ds, item)``: the Dataset with its ``repeat`` and ``item`` dimensions stacked into
     one dimension of ``(repeat, item)`` cells, and that dimension's name."""
-    for arg, name in (("repeat", repeat), ("item", item)):
-        if name not in ds.dims:
-            raise ValueError(f"`{arg}`: no dimension {name!r}; the dimensions are "
-                             f"{quoted(list(ds.dims))}.")  # fmt: skip
-    if repeat == item:
-        raise ValueError(f"`repeat` and `item` name the same dimension {item!r}.")
+    _check_names(item, repeat, list(ds.dims), "dimension")
     key = f"{repeat}_{item}"
     while key in ds.dims or key in ds.variables:
         key = f"_{key}"
@@ -73,6 +63,15 @@ def dataset_cells(ds, item: str, repeat: str):
     stacked = ds.stack({key: (repeat, item)})
     pairs = object_array(stacked.indexes[key].tolist())
     return stacked.drop_vars([key, repeat, item]).assign_coords({key: pairs}), key
+
+
+def _check_names(item, repeat, names: list, what: str) -> None:
+    """``repeat`` and ``item`` name two different ones of ``names`` (columns or dimensions)."""
+    for arg, name in (("repeat", repeat), ("item", item)):
+        if name not in names:
+            raise ValueError(f"`{arg}`: no {what} {name!r}; the {what}s are {quoted(names)}.")
+    if repeat == item:
+        raise ValueError(f"`repeat` and `item` name the same {what} {item!r}.")
 
 
 def with_repeats(design: PairedDesign, labels=None) -> PairedDesign:

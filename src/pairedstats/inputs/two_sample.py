@@ -23,6 +23,7 @@ from .scores import numeric_scores
 
 __all__ = [
     "check_two_sample",
+    "missing_group_labels_error",
     "two_sample_from_arrays",
     "two_sample_from_dataset",
     "two_sample_from_frame",
@@ -162,13 +163,23 @@ def _rows_by_code(code: np.ndarray, n_groups: int) -> list[np.ndarray]:
     return [order[lo:hi] for lo, hi in itertools.pairwise(bounds.tolist())]
 
 
-def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=None):
+def missing_group_labels_error(group, count: int) -> ValueError:
+    """The error of a tidy table whose ``group`` column has ``count`` missing labels
+    (counted over the whole table)."""
+    return ValueError(f"`group`: column {group!r} has {count} missing label(s).")
+
+
+def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=None,
+                          group_order=None):  # fmt: skip
     """The two samples of the rank-sum test from a tidy or a wide table.
 
     Tidy: ``group`` names the column of group labels and ``score`` the scores; ``a`` and
     ``b`` pick the two labels (default: the only two, in order of appearance). NaN scores
     are an error. Wide: ``a`` and ``b`` name two columns (default: the only two numeric
     ones); unequal lengths are given by trailing NaN, which are counted and reported.
+    ``group_order`` (tidy tables) gives the group labels of a larger table that ``frame``
+    holds some ``by=`` groups of, in that table's order of first appearance
+    (:mod:`pairedstats.dask_frames`), so ``a`` and ``b`` are picked as in the whole table.
     """
     by = as_list(by, "by")
     if group is not None:
@@ -177,13 +188,15 @@ def two_sample_from_frame(frame, *, score=None, group=None, a=None, b=None, by=N
         check_columns(frame, {"score": [score], "group": [group], "by": by})
         check_by(frame, by, {"group": [group], "score": [score]})
         if frame[group].isna().any():
-            raise ValueError(
-                f"`group`: column {group!r} has {int(frame[group].isna().sum())} missing label(s)."
-            )
+            raise missing_group_labels_error(group, int(frame[group].isna().sum()))
         # labels coded once, compared by code: `labels == la` would compare a tuple label
         # element by element
         label_code, uniques = pandas_module().factorize(object_array(frame[group].tolist()))
         available = list(uniques)
+        if group_order is not None:  # coded among the whole table's labels
+            available = list(group_order)
+            positions = label_positions(available, list(uniques))
+            label_code = np.asarray(positions, dtype=np.int64)[label_code]
         la, lb = _pick_labels(available, a, b, f"column {group!r}")
         code_a, code_b = label_positions(available, [la, lb])
         is_a, is_b = label_code == code_a, label_code == code_b

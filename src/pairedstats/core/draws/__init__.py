@@ -31,6 +31,10 @@ call. Version 1 drew from ``PCG64``; version 2 draws from ``SFC64`` (Doty-Humphr
 Fast Chaotic generator as numpy implements it: no multiplication per output, where PCG64's
 128-bit step needs three), with everything else unchanged.
 
+The Poisson bootstrap's weights are not drawn from blocks: each item has a stream of its own,
+keyed by the call and the item's label (:mod:`pairedstats.core.draws.poisson`,
+``POISSON_STREAM_VERSION``), so that a table read in partitions needs no positions.
+
 This module imports numpy and the standard library only; :mod:`~pairedstats.core.draws.jit`
 (numba) is imported by the kernels, lazily.
 """

@@ -25,6 +25,11 @@ and read again), in blocks summed as if no chunk were rejected and summed again 
 when one was. The Tukey kernels draw 32-bit chunks: :func:`fill_rows` lays them out in rows,
 :func:`next_bounded` hands them over one at a time.
 
+The Poisson bootstrap's weights (:mod:`pairedstats.core.draws.poisson`, which defines them
+in numpy) are not drawn from block generators: each item's stream is SplitMix64 from its own
+state (:func:`poisson_state`), read at any resample directly (:func:`poisson_weight`); the
+decoding table is an argument (``THRESHOLDS``), so that it is defined once.
+
 ``tests/core/test_draws.py`` checks states and outputs against numpy itself and the decoders
 against the numpy reference engine (``tests/core/reference_engine.py``). Everything a
 function here reads is defined in this module (numba's cache does not track the globals of
@@ -41,9 +46,13 @@ __all__ = [
     "STATE_WORDS",
     "fill_rows",
     "fill_units",
+    "mix64",
     "next64",
     "next_bounded",
     "open_stream",
+    "poisson_state",
+    "poisson_weight",
+    "poisson_weights",
     "seed",
     "start_stream",
     "sum_units",
@@ -350,3 +359,66 @@ def next_bounded(state, high, threshold):
         state[4], state[5] = word >> _S32, left - _ONE
         if ok:
             return value
+
+
+# ------------------------------------------------------------------ Poisson(1) weights
+#: SplitMix64's increment and output multipliers (:mod:`pairedstats.core.draws.poisson`).
+_GAMMA = _U64(0x9E3779B97F4A7C15)
+_MIX1, _MIX2 = _U64(0xBF58476D1CE4E5B9), _U64(0x94D049BB133111EB)
+_S27, _S30, _S31 = _U64(27), _U64(30), _U64(31)
+
+
+@_jit
+def mix64(z):
+    """SplitMix64's output function (Stafford's variant 13) of a uint64."""
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@_jit
+def poisson_state(item_key, call_key):
+    """The SplitMix64 state of an item's weights in one call: ``mix(item_key ^ call_key)``."""
+    return mix64(_U64(item_key) ^ _U64(call_key))
+
+
+@_jit
+def _poisson_output(state, r):
+    """Output ``r`` (from 0) of SplitMix64 from ``state``: ``mix(state + (r + 1) * GAMMA)``
+    (``state`` taken as uint64: a Python int below ``2**63`` arrives as int64)."""
+    return mix64(_U64(state) + _U64(r + 1) * _GAMMA)
+
+
+@_jit
+def _first_eight(u, thresholds):
+    """How many of the first eight entries of ``thresholds`` are at or below ``u``: the
+    weight when it is below 8 (all but ``1.0e-5`` of them), without a branch."""
+    w = np.int64(u >= thresholds[0]) + np.int64(u >= thresholds[1])
+    w += np.int64(u >= thresholds[2]) + np.int64(u >= thresholds[3])
+    w += np.int64(u >= thresholds[4]) + np.int64(u >= thresholds[5])
+    return w + np.int64(u >= thresholds[6]) + np.int64(u >= thresholds[7])
+
+
+@_jit
+def poisson_weight(state, r, thresholds):
+    """The weight (int64) of resample ``r`` of the stream ``state``: output ``r`` of
+    SplitMix64 decoded by the table ``thresholds`` (uint64, ascending, at least 8 entries;
+    ``THRESHOLDS``), the number of its entries at or below the output."""
+    u = _poisson_output(state, r)
+    w = _first_eight(u, thresholds)
+    if w == 8:
+        while w < thresholds.size and u >= thresholds[w]:
+            w += 1
+    return w
+
+
+@_compiled
+def poisson_weights(state, start, thresholds, out):  # pragma: no cover
+    """``out[j]``: the weight of resample ``start + j`` of the stream ``state``
+    (:func:`poisson_weight`). A first pass decodes every output by the first eight entries
+    (no branch: the compiler vectorizes it), a second finishes the weights of 8 or more."""
+    for j in range(out.size):
+        out[j] = _first_eight(_poisson_output(state, start + j), thresholds)
+    for j in range(out.size):
+        if out[j] == 8:
+            out[j] = poisson_weight(state, start + j, thresholds)

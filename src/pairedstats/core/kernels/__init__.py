@@ -17,6 +17,9 @@
 * :mod:`~pairedstats.core.kernels.pairs`: per comparison, the sums over the items of
   ``b - a`` (the mean, the moments and win/tie/loss counts of the effect sizes), a block of
   comparisons at a time item by item, without forming the differences;
+* :func:`~pairedstats.core.kernels.poisson.add_rows`: the Poisson bootstrap's per-system
+  sums of a batch of rows for a range of resamples, each item's weights drawn as they are
+  used (:mod:`pairedstats.core.draws.poisson`), compensated sums;
 * :mod:`~pairedstats.core.kernels.ranksum`: the rank-sum test's pooled midranks, the order
   statistics of ``b_j - a_i`` (shift and interval, all ranks in one call, two pointers as in
   ``walsh``) and both exact null recursions.

@@ -150,12 +150,7 @@ class BootstrapResult(MarginColumns, IntervalRule, ComparisonResult):
     )
     title: ClassVar[str] = "Paired bootstrap of b - a"
     printed_metadata: ClassVar[tuple[str, ...]] = (
-        "method",
-        "method_requested",
-        "n_resamples",
-        "confidence_level",
-        "alternative",
-        "adjust",
+        *ComparisonResult.printed_metadata[:-1],
         "margin",
         "seed_entropy",
     )

@@ -8,13 +8,14 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._shared.margins import MARGIN_COLUMNS, MARGIN_PVALUES, MarginColumns
 from .._shared.results import RankTestResult
 
 __all__ = ["SignrankResult"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class SignrankResult(RankTestResult):
+class SignrankResult(MarginColumns, RankTestResult):
     """Result of :func:`signrank` and :func:`signrank_design`.
 
     Every attribute below is a read-only array of shape ``(n_groups, n_comparisons)``. A
@@ -38,6 +39,10 @@ class SignrankResult(RankTestResult):
     statistic : ndarray
         ``V``: the sum of the ranks of the positive differences, ranks of ``|b - a|``
         ascending with midranks for ties (R's ``V``; scipy's ``r_plus``).
+    equivalent, noninferior, pvalue_equivalence, pvalue_noninferiority : ndarray or None
+        With ``margin``, the test against it by the signed-rank tests of ``b - a + margin``
+        and ``b - a - margin`` (:mod:`pairedstats.core.signrank_margin`;
+        :class:`~pairedstats.methods._shared.margins.MarginColumns`).
     n_dropped : ndarray of int
         Items removed from the group by ``missing="complete"``.
     """
@@ -52,9 +57,13 @@ class SignrankResult(RankTestResult):
         "n_zeros",
         "statistic",
         *RankTestResult.test_columns,
+        *MARGIN_COLUMNS,
         "n_dropped",
         "method",
     )
     summary_columns: ClassVar[tuple[str, ...]] = ("n_items", "shift", "ci_low", "ci_high",
                                                   "pvalue")  # fmt: skip
+    pvalue_columns: ClassVar[tuple[str, ...]] = (*RankTestResult.pvalue_columns,
+                                                 *MARGIN_PVALUES)  # fmt: skip
     title: ClassVar[str] = "Wilcoxon signed-rank test, Hodges-Lehmann shift of b - a"
+    printed_metadata: ClassVar[tuple[str, ...]] = (*RankTestResult.printed_metadata, "margin")

@@ -12,11 +12,13 @@ from .._shared.keywords import (
     RANK_TEST_METHODS,
     Baseline,
     Correction,
+    Margin,
     Progress,
     RankTestAlternative,
     RankTestMethod,
     ShiftConfidenceLevel,
 )
+from .._shared.margins import check_margin
 from .._shared.options import About, OptionsRecord
 
 __all__ = ["Options", "Settings", "check"]
@@ -27,6 +29,7 @@ class Options(OptionsRecord):
     """The signed-rank test's keywords, in signature order (the registry reads them)."""
 
     baseline: Baseline = None
+    margin: Margin = None
     alternative: RankTestAlternative = "two-sided"
     confidence_level: ShiftConfidenceLevel = 0.95
     method: Annotated[
@@ -59,5 +62,6 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     return Settings.of(
         options,
         **compared(design, options.baseline, "signrank"),
+        margin=check_margin(options.margin),
         **_validation.check_rank_test(options, RANK_TEST_METHODS),
     )

@@ -27,7 +27,8 @@ SPEC = register(
         absolute differences are ranked (midranks for ties) and ``statistic`` is R's ``V``,
         the sum of the ranks of the positive differences. ``shift`` is the median of the
         Walsh averages of the differences, with its distribution-free confidence
-        interval.""",
+        interval. With ``margin``, the signed-rank tests of ``b - a + margin`` and ``b - a -
+        margin`` give non-inferiority (one-sided) or equivalence (two one-sided tests).""",
         road="paired",
         inputs=PAIRED_INPUTS,
         options=Options,

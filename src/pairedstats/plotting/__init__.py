@@ -5,7 +5,10 @@
 - :func:`distribution`: a comparison's bootstrap distribution with its interval;
 - :func:`critical_difference`: Demšar's diagram of a Friedman result (mean ranks, cliques);
 - :func:`rank_intervals`: a ranking's rank sets, one row per system, that reads at hundreds
-  of systems.
+  of systems;
+- :func:`posterior`: the probabilities of a better, practically equivalent, b better: the
+  triangle of a Bayesian signed-rank result's posterior draws, or a stacked bar per
+  comparison (``plotting/probabilities.py``).
 
 Each function draws on ``ax`` (a new figure when omitted) and returns the Axes;
 :func:`plot` chooses one by name (``result.plot(kind)`` calls it). The plots read what the
@@ -18,15 +21,17 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_alpha, plain
-from .core.draws import canonical_bytes
-from .display import cell_text, label_text, zero_bounds
+from .._validation import check_alpha, plain
+from ..core.draws import canonical_bytes
+from ..display import cell_text, label_text, zero_bounds
+from .probabilities import posterior
 
 __all__ = [
     "critical_difference",
     "distribution",
     "forest",
     "plot",
+    "posterior",
     "pvalue_matrix",
     "rank_intervals",
 ]
@@ -42,7 +47,8 @@ def _pyplot():
     return plt
 
 
-def _axes(ax, size):
+def new_axes(ax, size):
+    """``ax``, or the Axes of a new figure of ``size`` inches (needs matplotlib)."""
     if ax is not None:
         return ax
     _, ax = _pyplot().subplots(figsize=size, layout="constrained")
@@ -67,15 +73,18 @@ def plot(result, kind: str = "auto", **keywords):
     Parameters
     ----------
     result : ComparisonResult
-    kind : {"auto", "forest", "pvalues", "distribution", "critical_difference", "ranks"}
+    kind : {"auto", "forest", "pvalues", "distribution", "critical_difference", "ranks", \
+"posterior"}
         ``forest``: the estimates with their intervals (:func:`forest`); ``pvalues``: the
         p-value matrix of all pairs (:func:`pvalue_matrix`); ``distribution``: a bootstrap
         distribution with its interval (:func:`distribution`); ``critical_difference``:
         Demšar's diagram of a Friedman result (:func:`critical_difference`, which returns
-        the figure); ``ranks``: a ranking's rank sets (:func:`rank_intervals`). ``auto``:
-        ``ranks`` for a ranking, ``critical_difference`` for a Friedman result, ``forest``
-        for a result class that declares an interval (bootstrap, rank-sum), else
-        ``pvalues``.
+        the figure); ``ranks``: a ranking's rank sets (:func:`rank_intervals`);
+        ``posterior``: the probabilities of a better, equivalent, b better
+        (:func:`posterior`). ``auto``: ``ranks`` for a ranking, ``critical_difference`` for
+        a Friedman result, ``forest`` for a result class that declares an interval
+        (bootstrap, rank-sum, the corrected t-test), ``posterior`` for one with posterior
+        probabilities and no p-value (the Bayesian signed-rank test), else ``pvalues``.
     **keywords
         Passed to the plotting function (``ax=``, ``group=``, ...).
 
@@ -84,15 +93,18 @@ def plot(result, kind: str = "auto", **keywords):
     matplotlib.axes.Axes or matplotlib.figure.Figure
     """
     kinds = {"forest": forest, "pvalues": pvalue_matrix, "distribution": distribution,
-             "critical_difference": critical_difference, "ranks": rank_intervals}  # fmt: skip
+             "critical_difference": critical_difference, "ranks": rank_intervals,
+             "posterior": posterior}  # fmt: skip
     if kind == "auto":
         kind = "forest" if getattr(result, "interval", None) is not None else "pvalues"
+        probabilities = getattr(result, "prob_b_better", None) is not None
+        kind = "posterior" if kind == "pvalues" and probabilities else kind
         kind = "critical_difference" if hasattr(result, "cliques") else kind
         kind = "ranks" if hasattr(result, "rank_low") else kind
     if kind not in kinds:
         raise ValueError(
             "`kind` must be 'auto', 'forest', 'pvalues', 'distribution', "
-            f"'critical_difference' or 'ranks'; got {kind!r}"
+            f"'critical_difference', 'ranks' or 'posterior'; got {kind!r}"
         )
     return kinds[kind](result, **keywords)
 
@@ -181,7 +193,7 @@ def forest(result, *, ax=None, color="C0", zero=True):
     low, high = (np.asarray(columns[c], dtype=float) for c in result.interval)
     labels = _row_labels(result)
     n = len(est)
-    ax = _axes(ax, (6.0, 0.9 + 0.35 * n))
+    ax = new_axes(ax, (6.0, 0.9 + 0.35 * n))
     y = np.arange(n)[::-1]
     # one-sided intervals: draw the open side to just past the data, with an arrow head
     values = np.concatenate([est, low[np.isfinite(low)], high[np.isfinite(high)], [0.0]])
@@ -238,7 +250,7 @@ def rank_intervals(result, *, group=None, ax=None, color="C0", best_color="C3"):
     order = sorted(range(p), key=lambda j: (rank[j], canonical_bytes(result.systems[j])))
     y = np.empty(p)
     y[order] = np.arange(p)[::-1]  # the first rank on top
-    ax = _axes(ax, (6.0, 0.9 + p / 6.0))
+    ax = new_axes(ax, (6.0, 0.9 + p / 6.0))
     best = low == 1
     for mask, colour, name in ((~best, color, "rank set"), (best, best_color, "may be best")):
         if mask.any():
@@ -304,7 +316,7 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
         matrix[i, j] = matrix[j, i] = pvalue[c]
         text = cell_text(pvalue[c], digits=3, pvalue=True, bound=float(bounds[c]))
         texts[i, j] = texts[j, i] = text
-    ax = _axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
+    ax = new_axes(ax, (1.6 + 0.8 * k, 1.2 + 0.7 * k))
     image = ax.imshow(np.ma.masked_invalid(matrix), vmin=0.0, vmax=1.0, cmap=cmap)
     ax.figure.colorbar(image, ax=ax, label="p-value")
     ax.set_xticks(range(k), [label_text(s) for s in systems], rotation=45, ha="right")
@@ -321,6 +333,20 @@ def pvalue_matrix(result, *, group=None, ax=None, alpha=0.05, annotate=True, cma
     if key:
         ax.set_title(", ".join(f"{n}={label_text(v)}" for n, v in zip(result.group_names, key)))
     return ax
+
+
+def comparison_index(result, comparison) -> int:
+    """The position of the comparison ``comparison`` names: its position, or its
+    ``(system_a, system_b)`` labels (the one rule of every ``comparison=``)."""
+    pairs = list(zip(result.label_a, result.label_b))
+    if isinstance(comparison, tuple):
+        if comparison not in pairs:
+            raise ValueError(f"`comparison`: {comparison!r} is not one of {pairs}")
+        return pairs.index(comparison)
+    if isinstance(comparison, int | np.integer) and 0 <= comparison < len(pairs):
+        return int(comparison)
+    raise ValueError(f"`comparison`: expected a position < {len(pairs)} or a pair; "
+                     f"got {comparison!r}")  # fmt: skip
 
 
 def _no_distribution(result) -> str:
@@ -374,19 +400,10 @@ def distribution(result, *, comparison=0, group=None, ax=None, bins=60, color="C
     _require(result, "bootstrap_distribution", "a distribution plot")
     if result.bootstrap_distribution is None:
         raise ValueError(_no_distribution(result))
-    g = group_index(result, group)
+    g, c = group_index(result, group), comparison_index(result, comparison)
     pairs = list(zip(result.label_a, result.label_b))
-    if isinstance(comparison, tuple):
-        if comparison not in pairs:
-            raise ValueError(f"`comparison`: {comparison!r} is not one of {pairs}")
-        c = pairs.index(comparison)
-    elif isinstance(comparison, int | np.integer) and 0 <= comparison < len(pairs):
-        c = int(comparison)
-    else:
-        raise ValueError(f"`comparison`: expected a position < {len(pairs)} or a pair; "
-                         f"got {comparison!r}")  # fmt: skip
     draws = np.asarray(result.bootstrap_distribution[g][c], dtype=float)
-    ax = _axes(ax, (6.0, 3.5))
+    ax = new_axes(ax, (6.0, 3.5))
     ax.hist(draws, bins=bins, color=color, alpha=0.6, label=f"{len(draws)} resamples")
     names = (*result.interval, result.estimate)
     low, high, diff = (float(np.asarray(getattr(result, n))[g, c]) for n in names)
