@@ -11,8 +11,8 @@ belongs to that case alone; the table also gives the tracemalloc peak of one cal
 data (numpy's buffers are traced). Times are medians of the repeats after one untimed
 warm-up call (JIT cache load, thread pool), except the largest scipy bootstrap, which is not
 warmed up. Ratios are peer time / our time, both measured in this run. The floor headlines
-time the library's case and its floor in turn in one process (at least 9 turns) and give
-the median of the turns' ratios.
+time the library's case and its floor in turn in one process (at least 9 turns, unless its
+module's ``REPEATS`` caps them) and give the median of the turns' ratios.
 
 Peers: ``scipy.stats.bootstrap(paired=True, vectorized=True)``;
 ``scipy.stats.permutation_test(permutation_type="samples")`` (two systems: Fisher's paired
@@ -62,7 +62,7 @@ def _case_modules() -> tuple:
     * ``HEADLINES``: its headline figures, as ``_HEADLINES`` (a goal of None: reported only);
     * ``PEER``: its peers in one line of the page's list of peers (markdown), or None;
     * optionally ``MEMORY`` (peak memory goals, as ``_MEMORY``) and ``REPEATS`` (case -> at
-      most so many timed repeats).
+      most so many timed repeats, the turns of a case timed in turn included: a slow peer's).
     """
     modules = tuple(importlib.import_module(path.stem) for path in sorted(HERE.glob("*_cases.py")))
     for module in modules:
@@ -406,11 +406,11 @@ def run_case(name: str, quick: bool, repeats: int) -> dict:
     fn, draws = setup()
     if name in ("boot_scipy", "boot01_scipy") and not quick:
         repeats = min(repeats, 2)  # 7 s and 4 GB each
-    for declared in _declared("REPEATS", {}):
-        repeats = min(repeats, declared.get(name, repeats))
     reference = None
     if name in _interleaved(table):
         reference, repeats = table[peer][2]()[0], max(repeats, 9)
+    for declared in _declared("REPEATS", {}):  # caps the turns in turn too (a slow peer)
+        repeats = min(repeats, declared.get(name, repeats))
     if warm:
         fn()
         if reference is not None:
@@ -506,7 +506,11 @@ def main() -> None:
         r = json.loads(out.stdout.strip().splitlines()[-1])
         results[name] = r
         _print_row(r, results)
-    if args.only:  # the headline figures of the cases that ran, nothing saved
+    if args.only:  # the headline figures of the cases that ran; no page
+        if args.json:
+            options = {"quick": args.quick, "repeats": args.repeats, "only": args.only}
+            run = {"machine": info, "options": options, "results": results}
+            Path(args.json).write_text(json.dumps(run, indent=1))
         report({"results": results}, None)
         return
     rates = _rates(results)
@@ -641,17 +645,19 @@ which `run_all.py` finds (every `benchmark/*_cases.py`, each declaring its sizes
 figures and peers next to its cases), run alone too when they have a `main`
 (`python benchmark/mcs_cases.py`), timing each against its peers in turn.
 
-Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` (none is a
-dependency of pairedstats; autorank installs a top-level package named `tests`, which hides
-this repository's own `tests` from a fresh interpreter: delete
-`site-packages/tests` after installing it).
+Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` and
+`pip install --no-deps baycomp` (its tests need only numpy and scipy; without it its cases
+are skipped). None is a dependency of pairedstats; autorank installs a top-level package
+named `tests`, which hides this repository's own `tests` from a fresh interpreter: delete
+`site-packages/tests` after installing it.
 
 {peers}
 
 **This run**: {machine}. Times on a shared machine move by up to 2x between runs (the
 repeats are listed); the ratios are of times measured minutes apart in the same run, except
 the headlines timed in turn: there the library's case and its floor (or peer) are timed
-in turn in one process (at least 9 turns, after a warm-up of each) and the figure is the
+in turn in one process (at least 9 turns, fewer where a peer call takes half a minute,
+after a warm-up of each) and the figure is the
 median of the turns' ratios, which the load of the machine moves far less.
 
 | figure | this run | goal | met |

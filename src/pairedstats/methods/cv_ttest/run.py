@@ -28,10 +28,12 @@ def t_pvalues(t, df, alternative: str) -> np.ndarray:
     """
     t, df = np.asarray(t, dtype=np.float64), np.asarray(df, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        upper, lower = stats.t.sf(t, df), stats.t.cdf(t, df)
-    p = {"greater": upper, "less": lower}.get(alternative)
-    if p is None:
-        p = np.minimum(1.0, 2.0 * np.minimum(upper, lower))
+        if alternative == "greater":
+            p = stats.t.sf(t, df)
+        elif alternative == "less":
+            p = stats.t.cdf(t, df)
+        else:  # the smaller tail: sf(|t|) is cdf(t) for a negative t (one call, not two)
+            p = np.minimum(1.0, 2.0 * stats.t.sf(np.abs(t), df))
     return np.where(np.isnan(t), 1.0, p)
 
 
