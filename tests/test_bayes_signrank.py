@@ -290,6 +290,7 @@ def test_significant_marks_a_probable_winner():
         res.significant(1.5)
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_the_calibration_table_is_the_committed_study():
     """docs/bayes_signrank.md shows validation/results/bayes_signrank.csv as
     ``validation/calibration_bayes.py --report`` prints it."""
@@ -323,6 +324,7 @@ def test_the_running_sums_equal_the_matrix_form():
                                    np.einsum("ri,ij,rj->r", w, left, w), atol=1e-14)  # fmt: skip
 
 
+@pytest.mark.slow  # two fresh interpreters
 def test_the_samples_do_not_depend_on_the_blas_threads():
     """No matrix product: the same bytes with one BLAS thread and with two."""
     import subprocess

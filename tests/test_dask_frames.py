@@ -94,7 +94,13 @@ def _partitionings(table: pd.DataFrame):
 HARDEST = ("7-reordered", "rows-shuffled")
 
 
-@pytest.mark.parametrize("name", list(registry.SPECS))
+#: The methods the quick loop checks; every other one is checked in the full run (slow).
+QUICK = ("signtest", "cv_ttest")
+
+
+@pytest.mark.parametrize("name", [
+    n if n in QUICK else pytest.param(n, marks=pytest.mark.slow) for n in registry.SPECS
+])  # fmt: skip
 def test_every_method_equals_the_pandas_road_in_every_partitioning(client, name):
     table, kw = _call(name)
     for label, ddf in _partitionings(table):
@@ -240,6 +246,7 @@ _USE = (
 )
 
 
+@pytest.mark.slow  # two fresh interpreters
 @pytest.mark.parametrize("order", list(_ORDERS))
 def test_registered_whichever_import_comes_first(order):
     src = str(Path(pairedstats.__file__).parents[1])
@@ -250,6 +257,7 @@ def test_registered_whichever_import_comes_first(order):
     assert out.stdout.split() == ["PairedDaskDataFrameAccessor", "[2]"]
 
 
+@pytest.mark.slow
 def test_clusters_strata_replicates_repeats_and_several_keys(client):
     table, kw = _call("bootstrap")
     rng = np.random.default_rng(9)
