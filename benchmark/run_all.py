@@ -647,9 +647,9 @@ figures and peers next to its cases), run alone too when they have a `main`
 
 Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` and
 `pip install --no-deps baycomp` (its tests need only numpy and scipy; without it its cases
-are skipped). None is a dependency of pairedstats; autorank installs a top-level package
-named `tests`, which hides this repository's own `tests` from a fresh interpreter: delete
-`site-packages/tests` after installing it.
+are skipped). None is a dependency of pairedstats; autorank and baycomp install a top-level
+package named `tests`, which hides this repository's own `tests` from a fresh interpreter: delete
+`site-packages/tests` after installing them.
 
 {peers}
 
