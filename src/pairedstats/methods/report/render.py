@@ -16,9 +16,10 @@ from html import escape
 
 from ... import display
 
-__all__ = ["cells", "html", "latex", "markdown", "text"]
+__all__ = ["LATEX_MARKS", "cells", "html", "latex", "markdown", "text"]
 
-_LATEX_MARK = {"\u2020": r"\dagger", "\u2021": r"\ddagger", "\u2248": r"\approx"}
+#: The LaTeX of each mark a cell can carry: better, worse (dagger, double dagger), equivalent.
+LATEX_MARKS = {"\u2020": r"\dagger", "\u2021": r"\ddagger", "\u2248": r"\approx"}
 
 
 def _best(report) -> dict:
@@ -100,7 +101,7 @@ def _cell(values: dict, kind: str, digits: int, strong: bool, intervals: bool) -
             number = f"\\mathbf{{{number}}}"
         if tag:  # a number with a power of ten is braced: one superscript each
             marks = "letters" not in values
-            tag = "".join(map(_LATEX_MARK.get, tag)) if marks else f"\\mathrm{{{tag}}}"
+            tag = "".join(map(LATEX_MARKS.get, tag)) if marks else f"\\mathrm{{{tag}}}"
             number = (f"{{{number}}}" if "^" in number else number) + f"^{{{tag}}}"
         return f"${number}{span.replace(' ', '~', 1)}$"
     if kind == "html":

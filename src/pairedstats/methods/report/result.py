@@ -48,7 +48,6 @@ ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
 EQUIVALENT = "\u2248"  # almost equal: equivalent to the baseline within the margin
 IN_SET = "\u22c4"  # diamond: in the metric's best set (model confidence set)
-_LATEX_MARK = {BETTER: r"\dagger", WORSE: r"\ddagger", EQUIVALENT: r"\approx"}
 
 
 def _alpha(confidence_level: float) -> float:
@@ -303,7 +302,7 @@ class Report(ReadOnlyResult):
         else:
             how = f"unadjusted, {p}"
         if latex:
-            better, worse = (f"$^{{{_LATEX_MARK[m]}}}$" for m in (BETTER, WORSE))
+            better, worse = (f"$^{{{report_render.LATEX_MARKS[m]}}}$" for m in (BETTER, WORSE))
             base = display._latex_escape(str(self.baseline))
         else:
             better, worse, base = BETTER, WORSE, str(self.baseline)
@@ -349,7 +348,7 @@ class Report(ReadOnlyResult):
             within = f"{pm}{self.margin:g}"
         test = f"two one-sided tests, {how}"
         if EQUIVALENT in marks:
-            shown = f"$^{{{_LATEX_MARK[EQUIVALENT]}}}$" if latex else EQUIVALENT
+            shown = f"$^{{{report_render.LATEX_MARKS[EQUIVALENT]}}}$" if latex else EQUIVALENT
             return f"{shown} equivalent to {base}, the difference within {within} ({test})."
         return f"No system is shown equivalent to {base} within {within} ({test})."
 
