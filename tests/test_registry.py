@@ -50,6 +50,10 @@ OVERRIDES = {
     ("items_for", "alternative"): ("greater", {}),  # "less" refuses a positive difference
     ("report", "adjust"): ("bonferroni", {}),  # "holm" is what "auto" gives the bootstrap
     ("report", "margin"): (0.8, {"keywords": {"baseline": SYSTEMS[1]}}),  # marks about it
+    ("report", "margin_test"): (
+        "noninferiority",
+        {"keywords": {"baseline": SYSTEMS[1], "margin": 0.8}},
+    ),
 }
 CHECKPOINTS: list = []
 

@@ -134,3 +134,54 @@ def test_command_line_margin(capsys, tmp_path):
             "--rng", "3"]  # fmt: skip
     assert cli.main(args) == 0
     assert capsys.readouterr().out == str(_report()) + "\n"
+
+
+# ------------------------------------------------------------------ non-inferiority
+SUCCEQ = "\u2ab0"
+
+
+@pytest.mark.parametrize("lower", [(), ("p10",)])
+def test_noninferiority_marks_are_the_one_sided_bootstraps(lower):
+    """``margin_test="noninferiority"``: ``⪰`` exactly where the bootstrap run alone, one-sided
+    towards the metric's better side (``"less"`` for a metric in ``lower_is_better``), finds
+    the system not worse by the margin; ``†`` and ``‡`` are those of the report without a
+    margin (two-sided)."""
+    margin = 0.02
+    report = _report(by="collection", lower_is_better=lower, margin=margin,
+                     margin_test="noninferiority")  # fmt: skip
+    plain = _report(by="collection", lower_is_better=lower, margin=None).to_frame()
+    frame = report.to_frame()
+    found = []
+    for metric in METRICS:
+        alternative = "less" if metric in lower else "greater"
+        boot = RUNS.paired.bootstrap(**TIDY, score=metric, baseline="bm25", margin=margin,
+                                     alternative=alternative, adjust="holm", n_resamples=400,
+                                     rng=3, by="collection")  # fmt: skip
+        where = list(zip(boot["collection"], boot["system_b"]))
+        marks = frame[metric].loc[where]["mark"]
+        has = np.array([SUCCEQ in mark for mark in marks])
+        np.testing.assert_array_equal(has, boot["noninferior"].to_numpy())
+        assert [m.replace(SUCCEQ, "") for m in marks] == list(plain[metric].loc[where]["mark"])
+        found.extend(has)
+    assert any(found)
+    if lower:
+        assert not all(found)  # a metric read as lower-is-better: its better systems fail
+    text = str(report)
+    assert f"{SUCCEQ} not worse than bm25 by 0.02 or more" in text
+    assert APPROX not in text
+    assert r"\succeq" in report.to_latex()
+
+
+def test_noninferiority_needs_a_margin_and_a_known_name(capsys, tmp_path):
+    with pytest.raises(ValueError, match=r"`margin_test`: 'noninferiority' tests against a"):
+        _report(margin=None, margin_test="noninferiority")
+    with pytest.raises(ValueError, match=r"`margin_test` must be one of"):
+        _report(margin_test="superiority")
+    path = tmp_path / "runs.csv"
+    RUNS.to_csv(path, index=False)
+    args = ["report", str(path), "--item", "query", "--system", "run", "--score", "ndcg", "p10",
+            "--baseline", "bm25", "--margin", "0.02", "--margin-test", "noninferiority",
+            "--n-resamples", "400", "--rng", "3"]  # fmt: skip
+    assert cli.main(args) == 0
+    want = _report(margin=0.02, margin_test="noninferiority")
+    assert capsys.readouterr().out == str(want) + "\n"

@@ -18,8 +18,10 @@ from ... import display
 
 __all__ = ["LATEX_MARKS", "cells", "html", "latex", "markdown", "text"]
 
-#: The LaTeX of each mark a cell can carry: better, worse (dagger, double dagger), equivalent.
-LATEX_MARKS = {"\u2020": r"\dagger", "\u2021": r"\ddagger", "\u2248": r"\approx"}
+#: The LaTeX of each mark a cell can carry: better, worse (dagger, double dagger),
+#: equivalent, not worse by the margin.
+LATEX_MARKS = {"\u2020": r"\dagger", "\u2021": r"\ddagger", "\u2248": r"\approx",
+               "\u2ab0": r"\succeq"}  # fmt: skip
 
 
 def _best(report) -> dict:

@@ -16,7 +16,7 @@ from .._shared.registry import SPECS
 from .._shared.results import IntervalRule
 from . import render as report_render
 
-__all__ = ["BETTER", "EQUIVALENT", "IN_SET", "TESTS", "WORSE", "Report"]
+__all__ = ["BETTER", "EQUIVALENT", "IN_SET", "NONINFERIOR", "TESTS", "WORSE", "Report"]
 
 
 class _Tests(Mapping):
@@ -47,6 +47,7 @@ ADJUSTED = {"holm": "Holm", "bonferroni": "Bonferroni", "max-t": "max-t",
              "fdr_bh": "Benjamini-Hochberg", "fdr_by": "Benjamini-Yekutieli"}  # fmt: skip
 BETTER, WORSE = "\u2020", "\u2021"  # dagger, double dagger
 EQUIVALENT = "\u2248"  # almost equal: equivalent to the baseline within the margin
+NONINFERIOR = "\u2ab0"  # succeeds or equals: not worse than the baseline by the margin
 IN_SET = "\u22c4"  # diamond: in the metric's best set (model confidence set)
 
 
@@ -64,8 +65,9 @@ def _interval_columns(result):
     return result.interval
 
 
-def _against_baseline(result, alpha: float, lower: bool):
-    """Rows (group key, system, values) of one metric against the baseline."""
+def _against_baseline(result, alpha: float, lower: bool, margin=None):
+    """Rows (group key, system, values) of one metric against the baseline; ``margin``: the
+    metric's one-sided test against its margin (non-inferiority), or None."""
     # an interval rule decides at its own level; a p-value rule at the report's
     flags = result.significant(None if isinstance(result, IntervalRule) else alpha).to_numpy()
     side_a, side_b = (np.asarray(getattr(result, name)) for name in result.side_columns)
@@ -74,6 +76,11 @@ def _against_baseline(result, alpha: float, lower: bool):
     interval = _interval_columns(result)
     # with a margin (two-sided): equivalent to the baseline, whichever direction is better
     equivalent = getattr(result, "equivalent", None)
+    noninferior = None
+    if margin is not None:  # the same design and baseline: the same labels, checked
+        if (margin.group_keys, margin.label_b) != (result.group_keys, result.label_b):
+            raise RuntimeError("the margin's test compares other systems than the report's")
+        noninferior = margin.noninferior
     rows = []
     for g, key in enumerate(result.group_keys):
         base = dict(mean=float(side_a[g, 0]), difference=math.nan, pvalue=math.nan,
@@ -87,6 +94,8 @@ def _against_baseline(result, alpha: float, lower: bool):
             mark = (BETTER if better else WORSE) if flags[g, c] else ""
             if equivalent is not None and equivalent[g, c]:
                 mark += EQUIVALENT
+            if noninferior is not None and noninferior[g, c]:
+                mark += NONINFERIOR
             values = dict(mean=float(side_b[g, c]), difference=difference,
                           pvalue=float(pvalue[g, c]), mark=mark)  # fmt: skip
             if interval:
@@ -151,7 +160,7 @@ def _with_mcs(rows, quantities, best):
 
 
 def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None,
-           mcs=None) -> object:  # fmt: skip
+           mcs=None, margins=None) -> object:  # fmt: skip
     """The report's numbers: rows (groups..., system), columns (metric, quantity)."""
     import pandas as pd
 
@@ -160,7 +169,8 @@ def _frame(results: dict, baseline, alpha: float, lower_is_better, ranks=None,
         if baseline is None:
             rows, quantities = _letter_rows(result, alpha, metric in lower_is_better)
         else:
-            rows, quantities = _against_baseline(result, alpha, metric in lower_is_better)
+            rows, quantities = _against_baseline(result, alpha, metric in lower_is_better,
+                                                 (margins or {}).get(metric))  # fmt: skip
         if result.side_columns == ("rate_a", "rate_b"):  # 0/1 scores: each system's rate
             rows, quantities = _with_rates(rows, quantities, result, 1.0 - alpha)
         if ranks is not None:
@@ -240,13 +250,15 @@ class Report(ReadOnlyResult):
     ranks: dict | None = None
     mcs: dict | None = None
     margin: float | dict | None = None
+    margin_test: str = "equivalence"
+    margin_results: dict | None = None
     _table: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         super().__post_init__()
         alpha = _alpha(self.confidence_level)
         table = _frame(self.results, self.baseline, alpha, self.lower_is_better, self.ranks,
-                       self.mcs)  # fmt: skip
+                       self.mcs, self.margin_results)  # fmt: skip
         object.__setattr__(self, "_table", table)
 
     @property
@@ -287,6 +299,7 @@ class Report(ReadOnlyResult):
                     confidence_level=self.confidence_level, n_resamples=self.n_resamples,
                     seed_entropy=self.seed_entropy, metrics=self.metrics,
                     lower_is_better=self.lower_is_better, margin=self.margin,
+                    margin_test=self.margin_test,
                     ranks=self.ranks is not None, mcs=self.mcs is not None)  # fmt: skip
 
     def notes(self, *, latex: bool = False, bold: bool = False) -> list[str]:
@@ -338,17 +351,26 @@ class Report(ReadOnlyResult):
         return lines
 
     def _equivalence_note(self, marks: set, base: str, how: str, latex: bool) -> str:
-        """The line of the equivalence mark: equivalent to the baseline within the margin,
-        by two one-sided tests (said when no cell holds it too)."""
-        pm = "$\\pm$" if latex else "\u00b1"
+        """The line of the margin's mark: equivalent to the baseline within the margin (two
+        one-sided tests), or not worse than it by the margin (non-inferiority); said when no
+        cell holds it too."""
+        noninferiority = self.margin_test == "noninferiority"
+        pm = "" if noninferiority else "$\\pm$" if latex else "\u00b1"
         if isinstance(self.margin, dict):
             within = ", ".join(f"{pm}{v:g} for {display._latex_escape(str(m)) if latex else m}"
                                for m, v in self.margin.items())  # fmt: skip
         else:
             within = f"{pm}{self.margin:g}"
+        mark = NONINFERIOR if noninferiority else EQUIVALENT
+        shown = f"$^{{{report_render.LATEX_MARKS[mark]}}}$" if latex else mark
+        if noninferiority:
+            test = f"one-sided test at the margin, {how}"
+            said = f"not worse than {base} by {within} or more"
+            if mark in marks:
+                return f"{shown} {said} ({test})."
+            return f"No system is shown {said} ({test})."
         test = f"two one-sided tests, {how}"
-        if EQUIVALENT in marks:
-            shown = f"$^{{{report_render.LATEX_MARKS[EQUIVALENT]}}}$" if latex else EQUIVALENT
+        if mark in marks:
             return f"{shown} equivalent to {base}, the difference within {within} ({test})."
         return f"No system is shown equivalent to {base} within {within} ({test})."
 

@@ -23,15 +23,24 @@ def run(s: Settings) -> Report:
     # test: no resampling)
     own = {k.name for k in test.keywords}
     options = {k: v for k, v in wanted.items() if k in own}
-    results = {m: test.compute(design, keep=True, **options, **_margin(s, m, own))
+    equivalence = s.margin_test == "equivalence"
+    results = {m: test.compute(design, keep=True, **options,
+                               **(_margin(s, m, own) if equivalence else {}))
                for m, design in s.designs.items()}  # fmt: skip
+    margin_results = None
+    if not equivalence:  # one-sided at the margin, towards each metric's better side
+        margin_results = {
+            m: test.compute(design, keep=False, **options, **_margin(s, m, own),
+                            alternative="less" if m in s.lower_is_better else "greater")
+            for m, design in s.designs.items() if _margin(s, m, own)
+        }  # fmt: skip
     ranks = _per_metric(s, "rank") if s.ranks else None
     mcs = _per_metric(s, "mcs") if s.mcs else None
     return Report(
         results=results, baseline=s.baseline, test=s.test, adjust=s.adjust,
         confidence_level=s.confidence_level, n_resamples=s.n_resamples,
         lower_is_better=s.lower_is_better, digits=s.digits, bold_best=s.bold_best,
-        margin=s.margin,
+        margin=s.margin, margin_test=s.margin_test, margin_results=margin_results,
         seed_entropy=s.rng if _drew(results, ranks, mcs) else None, ranks=ranks, mcs=mcs,
     )  # fmt: skip
 

@@ -83,6 +83,20 @@ class Options(OptionsRecord):
             type="float, dict or None",
         ),
     ] = None
+    margin_test: Annotated[
+        Literal["equivalence", "noninferiority"],
+        About(
+            'What ``margin`` tests: ``"equivalence"`` (``≈``, above), or '
+            '``"noninferiority"``: each system is not worse than the baseline by ``m`` or '
+            "more, ``H0: b - a <= -m`` (``H0: b - a >= m`` for a metric in "
+            "``lower_is_better``), by the test's one-sided test at the margin, and its cells "
+            "are marked ``⪰``. The marks ``†`` and ``‡`` stay two-sided: the one-sided test "
+            "is a second call of the test, with the same ``rng``.",
+            option=dict(
+                choices=("equivalence", "noninferiority"), help="what the margin tests (≈ or ⪰)"
+            ),
+        ),
+    ] = "equivalence"
     n_resamples: Annotated[
         int | None,
         About(
@@ -190,6 +204,18 @@ def _adjust(adjust, test: str, baseline):
     return adjust
 
 
+def _margin_test(margin_test, margin) -> str:
+    """``margin_test``: one of the two names, and not without a margin."""
+    checked = _validation.check_choice(margin_test, "margin_test",
+                                       ("equivalence", "noninferiority"))  # fmt: skip
+    if checked != "equivalence" and margin is None:
+        raise ValueError(
+            f"`margin_test`: {checked!r} tests against a margin; give margin=m (in the "
+            "metric's units) too."
+        )
+    return checked
+
+
 def _margin(margin, test: str, baseline, metrics: list):
     """``margin`` checked: None, a number (every metric) or ``{metric: number}``; it needs a
     baseline (the mark is about it) and a test that declares ``margin``."""
@@ -230,6 +256,7 @@ def check(designs: dict, options: Options, *, keep: bool) -> Settings:
         options,
         test=test,
         margin=_margin(options.margin, test, options.baseline, list(designs)),
+        margin_test=_margin_test(options.margin_test, options.margin),
         adjust=_adjust(options.adjust, test, options.baseline),
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         rng=root_entropy(options.rng),
