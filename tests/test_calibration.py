@@ -57,6 +57,7 @@ binary = _load("calibration_binary")
 fdr = _load("calibration_fdr")
 many = _load("calibration_many")
 bayes = _load("calibration_bayes")
+poisson = _load("calibration_poisson")
 
 N_SIMS = 400
 N_RESAMPLES = 999
@@ -407,3 +408,20 @@ def test_bayes_signrank_false_claims_as_committed(claim, n):
     assert abs(row["rate"] - ref["rate"]) <= 3 * se, (row["rate"], ref["rate"])
     if "wilcoxon" in row:  # the frequentist test on the same data holds its level
         assert row["wilcoxon"] <= 0.05 + 3 * row["wilcoxon_se"]
+
+
+# --------------------------------------------------------------------------- Poisson bootstrap
+def test_poisson_coverage_as_committed_and_in_the_docs():
+    # 1,000 fresh data sets of a committed cell (normal scores, 60 items): both bootstraps'
+    # coverage within 3 standard errors of the committed study's; docs/dask.md shows the study
+    import pandas as pd
+
+    row = poisson.run_cell("normal", 60, 1000, key=("test", 1))
+    committed = pd.read_csv(_DIR / "results" / "poisson.csv")
+    ref = committed[(committed["kind"] == "normal") & (committed["n_items"] == 60)].iloc[0]
+    for road in ("multinomial", "poisson"):
+        se = np.hypot(row[f"{road}_se"], ref[f"{road}_se"])
+        assert abs(row[f"{road}_coverage"] - ref[f"{road}_coverage"]) <= 3 * se, road
+    assert 1.0 < row["poisson_width"] / row["multinomial_width"] < 1.03
+    docs = (_DIR.parent / "docs" / "dask.md").read_text(encoding="utf-8")
+    assert poisson.report(committed) in docs
