@@ -91,21 +91,26 @@ def _positive(value, name: str, upper: float = math.inf) -> float:
 
 def _repeats(design) -> np.ndarray | None:
     """Per group, the number r of repetitions of an r x k cross-validation (None without
-    ``repeat``), each repetition with the same number k of folds, else raise."""
+    ``repeat``), each repetition with the same number k of folds, else raise; the folds of
+    every (group, repetition) counted at once."""
     if design.repeat is None:
         return None
-    out = np.zeros(design.n_groups, dtype=np.int64)
-    for g in range(design.n_groups):
-        counts = np.bincount(design.repeat[design.group(g)], minlength=len(design.repeat_labels))
-        seen = np.flatnonzero(counts)
-        if len(set(counts[seen].tolist())) > 1:
-            sizes = ", ".join(f"{design.repeat_labels[i]!r}: {counts[i]}" for i in seen[:6])
-            raise ValueError(
-                "`repeat`: every repetition of an r x k cross-validation needs the same "
-                f"number of folds{group_phrase(design.group_names, design.group_keys[g])}; "
-                f"got {sizes}. Give each repetition its k folds (or drop the incomplete ones)."
-            )
-        out[g] = len(seen)
+    n_labels = len(design.repeat_labels)
+    group = np.repeat(np.arange(design.n_groups), design.n_items())
+    counts = np.bincount(group * n_labels + design.repeat, minlength=design.n_groups * n_labels)
+    counts = counts.reshape(design.n_groups, n_labels)  # folds per (group, repetition)
+    fewest = np.where(counts > 0, counts, np.iinfo(np.int64).max).min(axis=1)
+    unequal = np.flatnonzero(fewest < counts.max(axis=1))
+    if unequal.size:
+        g = int(unequal[0])
+        seen = np.flatnonzero(counts[g])
+        sizes = ", ".join(f"{design.repeat_labels[i]!r}: {counts[g, i]}" for i in seen[:6])
+        raise ValueError(
+            "`repeat`: every repetition of an r x k cross-validation needs the same "
+            f"number of folds{group_phrase(design.group_names, design.group_keys[g])}; "
+            f"got {sizes}. Give each repetition its k folds (or drop the incomplete ones)."
+        )
+    out = np.count_nonzero(counts, axis=1).astype(np.int64)
     return out
 
 

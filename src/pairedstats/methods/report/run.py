@@ -23,16 +23,17 @@ def run(s: Settings) -> Report:
     # test: no resampling)
     own = {k.name for k in test.keywords}
     options = {k: v for k, v in wanted.items() if k in own}
+    margins = {m: _margin(s, m, own) for m in s.designs}
     equivalence = s.margin_test == "equivalence"
     results = {m: test.compute(design, keep=True, **options,
-                               **(_margin(s, m, own) if equivalence else {}))
+                               **(margins[m] if equivalence else {}))
                for m, design in s.designs.items()}  # fmt: skip
     margin_results = None
     if not equivalence:  # one-sided at the margin, towards each metric's better side
         margin_results = {
-            m: test.compute(design, keep=False, **options, **_margin(s, m, own),
+            m: test.compute(design, keep=False, **options, **margins[m],
                             alternative="less" if m in s.lower_is_better else "greater")
-            for m, design in s.designs.items() if _margin(s, m, own)
+            for m, design in s.designs.items() if margins[m]
         }  # fmt: skip
     ranks = _per_metric(s, "rank") if s.ranks else None
     mcs = _per_metric(s, "mcs") if s.mcs else None
