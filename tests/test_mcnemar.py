@@ -97,7 +97,7 @@ def test_check_reads_the_options_record():
     s = check(design, options, keep=True)
     assert s.record() == {"baseline": "alpha", "method": "mid-p", "margin": 0.05,
                           "alternative": "less", "confidence_level": 0.9,
-                          "adjust": "holm"}  # fmt: skip
+                          "adjust": "holm", "stream": None}  # fmt: skip
     assert s.pairs == ((1, 0), (1, 2))
     assert s.products is None
     meta = mcnemar(SCORES, systems=SYSTEMS, **options.record()).metadata

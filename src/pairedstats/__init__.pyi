@@ -171,6 +171,7 @@ def bootstrap(
     adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
     margin: _Float | None = ...,
     resampling: Literal["auto", "index", "counts"] = ...,
+    stream: _Bool | None = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     progress: _Bool = ...,
     workers: _Int | None = ...,
@@ -188,6 +189,7 @@ def bootstrap_design(
     adjust: Literal["holm", "bonferroni", "max-t", "fdr_bh", "fdr_by"] | None = ...,
     margin: _Float | None = ...,
     resampling: Literal["auto", "index", "counts"] = ...,
+    stream: _Bool | None = ...,
     rng: _Int | SeedSequence | BitGenerator | Generator | None = ...,
     progress: _Bool = ...,
     workers: _Int | None = ...,
@@ -245,6 +247,7 @@ def mcnemar(
     alternative: Literal["two-sided", "less", "greater"] = ...,
     confidence_level: _Float = ...,
     adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+    stream: _Bool | None = ...,
 ) -> McNemarResult: ...
 def mcnemar_design(
     design: PairedDesign,
@@ -255,6 +258,7 @@ def mcnemar_design(
     alternative: Literal["two-sided", "less", "greater"] = ...,
     confidence_level: _Float = ...,
     adjust: Literal["holm", "bonferroni", "fdr_bh", "fdr_by"] | None = ...,
+    stream: _Bool | None = ...,
 ) -> McNemarResult: ...
 def ranksum(
     a: ArrayLike,

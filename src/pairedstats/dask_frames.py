@@ -31,6 +31,8 @@ import numpy as np
 from . import accessors
 from .core._warn import collected, warn
 from .core.draws import root_entropy
+from .core.summed import SummedDesign, merge_summed
+from .inputs import DroppedDataWarning, dropped_message
 from .inputs.frames import group_codes
 from .inputs.labels import (
     as_list,
@@ -43,7 +45,20 @@ from .inputs.two_sample import missing_group_labels_error
 from .methods._shared import registry
 from .methods._shared.base import concat_groups
 
-__all__ = ["ROADS", "PairedDaskDataFrameAccessor", "in_memory", "install", "register", "road"]
+__all__ = [
+    "MEMORY_PER_ROW",
+    "MEMORY_SHARE",
+    "ROADS",
+    "STREAM_ROWS",
+    "PairedDaskDataFrameAccessor",
+    "fits_in_memory",
+    "in_memory",
+    "install",
+    "register",
+    "road",
+    "streamed",
+    "worker_memory",
+]
 
 #: The module whose first import registers the accessor when it comes after pairedstats'.
 TRIGGER = "dask.dataframe"
@@ -178,12 +193,66 @@ def uninstall() -> None:
 def road(spec: registry.MethodSpec, frame, given: dict, keywords: dict) -> str:
     """The road of a call: a key of :data:`ROADS`.
 
-    ``"memory"`` (:func:`in_memory`) for every call: each group's items x systems matrix is
-    built in one task. A streaming road (sums per resample added partition by partition, for
-    the methods that reduce to sums) would be chosen here, by a memory budget or a
-    ``stream=`` keyword; it does not exist yet.
+    ``"stream"`` (:func:`streamed`) when the method has a streaming road (a keyword of role
+    ``"stream"``) and the call asks for it (``stream=True``), or leaves it to the budget
+    (``stream=None``) and the largest group's rows do not fit it (:func:`fits_in_memory`);
+    ``"memory"`` (:func:`in_memory`) otherwise: each group's items x systems matrix is built
+    in one task. A streaming road chosen by the budget sets the call's keyword to True.
     """
-    return "memory"
+    name = spec.role("stream")
+    if name is None:
+        return "memory"
+    if keywords[name] is None:
+        try:
+            by = as_list(given.get("by"), "by")
+        except (TypeError, ValueError):
+            by = None
+        if by is None or not all(_is_column(frame, b) for b in by):
+            return "memory"  # whose reading says what is wrong
+        if not fits_in_memory(frame, by):
+            keywords[name] = True
+    return "stream" if keywords[name] is True or keywords[name] is np.True_ else "memory"
+
+
+#: Bytes of a worker's memory per row of a group that the in-memory road takes: the pandas
+#: road's peak on a tidy table of 10 million rows (1 million items x 10 systems, 1,000
+#: resamples, Parquet read included) was 1,482 MiB, 155 bytes a row.
+MEMORY_PER_ROW = 160
+#: The share of a worker's memory the in-memory road may fill.
+MEMORY_SHARE = 0.5
+#: Rows of a task of the streaming road: the rows are shuffled into this many per partition
+#: (about 40 MB of a worker's memory each, at :data:`MEMORY_PER_ROW`), whatever the
+#: partitions they are read in.
+STREAM_ROWS = 250_000
+
+
+def fits_in_memory(frame, by: list) -> bool:
+    """Whether the in-memory road's largest task (the rows of the largest ``by=`` group,
+    or of the table) takes at most :data:`MEMORY_SHARE` of a worker's memory
+    (:func:`worker_memory`), at :data:`MEMORY_PER_ROW` bytes a row. Counts the rows (one
+    pass over the ``by=`` columns, or the Parquet footers)."""
+    rows = frame.groupby(by).size().max() if by else frame.shape[0]
+    largest = int(rows.compute())
+    return largest * MEMORY_PER_ROW <= MEMORY_SHARE * worker_memory()
+
+
+def worker_memory() -> float:
+    """The memory of the smallest worker of the current ``distributed`` client (its
+    ``memory_limit``), or without a client (dask's local schedulers, which hold a task in
+    this process) this machine's physical memory."""
+    try:
+        from distributed import get_client
+
+        client = get_client()
+    except (ImportError, ValueError):
+        client = None
+    if client is not None:
+        limits = [w.get("memory_limit") or 0 for w in client.scheduler_info()["workers"].values()]
+        if limits and min(limits) > 0:
+            return float(min(limits))
+    import os
+
+    return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
 
 
 def in_memory(spec: registry.MethodSpec, frame, given: dict, keywords: dict, keep: bool):
@@ -214,8 +283,64 @@ def in_memory(spec: registry.MethodSpec, frame, given: dict, keywords: dict, kee
     return _grouped(spec, frame, call, by)
 
 
+def streamed(spec: registry.MethodSpec, frame, given: dict, keywords: dict, keep: bool):
+    """The streaming road: the table reduced to sums, partition by partition
+    (:class:`~pairedstats.core.summed.SummedDesign`), the method run on the sums merged.
+
+    One pass finds the systems and the group keys (as :func:`in_memory`'s); the keywords are
+    checked on them before the rows are read. dask then shuffles the rows by ``by=`` and
+    item, so that each partition holds every row of its items: there the pandas road reads
+    them (its checks: duplicated pairs, missing cells, labels, scores; ``missing=``), and
+    the method's ``summed`` reduces them to sums, which are merged in a tree of tasks. Memory
+    per task: a partition's rows and the sums (of the order of resamples x systems per
+    group). The numbers do not depend on the partitions: each item's weights are keyed by
+    its label.
+    """
+    import dask
+
+    item, system = given.get("item"), given.get("system")
+    if spec.road != "paired" or item is None or system is None:
+        raise ValueError(
+            f"`stream=True`: the streaming road of {spec.name} reads a tidy table, each item's "
+            "label keying its weights: give `item=` and `system=` (a wide table becomes tidy "
+            "with ddf.melt(id_vars=[item], var_name='system', value_name='score'))."
+        )
+    other = [k for k in ("cluster", "strata", "replicate", "repeat") if given.get(k) is not None]
+    if other:
+        raise ValueError(
+            f"`stream=True`: the streaming road sums items alone; `{other[0]}` is not "
+            "supported on it. Use stream=False (each group in one task)."
+        )
+    by = as_list(given.get("by"), "by")
+    if not all(_is_column(frame, n) for n in _names(spec, given)):
+        dask.delayed(_whole)((spec.name, given, keywords, keep), frame.to_delayed()[0]).compute()
+    label, counted = _labelled(spec, given)
+    found = dask.compute([dask.delayed(_found)(p, by, label, counted)
+                          for p in frame.to_delayed()])[0]  # fmt: skip
+    keys, systems = _table_labels(found, spec.road, by, label, counted)
+    probe = SummedDesign(groups=(), systems=tuple(systems), pairs=(), group_names=tuple(by))
+    settings = spec.check(probe, spec.options(**keywords), keep=keep)  # before the pass
+    columns = list(dict.fromkeys([*by, item, system, *as_list(given.get("score"), "score")]))
+    tasks = max(1, -(-sum(f["rows"] for f in found) // STREAM_ROWS))
+    shuffled = frame[columns].shuffle(on=[*by, item], npartitions=tasks)
+    parts = [dask.delayed(_sums)(spec.name, given, settings, systems, p, i)
+             for i, p in enumerate(shuffled.to_delayed())]  # fmt: skip
+    while len(parts) > 1:  # a tree of merges, in the partitions' order
+        parts = [dask.delayed(_merged)(*parts[i : i + 2]) for i in range(0, len(parts), 2)]
+    _, sums, found = dask.compute(parts[0])[0]
+    if isinstance(sums, BaseException):
+        raise sums
+    summed = merge_summed([sums], keys)
+    _issued([w for w in found if w[1] is not DroppedDataWarning])  # one for the table:
+    dropped = int(summed.n_dropped().sum())
+    if dropped:
+        items = dropped + int(summed.n_items().sum())
+        warn(dropped_message(dropped, items, bool(by)), DroppedDataWarning)
+    return spec.execute(summed, keep, keywords)
+
+
 #: The roads of a call, by the name :func:`road` gives.
-ROADS = {"memory": in_memory}
+ROADS = {"memory": in_memory, "stream": streamed}
 
 
 def _names(spec, given: dict) -> list:
@@ -312,12 +437,43 @@ def _placed(part, partition_info=None):
     return part.assign(**{PLACE[0]: np.int64(number), PLACE[1]: np.arange(len(part))})
 
 
+def _sums(name: str, given: dict, settings, systems: list, part, place: int) -> tuple:
+    """A partition of whole items reduced to sums by the method's ``summed``:
+    ``(place, sums, warnings)``, ``sums`` None for an empty partition, or the exception of
+    the pandas road's checks."""
+    spec = registry.SPECS[name]
+    if not len(part):
+        return place, None, []
+    with collected() as found:
+        try:
+            design = accessors.read_design(spec, "frame", part, given, system_order=systems)
+            sums = spec.summed(design, settings)
+        except (TypeError, ValueError) as exc:  # the pandas road's refusals
+            sums = exc
+    return place, sums, found
+
+
+def _merged(first: tuple, second: tuple | None = None) -> tuple:
+    """Two partitions' sums merged (:func:`_sums`): the error of the first partition that
+    failed, if any."""
+    if second is None:
+        return first
+    (place, a, found), (_, b, more) = first, second
+    for sums in (a, b):
+        if isinstance(sums, BaseException):
+            return place, sums, []
+    if a is None or b is None:
+        return place, (b if a is None else a), found + more
+    return place, merge_summed([a, b]), found + more
+
+
 def _found(part, by: list, label, counted: list) -> dict:
     """What the whole table's order and checks need of one partition: its first rows of each
     key, its labels in order of appearance, and its counts of missing labels."""
     return {
-        "keys": part[by].drop_duplicates(),
-        "null_keys": int(part[by].isna().any(axis=1).sum()),
+        "rows": len(part),
+        "keys": part[by].drop_duplicates() if by else None,
+        "null_keys": int(part[by].isna().any(axis=1).sum()) if by else 0,
         "labels": None if label is None else part[label].drop_duplicates(),
         "nulls": [int(part[column].isna().sum()) for _, column in counted],
     }
@@ -336,7 +492,7 @@ def _table_labels(found: list, road_name: str, by: list, label, counted: list):
     missing = sum(f["null_keys"] for f in found)
     if missing:
         raise missing_keys_error(missing, by)
-    keys = group_codes(pd.concat([f["keys"] for f in found]), by)[1]
+    keys = group_codes(pd.concat([f["keys"] for f in found]), by)[1] if by else [()]
     if label is None:
         return keys, None
     seen = pd.concat([f["labels"] for f in found])

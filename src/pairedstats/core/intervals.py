@@ -21,8 +21,10 @@ __all__ = [
     "bias_correction",
     "comparison_tie_errors",
     "jackknife_influence",
+    "magnitude_tie_errors",
     "percentile_interval",
     "standard_error",
+    "system_magnitudes",
     "tie_error",
 ]
 
@@ -247,18 +249,46 @@ def comparison_tie_errors(scores, pairs, precision: float = 2.0**-53, sides=None
     """
     if sides is None:  # each system's largest magnitude and whether it is integers, per pair
         x = np.asarray(scores, dtype=np.float64)
-        a = np.array([p[0] for p in pairs], dtype=np.intp)
-        b = np.array([p[1] for p in pairs], dtype=np.intp)
         if x.shape[0] == 0:
-            return np.zeros(a.size)
-        xt = np.ascontiguousarray(x.T)  # each system's scores in a row: fast reductions
-        largest = np.maximum(xt.max(axis=1), -xt.min(axis=1))
-        whole = _ties.whole_rows(xt)
-        size = np.maximum(largest[a], largest[b])
-        exact = _ties.exact_scores(size, whole[a] & whole[b], precision)
-        return np.where(exact, 0.0, 4.0 * _ties.ERROR_ULPS * precision * size)
+            return np.zeros(len(pairs))
+        return magnitude_tie_errors(*system_magnitudes(x), pairs, precision)
     return np.array([_ties.magnitude_tie_error(np.array([sa, sb]), precision)
                      for sa, sb in zip(*sides, strict=True)])  # fmt: skip
+
+
+def system_magnitudes(scores) -> tuple[np.ndarray, np.ndarray]:
+    """Each system's largest magnitude ``max |x|`` and whether its scores are all integers:
+    what :func:`comparison_tie_errors` reads of the scores (n_items, n_systems), two arrays
+    (n_systems,). Of the rows of two tables: the larger magnitude, integers in both.
+
+    Examples
+    --------
+    >>> largest, whole = system_magnitudes(np.array([[0.5, -4.0], [0.0, 1.0]]))
+    >>> largest.tolist(), whole.tolist()
+    ([0.5, 4.0], [False, True])
+    """
+    xt = np.ascontiguousarray(np.asarray(scores, dtype=np.float64).T)  # a row per system
+    if xt.shape[1] == 0:
+        return np.zeros(xt.shape[0]), np.ones(xt.shape[0], dtype=bool)
+    return np.maximum(xt.max(axis=1), -xt.min(axis=1)), _ties.whole_rows(xt)
+
+
+def magnitude_tie_errors(largest, whole, pairs, precision: float = 2.0**-53) -> np.ndarray:
+    """:func:`comparison_tie_errors` of each comparison ``(a, b)`` from the systems'
+    :func:`system_magnitudes`.
+
+    Examples
+    --------
+    >>> x = np.array([[0.5, -4.0, 0.2], [0.0, 1.0, 0.1]])
+    >>> bool((magnitude_tie_errors(*system_magnitudes(x), [(0, 1)])
+    ...       == comparison_tie_errors(x, [(0, 1)])).all())
+    True
+    """
+    a = np.array([p[0] for p in pairs], dtype=np.intp)
+    b = np.array([p[1] for p in pairs], dtype=np.intp)
+    size = np.maximum(largest[a], largest[b])
+    exact = _ties.exact_scores(size, whole[a] & whole[b], precision)
+    return np.where(exact, 0.0, 4.0 * _ties.ERROR_ULPS * precision * size)
 
 
 def acceleration(influence, strata_sizes: Sequence[int] | None = None) -> np.ndarray:

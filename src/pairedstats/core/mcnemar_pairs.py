@@ -261,6 +261,7 @@ def mcnemar_pairs(
     checked: bool = False,
     products=None,
     margin: float | None = None,
+    n_items: int | None = None,
 ) -> McNemarPairs:
     """McNemar's test and Tango's interval of many comparisons b - a of the same items.
 
@@ -285,6 +286,9 @@ def mcnemar_pairs(
     margin : float, optional
         A margin in ``(0, 1)``: adds Tango's one-sided tests at ``-margin`` and ``margin``
         (``p_above``, ``p_below``).
+    n_items : int, optional
+        With ``x`` None: the number of items whose ``products`` are given (the test needs
+        nothing else of them without ``cluster``).
 
     Returns
     -------
@@ -304,8 +308,13 @@ def mcnemar_pairs(
     confidence_level = checks.probability(confidence_level, "confidence_level")
     if margin is not None and not 0.0 < margin < 1.0:
         raise ValueError(f"`margin` must be in (0, 1); got {margin!r}.")
-    x = np.asarray(x) if checked else binary_matrix(x)
-    n = int(x.shape[0])
+    if x is None:  # the items are their products (sums of a table read in pieces)
+        if products is None or n_items is None or cluster is not None:
+            raise ValueError("without `x`, give `products` and `n_items` (and no `cluster`)")
+        n = int(n_items)
+    else:
+        x = np.asarray(x) if checked else binary_matrix(x)
+        n = int(x.shape[0])
     pairs = np.asarray(pairs, dtype=np.intp).reshape(-1, 2)
     if n == 0 or n >= _EXACT:
         raise ValueError(f"`x` must hold at least one item and fewer than 2**53; got {n}.")

@@ -45,7 +45,7 @@ import numpy as np
 from .draws.poisson import THRESHOLDS, call_key
 from .parallel import default_workers, run_in_parts, scratch_array
 
-__all__ = ["PoissonTallies", "poisson_means"]
+__all__ = ["PoissonTallies", "compensated_sums", "merge_compensated", "poisson_means"]
 
 
 @dataclass(eq=False)
@@ -131,19 +131,38 @@ class PoissonTallies:
         """The tallies of the rows of both (disjoint batches of the same stream)."""
         if other.key != self.key or other.by_system.shape != self.by_system.shape:
             raise ValueError("only tallies of the same stream and shape can be merged")
-        (s1, e1, w1), (s2, e2, w2) = self.by_system, other.by_system
-        total, error = _two_sum(s1, s2)
-        merged = np.stack([total, e1 + e2 + error, w1 + w2])
-        total, error = _two_sum(self.totals[0], other.totals[0])
-        totals = np.stack([total, self.totals[1] + other.totals[1] + error])
+        sums = merge_compensated(self.by_system[:2], other.by_system[:2])
+        merged = np.concatenate([sums, (self.by_system[2] + other.by_system[2])[None]])
+        totals = merge_compensated(self.totals, other.totals)
         return PoissonTallies(self.key, merged, totals, self.counts + other.counts)
 
 
-def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Knuth's two-sum: ``(s, e)`` with ``s = fl(a + b)`` and ``s + e == a + b`` exactly."""
-    s = a + b
-    back = s - a
-    return s, (a - (s - back)) + (b - back)
+def compensated_sums(codes, values, size: int) -> np.ndarray:
+    """The compensated sums ``(2, size)`` of ``values`` by ``codes`` (in ``[0, size)``), in
+    row order: each code's running sum and the sum of its rounding errors (Neumaier), to be
+    merged with :func:`merge_compensated` and read as their sum.
+
+    Examples
+    --------
+    >>> s = compensated_sums(np.array([0, 0, 0]), np.array([1e16, 1.0, -1e16]), 1)
+    >>> float(s.sum(axis=0)[0])
+    1.0
+    """
+    from .kernels.poisson import add_totals
+
+    out = np.zeros((2, size))
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    add_totals(codes, np.ascontiguousarray(values, dtype=np.float64), out[0], out[1])
+    return out
+
+
+def merge_compensated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two compensated sums ``(2, ...)`` (running sums, their errors) of disjoint rows, added:
+    the running sums by Knuth's two-sum, whose own rounding error joins the errors."""
+    total = a[0] + b[0]
+    back = total - a[0]
+    error = (a[0] - (total - back)) + (b[0] - back)
+    return np.stack([total, a[1] + b[1] + error])
 
 
 def _positive(value, name: str) -> int:

@@ -31,7 +31,7 @@ from .arrays import design_from_array
 from .datasets import design_from_dataset, score_variables
 from .frames import design_from_frame
 from .labels import canonical_ranks
-from .paired import DroppedDataWarning, check_design
+from .paired import DroppedDataWarning, check_design, check_summed, dropped_message
 from .two_sample import (
     check_two_sample,
     two_sample_from_arrays,
@@ -45,10 +45,12 @@ __all__ = [
     "TwoSampleDesign",
     "canonical_ranks",
     "check_design",
+    "check_summed",
     "check_two_sample",
     "design_from_array",
     "design_from_dataset",
     "design_from_frame",
+    "dropped_message",
     "score_variables",
     "two_sample_from_arrays",
     "two_sample_from_dataset",

@@ -130,13 +130,16 @@ def _dropped(complete: np.ndarray, group_code: np.ndarray, n_groups: int, groupe
     announced with a :class:`DroppedDataWarning`."""
     dropped = np.bincount(group_code[~complete], minlength=n_groups).astype(np.int64)
     if dropped.any():
-        where = " across groups" if grouped else ""
-        warn(
-            f"missing='complete' dropped {int(dropped.sum())} of {len(complete)} item(s)"
-            f"{where} that lacked a score for some system.",
-            DroppedDataWarning,
-        )
+        warn(dropped_message(int(dropped.sum()), len(complete), grouped), DroppedDataWarning)
     return dropped
+
+
+def dropped_message(dropped: int, items: int, grouped: bool) -> str:
+    """The text of the :class:`DroppedDataWarning` of ``missing="complete"``: ``dropped``
+    of ``items`` items (of every group, when ``grouped``)."""
+    where = " across groups" if grouped else ""
+    return (f"missing='complete' dropped {dropped} of {items} item(s){where} that lacked a "
+            "score for some system.")  # fmt: skip
 
 
 def _codes(values, order):
@@ -239,6 +242,18 @@ def check_design(
                 "their variance. Build the design without `replicate`."
             )
         _check_replicates(design, rows)
+    return design
+
+
+def check_summed(design):
+    """The rules of :func:`check_design` that a design reduced to sums (the streaming
+    road's :class:`~pairedstats.core.summed.SummedDesign`) can be held to: at least 2
+    systems, at least 2 items per group."""
+    if design.n_systems < 2:
+        raise ValueError(
+            f"`design`: a comparison needs at least 2 systems; got {design.n_systems}."
+        )
+    _check_items_per_group(design.n_items(), design.group_names, design.group_keys, "design")
     return design
 
 

@@ -199,6 +199,13 @@ def item_keys(labels) -> np.ndarray:
     if kind in "US":
         uniq, inverse = np.unique(labels, return_inverse=True)
         return _object_keys(uniq.astype(object))[inverse.reshape(-1)]
+    if kind == "O":  # Python ints (a design's item labels) keyed at numpy speed
+        values = labels.tolist()
+        if all(type(v) is int for v in values):
+            try:
+                return _integer_keys(np.array(values, dtype=np.int64))
+            except OverflowError:  # some beyond int64: one at a time
+                pass
     return _object_keys(labels.astype(object))
 
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from ... import _validation
 from ...core.design import PairedDesign, comparison_pairs
-from ...inputs import check_design
+from ...core.summed import SummedDesign
+from ...inputs import check_design, check_summed
 from .options import Checked
 
 __all__ = ["Compared", "compared"]
@@ -21,14 +22,14 @@ class Compared(Checked):
 
     Attributes
     ----------
-    design : PairedDesign
-        The scores (one score column), checked.
+    design : PairedDesign or SummedDesign
+        The scores (one score column), checked; or their sums (the streaming road).
     pairs : tuple of (int, int)
         The comparisons ``(a, b)``, system indices, b - a
         (:func:`pairedstats.core.design.comparison_pairs`).
     """
 
-    design: PairedDesign
+    design: PairedDesign | SummedDesign
     pairs: tuple[tuple[int, int], ...]
 
 
@@ -36,8 +37,9 @@ def compared(design, baseline, method: str, **check) -> dict:
     """The fields of :class:`Compared` and the checked ``baseline``: ``design`` checked
     (:func:`pairedstats.inputs.check_design` with ``check``) to hold one score column, and
     the comparisons of ``baseline`` (one of its systems) or of all pairs."""
-    design = check_design(design, **check)
-    if design.scores.shape[2] != 1:
+    if isinstance(design, SummedDesign):  # the streaming road's sums: of one column
+        design = check_summed(design)
+    elif check_design(design, **check).scores.shape[2] != 1:
         raise ValueError(
             f"`score` must name one score column for {method}; got "
             f"{design.scores.shape[2]} columns {tuple(design.columns)!r}."

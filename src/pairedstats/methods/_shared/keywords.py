@@ -455,6 +455,23 @@ Workers = Annotated[
         recorded=False,
     ),
 ]
+Stream = Annotated[
+    bool | None,
+    About(
+        "The road of a dask DataFrame (:doc:`/dask`): ``True`` reduces the table to sums "
+        "partition by partition (the streaming road: memory of the order of resamples x "
+        "systems whatever the number of items), ``False`` gathers each ``by=`` group's rows "
+        "into one task (the in-memory road). Default: chosen by the workers' memory.",
+        role="stream",
+        type="bool or None",
+        option=dict(
+            flags=("--stream",),
+            action="store_const",
+            const=True,
+            help="the streaming road (sums partition by partition)",
+        ),
+    ),
+]
 Correction = Annotated[
     bool,
     About(

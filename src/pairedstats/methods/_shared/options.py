@@ -34,7 +34,7 @@ from ... import _validation
 __all__ = ["About", "Checked", "OptionsRecord", "keywords_of", "plain_type", "type_text"]
 
 #: What a keyword ``role`` tells the generic accessors (:class:`About`).
-ROLES = ("seed", "threads", "columns")
+ROLES = ("seed", "threads", "columns", "stream")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,8 @@ class About:
     role : str or None
         What the generic accessors do with it: ``"seed"`` (one root entropy for every chunk
         of a lazy sweep), ``"threads"`` (one thread per dask task), ``"columns"`` (given,
-        the score variables are the columns of one design, not a sweep).
+        the score variables are the columns of one design, not a sweep), ``"stream"``
+        (chooses the streaming road of a dask DataFrame: :mod:`pairedstats.dask_frames`).
     recorded : bool
         Whether the results' metadata records it (False for what does not change the
         numbers: a progress bar, threads, a monitor).

@@ -104,6 +104,12 @@ class MethodSpec:
     report_test : str or None
         The method can be the report's ``test`` (``report(test=name)``): the name the
         report prints for it (``"paired bootstrap"``); None: it cannot.
+    summed : callable or None
+        ``summed(design, settings) -> SummedDesign``: a slice of the items, reduced to the
+        sums the method reads on its streaming road
+        (:class:`~pairedstats.core.summed.SummedDesign`; ``settings`` checked on the
+        table's labels); ``check`` and ``run`` then take the slices' sums merged. None: the
+        method has no streaming road (:mod:`pairedstats.dask_frames`).
     """
 
     name: str
@@ -129,6 +135,7 @@ class MethodSpec:
     keywords: tuple = field(init=False, repr=False)
     example_keywords: dict = field(default_factory=dict)
     report_test: str | None = None
+    summed: Callable | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "keywords", keywords_of(self.options))

@@ -108,6 +108,14 @@ class Findings(_Findings):
             "`statistic` defined on every resample (e.g. an AUC needs both classes: "
             "stratify on the class with `strata` so that every resample has both).",
         ),
+        "empty": (
+            NaNReplicatesWarning,
+            "Poisson resamples in which every item drew weight 0",
+            "A system's mean is undefined in such a resample (the chance is exp(-n) per "
+            "resample for n items), so the interval and the standard error of those "
+            "comparisons are NaN: the Poisson bootstrap of `stream=True` is for many items; "
+            "use stream=False.",
+        ),
         "resolution": (
             ResolutionWarning,
             "Too few resamples for the adjustment",

@@ -17,10 +17,12 @@ from ...core.bootstrap import Replicates
 from ...core.bootstrap_design import design_replicates
 from ...core.derived import DerivedReplicates
 from ...core.design import comparison_pairs
-from ...core.effects import paired_effects
+from ...core.draws.poisson import POISSON_STREAM_VERSION
+from ...core.effects import PairedEffects, paired_effects
 from ...core.margins import margin_names
 from ...core.parallel import run_in_parts
 from ...core.summary import Rule, Summary, margin_tests, summarize
+from ...core.summed import SummedDesign, summed_design, summed_effects, summed_replicates
 from .._shared.findings import binary_comparisons
 from .._shared.margins import MARGIN_COLUMNS
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
@@ -28,7 +30,7 @@ from .findings import Findings, design_findings, pass_fail, resolution
 from .result import BootstrapResult
 from .settings import Settings
 
-__all__ = ["run"]
+__all__ = ["run", "summed"]
 
 
 def run(s: Settings) -> BootstrapResult:
@@ -40,6 +42,8 @@ def run(s: Settings) -> BootstrapResult:
     """
     design = s.design
     pairs = comparison_pairs(design.systems, s.baseline)
+    if s.stream:
+        return _summed(s, pairs)
     intervals, findings = _Intervals(s, pairs), Findings(design, pairs)
     groups = design_replicates(
         design, pairs, root=s.rng, n_resamples=s.n_resamples, weights=s.stratum_weights,
@@ -55,6 +59,34 @@ def run(s: Settings) -> BootstrapResult:
             intervals.collect(g, replicates, pairs)
             bar.update(np.size(g))
     _report(s, intervals.out, findings, binary_comparisons(design, pairs, s.statistic))
+    return _result(s, pairs, intervals)
+
+
+def summed(design, s: Settings) -> SummedDesign:
+    """The sums of the streaming road (the spec's ``summed``): the Poisson bootstrap's
+    tallies of each group of ``design``, a slice of the table's items."""
+    pairs = comparison_pairs(design.systems, s.baseline)
+    return summed_design(design, pairs, root=s.rng, n_resamples=s.n_resamples, workers=1)
+
+
+def _summed(s: Settings, pairs) -> BootstrapResult:
+    """The Poisson bootstrap of sums (``stream=True``): each group's replicates and effect
+    sizes from its :class:`~pairedstats.core.summed.GroupSums` (those of the dask road, or
+    made here from the design in memory)."""
+    summed = s.design
+    if not isinstance(summed, SummedDesign):
+        summed = summed_design(summed, pairs, root=s.rng, n_resamples=s.n_resamples,
+                               workers=s.workers)  # fmt: skip
+    intervals, findings = _Intervals(s, pairs), Findings(summed, pairs)
+    binary = np.zeros((summed.n_groups, len(pairs)), dtype=bool)
+    with ProgressBar(s.progress, total=summed.n_groups, unit="group") as bar:
+        for g, sums in enumerate(summed.groups):
+            replicates = summed_replicates(sums, pairs, summed.precision)
+            effects = summed_effects(sums, pairs, summed.precision, stored=summed.pairs)
+            intervals.collect(g, replicates, pairs, effects)
+            binary[g] = [sums.binary[a] & sums.binary[b] for a, b in pairs]
+            bar.update(1)
+    _report(s, intervals.out, findings, binary)
     return _result(s, pairs, intervals)
 
 
@@ -99,21 +131,24 @@ class _Intervals:
         shape = (design.n_groups, k, s.n_resamples)
         self.replicates = np.empty(shape) if s.keep and joint else None
 
-    def collect(self, g, reps: Replicates, pairs) -> None:
+    def collect(self, g, reps: Replicates, pairs, effects: PairedEffects | None = None) -> None:
         """Group ``g``'s (or the batch of groups ``g``'s) estimates, effect sizes and
-        intervals from their replicates."""
+        intervals from their replicates; ``effects``: one group's, when they are not read
+        from the design's scores."""
         self.out.set(g, mean_a=reps.stat_a, mean_b=reps.stat_b, difference=reps.estimate,
                      counts_path=reps.counts_path)  # fmt: skip
         for group in np.atleast_1d(g):
-            self._effects(group, pairs)
+            self._effects(group, pairs, effects)
         self._intervals(g, reps)
 
-    def _effects(self, g: int, pairs) -> None:
+    def _effects(self, g: int, pairs, effects: PairedEffects | None) -> None:
         """Group ``g``'s effect sizes and win/tie/loss counts (the default mean only)."""
         if self.s.statistic is not None:
             return
         design = self.s.design
-        effects = paired_effects(design.scores[design.group(g), :, 0], pairs, design.precision)
+        if effects is None:
+            rows = design.scores[design.group(g), :, 0]
+            effects = paired_effects(rows, pairs, design.precision)
         if self.s.weights is None:  # with weights the estimate is not the item mean
             self.out.set(g, effect_size=effects.effect_size)
         self.out.set(g, wins=effects.wins, ties=effects.ties, losses=effects.losses)
@@ -172,8 +207,9 @@ def _report(s: Settings, out: Outputs, findings: Findings, binary: np.ndarray) -
     findings.comparisons("point", point)
     pass_fail(findings, point & binary, "point")
     findings.comparisons(
-        "nan", n_nan > 0, lambda g, c: f" ({n_nan[g, c]} of {s.n_resamples} resamples)"
-    )
+        "empty" if s.stream else "nan", n_nan > 0,
+        lambda g, c: f" ({n_nan[g, c]} of {s.n_resamples} resamples)",
+    )  # fmt: skip
     if s.method == "bca":
         for kind, mask in (("bca_z0", ~np.isfinite(out["bias_correction"]) & ~point),
                            ("bca_a", ~np.isfinite(out["acceleration"]) & ~point)):  # fmt: skip
@@ -200,6 +236,7 @@ def _result(s: Settings, pairs, intervals: _Intervals) -> BootstrapResult:
     meta = s.metadata(
         cluster=design.cluster is not None, strata=design.strata is not None,
         replicate=design.replicates is not None, adjusted_pvalues=_adjusted(s),
+        **({"poisson_stream_version": POISSON_STREAM_VERSION} if s.stream else {}),
     )  # fmt: skip
     return BootstrapResult(
         **comparison_labels(design, pairs), metadata=meta,

@@ -18,7 +18,8 @@ from ... import _validation
 from ...core import bootstrap as _core
 from ...core.design import PairedDesign
 from ...core.inference import ALTERNATIVES
-from ...inputs import check_design
+from ...core.summed import SummedDesign
+from ...inputs import check_design, check_summed
 from .._shared.keywords import (
     Alternative,
     Baseline,
@@ -28,6 +29,7 @@ from .._shared.keywords import (
     Progress,
     Rng,
     StratumWeights,
+    Stream,
     Workers,
 )
 from .._shared.margins import check_margin
@@ -142,6 +144,23 @@ class Options(OptionsRecord):
             "swapping a and b negates its replicates exactly."
         ),
     ] = "auto"
+    stream: Annotated[
+        Stream,
+        About(
+            "The Poisson bootstrap of sums, the streaming road of tables larger than memory "
+            "(:doc:`/dask`): ``True`` weights each item in each resample by an independent "
+            "Poisson(1) count keyed by ``rng``, the group and the item's label (Hanley and "
+            "MacGibbon 2006; Chamandy et al. 2012), and each resample's mean is the weighted "
+            "mean; the numbers then do not depend on how the rows are cut (the partitions of a "
+            "dask DataFrame, read in any order, give those of the same table in memory), and "
+            "memory is of the order of ``n_resamples`` x systems. It takes the mean of one "
+            "score column, without ``cluster``, ``strata``, ``replicate`` or ``weights``, "
+            'the ``"percentile"`` or ``"basic"`` interval and ``resampling="auto"``. '
+            "``False``: the multinomial bootstrap of ``resampling``. Default: ``False`` on "
+            "tables in memory; on a dask DataFrame, ``True`` when the largest group's rows do "
+            "not fit the workers' memory budget."
+        ),
+    ] = None
     rng: Rng = None
     progress: Progress = False
     workers: Workers = None
@@ -158,8 +177,9 @@ class Settings(Options, Checked):
 
     Attributes
     ----------
-    design : PairedDesign
-        The data (checked: one score column unless ``statistic``, clusters nested in strata).
+    design : PairedDesign or SummedDesign
+        The data (checked: one score column unless ``statistic``, clusters nested in
+        strata), or its sums (the streaming road of a dask DataFrame, ``stream`` True).
     stratum_weights : dict or None
         ``weights`` by stratum code (the core's table); None for the sample proportions.
     keep : bool
@@ -167,7 +187,7 @@ class Settings(Options, Checked):
     """
 
     method_name = "bootstrap"
-    design: PairedDesign
+    design: PairedDesign | SummedDesign
     stratum_weights: dict[int, float] | None
     keep: bool
 
@@ -180,9 +200,10 @@ def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
     replicates in the result (``bootstrap_distribution``).
     """
     o = options
-    design = check_design(design, replicates=True)
+    summed = isinstance(design, SummedDesign)
+    design = check_summed(design) if summed else check_design(design, replicates=True)
     statistic = _check_statistic(o.statistic)
-    if statistic is None and design.scores.shape[2] != 1:
+    if statistic is None and not summed and design.scores.shape[2] != 1:
         raise ValueError(
             "several score columns need `statistic` (a callable taking one array per "
             f"column); got {design.scores.shape[2]} columns {tuple(design.columns)!r}."
@@ -210,15 +231,19 @@ def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
             "`resampling='counts'` works for the mean only; with `statistic` use 'auto' or "
             "'index'."
         )
-    _check_nesting(design)
-    _check_replicates(design, statistic, method, resampling)
+    stream = summed or (o.stream is not None and _validation.check_flag(o.stream, "stream"))
+    if stream:
+        _check_stream(design, statistic, weights, method, resampling)
+    else:
+        _check_nesting(design)
+        _check_replicates(design, statistic, method, resampling)
     adjust = _check_adjust(o.adjust, design, o.baseline, resampling)
     return Settings.of(
         o, weights=weights, statistic=statistic, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, alternative=alternative,
         adjust=adjust, margin=_check_margin(o.margin, adjust), resampling=resampling,
         rng=_validation.normalise_rng(o.rng), workers=_validation.check_workers(o.workers),
-        progress=_validation.check_progress(o.progress), design=design,
+        progress=_validation.check_progress(o.progress), design=design, stream=stream,
         stratum_weights=_stratum_weights(weights, design), keep=bool(keep),
     )  # fmt: skip
 
@@ -293,6 +318,35 @@ def _check_replicates(design: PairedDesign, statistic, method: str, resampling: 
         raise ValueError(
             "`resampling='counts'` is not available with `replicate`: items and replicates "
             "are drawn as unit indices. Use resampling='auto' or 'index'."
+        )
+
+
+def _check_stream(design, statistic, weights, method: str, resampling: str) -> None:
+    """What the Poisson bootstrap of sums (``stream=True``) supports: the mean of one score
+    column, items resampled alone (:mod:`pairedstats.core.summed`), the percentile or basic
+    interval."""
+    given = [name for name, value in (("statistic", statistic), ("weights", weights),
+             ("cluster", design.cluster), ("strata", design.strata),
+             ("replicate", design.replicates), ("repeat", design.repeat))
+             if value is not None]  # fmt: skip
+    if given:
+        raise ValueError(
+            f"`stream=True` resamples items with Poisson weights for the mean of one score "
+            f"column; `{given[0]}` is not supported on that road. Use stream=False (the "
+            "in-memory bootstrap), or aggregate first."
+        )
+    if method in ("bca", "studentized"):
+        raise ValueError(
+            f"`method={method!r}` is not available with `stream=True`: "
+            + ("BCa's acceleration needs each item's jackknife influence"
+               if method == "bca" else "the bootstrap-t needs each resample's standard error")
+            + ", which sums per system do not keep; use method='percentile' or 'basic', or "
+            "stream=False."
+        )  # fmt: skip
+    if resampling != "auto":
+        raise ValueError(
+            f"`resampling={resampling!r}` does not apply with `stream=True`, which draws "
+            "Poisson weights per item; leave resampling='auto'."
         )
 
 

@@ -11,7 +11,7 @@ Paired bootstrap confidence intervals of b minus a: the keywords are the fields 
 from __future__ import annotations
 
 from .._shared.registry import MethodSpec, array_function, design_function, register
-from .run import run
+from .run import run, summed
 from .settings import Options, check
 
 __all__ = ["SPEC", "bootstrap", "bootstrap_design"]
@@ -115,6 +115,7 @@ SPEC = register(
             {'seed': 3, 'comparison': 1}""",
         },
         report_test="paired bootstrap",
+        summed=summed,
     )
 )
 bootstrap = array_function(SPEC, __name__)

@@ -7,12 +7,13 @@ import numpy as np
 
 from ...core.adjust import adjust_pvalues
 from ...core.margins import margin_columns
-from ...core.mcnemar_pairs import mcnemar_pairs
+from ...core.mcnemar_pairs import mcnemar_pairs, outcome_products
+from ...core.summed import OutcomeSums, SummedDesign
 from .._shared.runs import Outputs, comparison_labels
 from .result import McNemarResult
-from .settings import Settings
+from .settings import Settings, check_binary
 
-__all__ = ["run"]
+__all__ = ["run", "summed"]
 
 #: The columns every call fills from the core, and their dtypes.
 _COLUMNS = {
@@ -20,6 +21,18 @@ _COLUMNS = {
     "ci_low": np.float64, "ci_high": np.float64, "only_a": np.int64, "only_b": np.int64,
     "statistic": np.float64, "pvalue": np.float64,
 }  # fmt: skip
+
+
+def summed(design, s: Settings) -> SummedDesign:
+    """The sums of the streaming road (the spec's ``summed``): each group's ``X^T X`` of its
+    outcomes, after the 0/1 check of the pandas road (a slice of the table's items)."""
+    groups = []
+    for g, n in enumerate(design.n_items()):
+        products = outcome_products(design.scores[design.group(g), :, 0])
+        if products is None:
+            check_binary(design)  # raises, naming the first score that is not 0 or 1
+        groups.append(OutcomeSums(products, int(n), int(design.n_dropped()[g])))
+    return SummedDesign.like(design, groups)
 
 
 def run(s: Settings) -> McNemarResult:
@@ -35,13 +48,15 @@ def run(s: Settings) -> McNemarResult:
     for name, dtype in columns.items():
         out.add(name, dtype, 0 if dtype is np.int64 else np.nan)
     out.per_group("n_dropped", design.n_dropped(), np.int64)
+    summed = isinstance(design, SummedDesign)
     for g in range(design.n_groups):
-        rows = design.group(g)
+        rows = None if summed else design.group(g)
         cluster = None if design.cluster is None else design.cluster[rows]
         found = mcnemar_pairs(
-            design.scores[rows, :, 0], s.pairs, method=s.method, alternative=s.alternative,
-            confidence_level=s.confidence_level, cluster=cluster, checked=True,
-            products=None if s.products is None else s.products[g], margin=s.margin,
+            None if summed else design.scores[rows, :, 0], s.pairs, method=s.method,
+            alternative=s.alternative, confidence_level=s.confidence_level, cluster=cluster,
+            checked=True, products=None if s.products is None else s.products[g],
+            margin=s.margin, n_items=design.groups[g].n_items if summed else None,
         )  # fmt: skip
         out.set(g, **{name: getattr(found, name) for name in columns})
     if s.adjust is not None:

@@ -13,8 +13,16 @@ from ...core.design import PairedDesign
 from ...core.inference import ALTERNATIVES
 from ...core.mcnemar import METHODS
 from ...core.mcnemar_pairs import outcome_products
+from ...core.summed import SummedDesign
 from .._shared.compared import Compared, compared
-from .._shared.keywords import Alternative, Baseline, ConfidenceLevel, Margin, PValueAdjust
+from .._shared.keywords import (
+    Alternative,
+    Baseline,
+    ConfidenceLevel,
+    Margin,
+    PValueAdjust,
+    Stream,
+)
 from .._shared.margins import check_margin
 from .._shared.options import About, OptionsRecord
 
@@ -78,6 +86,18 @@ class Options(OptionsRecord):
             ":meth:`McNemarResult.significant` decides by ``pvalue_adjusted``; the intervals "
             "stay unadjusted.",
             option=dict(help="adjust the p-values (default: none, unadjusted)"),
+        ),
+    ] = None
+    stream: Annotated[
+        Stream,
+        About(
+            "The road of a dask DataFrame (:doc:`/dask`): ``True`` counts each partition's "
+            "outcomes (the passes of each system and of each two systems together: exact "
+            "sums) and tests the counts merged, ``False`` gathers each ``by=`` group's rows "
+            "into one task; the numbers are the same on both roads, to the bit. Without "
+            "``cluster``. Default: chosen by the workers' memory; a table in memory is "
+            "counted as it is.",
+            recorded=False,
         ),
     ] = None
 
@@ -175,8 +195,11 @@ def check(design, options: Options, *, keep: bool) -> Settings:
     the rule and the value received. With clusters the test is asymptotic
     (``method="asymptotic"``). ``keep`` is accepted as every method's check accepts it: the
     result holds nothing it would keep."""
-    products = _outcome_products(design) if options.baseline is None else None
-    binary = products is not None or _binary_scores(design)  # then finite: not read again
+    if isinstance(design, SummedDesign):  # the streaming road: counted, checked 0/1
+        products, binary = tuple(g.products for g in design.groups), True
+    else:
+        products = _outcome_products(design) if options.baseline is None else None
+        binary = products is not None or _binary_scores(design)  # finite: not read again
     found = compared(design, options.baseline, "mcnemar", checked_finite=binary)
     if not binary:
         check_binary(found["design"])
@@ -196,4 +219,6 @@ def check(design, options: Options, *, keep: bool) -> Settings:
         confidence_level=_validation.check_confidence_level(options.confidence_level),
         adjust=_validation.check_pvalue_adjust(options.adjust),
         products=products,
-    )
+        stream=None if options.stream is None else _validation.check_flag(options.stream,
+                                                                          "stream"),
+    )  # fmt: skip

@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from .._shared.keywords import NO_REPLICATE
 from .._shared.options import Keyword
 from .._shared.registry import MethodSpec, array_function, design_function, register
-from .run import run
+from .run import run, summed
 from .settings import Options, check
 
 __all__ = ["SPEC", "mcnemar", "mcnemar_design"]
@@ -130,6 +130,7 @@ SPEC = register(
             {'fold': 2, 'comparison': 2}""",
         },
         report_test="McNemar's test",
+        summed=summed,
     )
 )
 mcnemar = array_function(SPEC, __name__)

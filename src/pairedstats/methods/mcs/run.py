@@ -10,13 +10,22 @@ import numpy as np
 from ...core.design import comparison_pairs
 from ...core.groups import reference_system
 from ...core.mcs import system_confidence_set
+from ...core.summed import SummedDesign, summed_design, summed_reference, summed_tie_error
 from ...core.ties import tie_error
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
 from .result import MCSResult
 from .settings import Settings
 
-__all__ = ["losses", "run"]
+__all__ = ["losses", "run", "summed"]
+
+
+def summed(design, s: Settings) -> SummedDesign:
+    """The sums of the streaming road (the spec's ``summed``): the Poisson bootstrap's
+    tallies of all pairs (the system the others are centred on is chosen once they are
+    merged), of a slice of the items."""
+    pairs = comparison_pairs(design.systems)
+    return summed_design(design, pairs, root=s.rng, n_resamples=s.n_resamples, workers=1)
 
 
 def run(s: Settings) -> MCSResult:
@@ -28,10 +37,15 @@ def run(s: Settings) -> MCSResult:
     two systems' losses is the difference of their differences from the reference."""
     design = s.design
     systems = tuple(design.systems)
-    scores = design.scores[:, :, 0]
-    reference = systems[reference_system(comparison_pairs(systems), scores)]
-    pairs = SPECS["bootstrap"].compute(design, keep=True, resampling="index",
-                                       baseline=reference, **s.bootstrap())  # fmt: skip
+    summed = isinstance(design, SummedDesign)
+    if summed:  # the streaming road: no first item; the smallest squared mean (of group 0)
+        reference = systems[summed_reference(design.groups[0])]
+    else:
+        scores = design.scores[:, :, 0]
+        reference = systems[reference_system(comparison_pairs(systems), scores)]
+    pairs = SPECS["bootstrap"].compute(design, keep=True, baseline=reference,
+                                       resampling="auto" if s.stream else "index",
+                                       **s.bootstrap())  # fmt: skip
     _, columns = labelled_pairs(pairs)
     n_groups, p = len(pairs.group_keys), len(systems)
     mean = np.stack([side_of(pairs, columns, x) for x in systems], axis=-1)
@@ -40,9 +54,9 @@ def run(s: Settings) -> MCSResult:
     alpha = round(1.0 - s.confidence_level, 12)  # 0.1, not 0.09999999999999998
     for g in range(n_groups):
         loss, replicates = losses(pairs, g, systems, reference, s.lower_is_better)
-        found = system_confidence_set(
-            loss, replicates, s.statistic, tie_error(scores[design.group(g)], design.precision)
-        )
+        error = (summed_tie_error(design.groups[g], design.precision) if summed
+                 else tie_error(scores[design.group(g)], design.precision))  # fmt: skip
+        found = system_confidence_set(loss, replicates, s.statistic, error)
         pvalue[g] = found.pvalue
         out = found.pvalue < alpha
         eliminated[g, out] = found.step[out]

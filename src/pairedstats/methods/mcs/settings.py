@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 from ... import _validation
 from ...core.design import PairedDesign
 from ...core.mcs import STATISTICS
-from .._shared.keywords import ConfidenceLevel, NResamples, Progress, Rng, Workers
+from ...core.summed import SummedDesign
+from .._shared.keywords import ConfidenceLevel, NResamples, Progress, Rng, Stream, Workers
 from .._shared.options import About, Checked, OptionsRecord
 
 __all__ = ["MAX_BYTES", "Options", "Settings", "check"]
@@ -55,6 +56,16 @@ class Options(OptionsRecord):
             option=dict(action="store_true", help="the lowest mean is best"),
         ),
     ] = False
+    stream: Annotated[
+        Stream,
+        About(
+            "The bootstrap's streaming road (:doc:`/dask`; the bootstrap's ``stream``): "
+            "``True`` reads the set from the Poisson bootstrap of sums, whose numbers do not "
+            "depend on how the rows are cut (a dask DataFrame read partition by partition, or "
+            "a table in memory). Default: ``False`` on tables in memory; on a dask DataFrame, "
+            "chosen by the workers' memory."
+        ),
+    ] = None
     progress: Progress = False
     workers: Workers = None
 
@@ -68,21 +79,22 @@ class Settings(Options, Checked):
 
     Attributes
     ----------
-    design : PairedDesign
-        The data (one score column).
+    design : PairedDesign or SummedDesign
+        The data (one score column), or its sums (the streaming road).
     """
 
     method_name = "mcs"
-    design: PairedDesign
+    design: PairedDesign | SummedDesign
 
     def bootstrap(self) -> dict:
         """The keywords of the bootstrap whose replicates the set reads (``n_resamples``,
-        ``rng``, ``progress``, ``workers``), which the bootstrap checks again when it runs."""
-        names = ("n_resamples", "rng", "progress", "workers")
+        ``stream``, ``rng``, ``progress``, ``workers``), which the bootstrap checks again when
+        it runs."""
+        names = ("n_resamples", "stream", "rng", "progress", "workers")
         return {name: getattr(self, name) for name in names}
 
 
-def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
+def check(design: PairedDesign | SummedDesign, options: Options, *, keep: bool) -> Settings:
     """The set's keywords checked; ``lower_is_better`` may name the score column, as the
     report's metrics. ``keep`` is not used: the result keeps the bootstrap it came from,
     with its replicates."""
@@ -102,6 +114,7 @@ def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
             o.n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES),
         rng=_validation.normalise_rng(o.rng), workers=_validation.check_workers(o.workers),
         progress=_validation.check_progress(o.progress), design=design,
+        stream=True if isinstance(design, SummedDesign) else o.stream,
     )  # fmt: skip
 
 

@@ -29,7 +29,7 @@ fields of :class:`~pairedstats.methods.mcs.settings.Options`.
 from __future__ import annotations
 
 from .._shared.registry import MethodSpec, register
-from .run import run
+from .run import run, summed
 from .settings import Options, check
 
 __all__ = ["SPEC"]
@@ -94,5 +94,6 @@ elimination. The replicates are the bootstrap's of all pairs, so ``cluster``, ``
         examples=EXAMPLES,
         lazy=False,
         formats=("text", "csv", "json"),
+        summed=summed,
     )
 )

@@ -6,13 +6,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.intervals import comparison_tie_errors
+from ...core.design import comparison_pairs
+from ...core.intervals import comparison_tie_errors, magnitude_tie_errors
+from ...core.summed import SummedDesign, summed_design
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
 from .result import RankResult
 from .settings import Settings
 
-__all__ = ["ranks", "run"]
+__all__ = ["ranks", "run", "summed"]
+
+
+def summed(design, s: Settings) -> SummedDesign:
+    """The sums of the streaming road (the spec's ``summed``): the Poisson bootstrap's
+    tallies of all pairs, which every bootstrap of the ranking reads (a slice of the items)."""
+    pairs = comparison_pairs(design.systems)
+    return summed_design(design, pairs, root=s.rng, n_resamples=s.n_resamples, workers=1)
 
 
 def run(s: Settings) -> RankResult:
@@ -91,10 +100,14 @@ def _differences(pairs, columns: dict, systems, design) -> tuple[np.ndarray, np.
     k = np.array([position[b] for _, b in columns], dtype=np.intp)
     c = np.fromiter(columns.values(), dtype=np.intp, count=len(columns))
     scored = [(column[a], column[b]) for a, b in columns]
-    errors = np.stack([
-        comparison_tie_errors(design.scores[design.group(g), :, 0], scored, design.precision)
-        for g in range(difference.shape[0])
-    ])  # fmt: skip
+    if isinstance(design, SummedDesign):  # each system's magnitudes, summed
+        errors = np.stack([magnitude_tie_errors(s.largest, s.whole, scored, design.precision)
+                           for s in design.groups])  # fmt: skip
+    else:
+        errors = np.stack([
+            comparison_tie_errors(design.scores[design.group(g), :, 0], scored, design.precision)
+            for g in range(difference.shape[0])
+        ])  # fmt: skip
     p = len(systems)
     d = np.zeros((difference.shape[0], p, p))
     tie = np.zeros_like(d)

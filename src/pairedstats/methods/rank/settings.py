@@ -8,12 +8,14 @@ from typing import Annotated
 
 from ... import _validation
 from ...core.design import PairedDesign
+from ...core.summed import SummedDesign
 from .._shared.keywords import (
     ConfidenceLevel,
     NResamples,
     Progress,
     Rng,
     StratumWeights,
+    Stream,
     Workers,
 )
 from .._shared.options import About, Checked, OptionsRecord
@@ -57,6 +59,16 @@ class Options(OptionsRecord):
         StratumWeights,
         About("``{stratum label: population weight}`` with ``strata``: as the bootstrap's."),
     ] = None
+    stream: Annotated[
+        Stream,
+        About(
+            "The bootstrap's streaming road (:doc:`/dask`; the bootstrap's ``stream``): "
+            "``True`` ranks from the Poisson bootstrap of sums, whose numbers do not depend on "
+            "how the rows are cut (a dask DataFrame read partition by partition, or a table "
+            "in memory), without ``weights``. Default: ``False`` on tables in memory; on a "
+            "dask DataFrame, chosen by the workers' memory."
+        ),
+    ] = None
     rng: Rng = None
     progress: Progress = False
     workers: Workers = None
@@ -69,27 +81,30 @@ class Settings(Options, Checked):
 
     Attributes
     ----------
-    design : PairedDesign
-        The data (one score column).
+    design : PairedDesign or SummedDesign
+        The data (one score column), or its sums (the streaming road).
     """
 
     method_name = "rank"
-    design: PairedDesign
+    design: PairedDesign | SummedDesign
 
     def bootstrap(self) -> dict:
         """The keywords of the bootstrap of all pairs the sets come from (``n_resamples``,
-        ``confidence_level``, ``weights``, ``rng``, ``progress``, ``workers``), which the
+        ``confidence_level``, ``weights``, ``stream``, ``rng``, ``progress``, ``workers``),
+        which the
         bootstrap checks again when it runs."""
-        names = ("n_resamples", "confidence_level", "weights", "rng", "progress", "workers")
+        names = ("n_resamples", "confidence_level", "weights", "stream", "rng", "progress",
+                 "workers")  # fmt: skip
         return {name: getattr(self, name) for name in names}
 
 
-def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
+def check(design: PairedDesign | SummedDesign, options: Options, *, keep: bool) -> Settings:
     """The ranking's keywords checked; ``lower_is_better`` may name the score column, as the
     report's metrics. ``keep`` is not used: the ranking keeps its bootstrap results, without
     their replicates."""
     o = options
     lower = _validation.check_lower_is_better(o.lower_is_better, list(design.columns))
+    summed = isinstance(design, SummedDesign)  # the streaming road's sums
     return Settings.of(
         o, lower_is_better=bool(lower),
         simultaneous=_validation.check_flag(o.simultaneous, "simultaneous"),
@@ -97,6 +112,7 @@ def check(design: PairedDesign, options: Options, *, keep: bool) -> Settings:
             o.n_resamples, maximum=_validation.MAX_BOOTSTRAP_RESAMPLES),
         confidence_level=_validation.check_confidence_level(o.confidence_level),
         weights=_validation.check_weights(o.weights, design),
+        stream=True if summed else o.stream,
         rng=_validation.normalise_rng(o.rng), workers=_validation.check_workers(o.workers),
         progress=_validation.check_progress(o.progress), design=design,
     )  # fmt: skip

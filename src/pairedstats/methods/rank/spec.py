@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .._shared.keywords import NO_REPLICATE
 from .._shared.registry import MethodSpec, register
-from .run import run
+from .run import run, summed
 from .settings import Options, check
 
 __all__ = ["SPEC"]
@@ -100,5 +100,6 @@ holds rank 1. See the rankings guide.""",
         refuses=REFUSES,
         lazy=False,
         formats=("text", "csv", "json"),
+        summed=summed,
     )
 )
