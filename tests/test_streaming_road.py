@@ -189,6 +189,7 @@ def test_merge_refuses_other_comparisons():
 
 # ------------------------------------------------------------------ on dask DataFrames
 distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 dask_frames = pytest.importorskip("pairedstats.dask_frames")
 
@@ -232,23 +233,32 @@ def test_dask_stream_as_result(client):
     np.testing.assert_array_equal(got.bootstrap_distribution, expected.bootstrap_distribution)
 
 
-def test_budget_chooses_the_road(client, monkeypatch):
-    frame = _table(n_items=20)
+def test_budget_chooses_the_road(client):
+    frame = _table(n_items=20)  # two groups of 60 rows
     ddf = dd.from_pandas(frame, npartitions=3)
     memory = frame.paired.bootstrap(**KW, by="g")
     stream = frame.paired.bootstrap(**KW, by="g", stream=True)
     limit = min(w["memory_limit"] for w in client.scheduler_info()["workers"].values())
     assert dask_frames.worker_memory() == limit
+    assert dask_frames.largest_group(ddf, ["g"]) == 60
+    assert dask_frames.largest_group(ddf, []) == 120
+    assert dask_frames.memory_share() == dask_frames.MEMORY_SHARE
     pd.testing.assert_frame_equal(ddf.paired.bootstrap(**KW, by="g"), memory, check_exact=True)
-    # the largest group, 60 rows, over the budget: the streaming road
-    monkeypatch.setattr(dask_frames, "MEMORY_PER_ROW", dask_frames.MEMORY_SHARE * limit / 59)
-    assert not dask_frames.fits_in_memory(ddf, ["g"])
-    got = ddf.paired.bootstrap(**KW, by="g", as_result=True)
-    assert got.metadata["stream"] is True
-    pd.testing.assert_frame_equal(got.to_dataframe(), stream, check_exact=True)
-    # asked for: the in-memory road whatever the budget
-    pd.testing.assert_frame_equal(ddf.paired.bootstrap(**KW, by="g", stream=False), memory,
-                                  check_exact=True)  # fmt: skip
+    # a budget of 59 rows: the streaming road, unless the call asks for the in-memory one
+    share = 59 * dask_frames.MEMORY_PER_ROW / limit
+    with dask.config.set({"pairedstats.memory-share": share}):
+        got = ddf.paired.bootstrap(**KW, by="g", as_result=True)
+        assert got.metadata["stream"] is True
+        pd.testing.assert_frame_equal(got.to_dataframe(), stream, check_exact=True)
+        kept = ddf.paired.bootstrap(**KW, by="g", stream=False)
+        pd.testing.assert_frame_equal(kept, memory, check_exact=True)
+        # a method without a streaming road refuses the group rather than load it
+        with pytest.raises(MemoryError, match="needs every item of a group at once"):
+            ddf.paired.signrank(item="item", system="system", score="score", by="g")
+    with dask.config.set({"pairedstats.memory-share": 61 * dask_frames.MEMORY_PER_ROW / limit}):
+        ddf.paired.signrank(item="item", system="system", score="score", by="g")
+    with pytest.raises(TypeError, match="signrank does not take `stream`: it has no stream"):
+        ddf.paired.signrank(item="item", system="system", score="score", stream=True)
 
 
 def test_dask_stream_errors(client):
@@ -327,3 +337,86 @@ def test_mcnemar_stream_refusals(client):
     with pytest.raises(ValueError, match="`cluster` is not supported"):
         clustered.paired.mcnemar(item="item", system="system", score="score", cluster="topic",
                                  method="asymptotic", stream=True)  # fmt: skip
+
+
+# ------------------------------------------------------------------ the ranking and the best set
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [("rank", {}), ("rank", {"simultaneous": False}), ("mcs", {}),
+     ("mcs", {"statistic": "range", "lower_is_better": True})],
+)  # fmt: skip
+def test_rank_and_mcs_streamed(client, name, extra):
+    rows = _table(n_items=40).sample(frac=1, random_state=4)
+    ddf = dd.from_pandas(rows, npartitions=4, sort=False)
+    expected = getattr(rows.paired, name)(**KW, by="g", stream=True, **extra)
+    got = getattr(ddf.paired, name)(**KW, by="g", stream=True, **extra)
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    res = getattr(rows.paired, name)(**KW, by="g", stream=True, as_result=True, **extra)
+    assert all(c.metadata["stream"] is True for c in res.comparisons)
+
+
+def test_mcs_stream_equals_first_principles():
+    """The best set's p-values from the Poisson replicates of the numpy weights, centred on
+    the system of smallest squared mean, through the set's core."""
+    from pairedstats.core.mcs import system_confidence_set
+    from pairedstats.core.ties import tie_error
+
+    frame = _table(n_items=50, groups=["u"])
+    got = frame.paired.mcs(**KW, stream=True)
+    wide = frame.pivot(index="item", columns="system", values="score")[SYSTEMS]
+    x = wide.to_numpy()
+    key = call_key(root_entropy(KW["rng"]), [STREAM, ()])
+    w = weights(item_keys(wide.index.to_numpy()), key, KW["n_resamples"]).astype(float)
+    means = (w.T @ x) / w.sum(axis=0)[:, None]
+    point = x.mean(axis=0)
+    ref = int(np.argmin(point**2))
+    loss = -(point - point[ref])
+    replicates = -(means - means[:, [ref]]).T
+    found = system_confidence_set(loss, replicates, "max", tie_error(x))
+    np.testing.assert_allclose(got["mcs_pvalue"], found.pvalue, rtol=0, atol=1e-12)
+    assert got["system"].tolist() == SYSTEMS
+
+
+# ------------------------------------------------------------------ the report
+def _two_metrics(n_items=30) -> pd.DataFrame:
+    frame = _table(n_items=n_items)
+    return frame.assign(passed=(frame["score"] > 0.2).astype(float))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [dict(baseline="alpha"), dict(baseline="alpha", ranks=True, mcs=True),
+     dict(baseline="alpha", margin=0.5, margin_test="noninferiority"), dict()],
+)  # fmt: skip
+def test_report_streamed(client, extra):
+    """The report's marks, letters, rank sets and best sets on the streaming road: those of
+    the table in memory with ``stream=True``, bit for bit; each metric's test is the
+    bootstrap's streaming road."""
+    rows = _two_metrics().sample(frac=1, random_state=5)
+    kw = dict(item="item", system="system", score=["score", "passed"], by="g",
+              n_resamples=999, rng=3, **extra)  # fmt: skip
+    expected = rows.paired.report(**kw, stream=True)
+    got = dd.from_pandas(rows, npartitions=3, sort=False).paired.report(**kw, stream=True)
+    pd.testing.assert_frame_equal(got.to_frame(), expected.to_frame(), check_exact=True)
+    assert str(got) == str(expected)
+    assert "stream=True" in str(got).splitlines()[1]
+    if "baseline" not in extra:
+        return
+    for metric, result in got.results.items():  # each metric's test alone
+        alone = rows.paired.bootstrap(item="item", system="system", score=metric, by="g",
+                                      n_resamples=999, rng=3, stream=True, baseline="alpha",
+                                      adjust="holm")  # fmt: skip
+        pd.testing.assert_frame_equal(result.to_dataframe()[alone.columns], alone)
+
+
+def test_report_mcnemar_streamed(client):
+    rows = _two_metrics().sample(frac=1, random_state=6)
+    kw = dict(item="item", system="system", score="passed", by="g", test="mcnemar",
+              baseline="mid")  # fmt: skip
+    expected = rows.paired.report(**kw)
+    got = dd.from_pandas(rows, npartitions=3, sort=False).paired.report(**kw, stream=True)
+    pd.testing.assert_frame_equal(got.to_frame(), expected.to_frame(), check_exact=True)
+    with pytest.raises(ValueError, match="McNemar's test the streaming road sums pass/fail"):
+        rows.paired.report(**kw, stream=True, ranks=True)
+    with pytest.raises(ValueError, match="'tukey_hsd' has no streaming road"):
+        rows.paired.report(**{**kw, "test": "tukey_hsd", "score": "score"}, stream=True)

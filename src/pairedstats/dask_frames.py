@@ -51,9 +51,10 @@ __all__ = [
     "ROADS",
     "STREAM_ROWS",
     "PairedDaskDataFrameAccessor",
-    "fits_in_memory",
     "in_memory",
     "install",
+    "largest_group",
+    "memory_share",
     "register",
     "road",
     "streamed",
@@ -195,23 +196,38 @@ def road(spec: registry.MethodSpec, frame, given: dict, keywords: dict) -> str:
 
     ``"stream"`` (:func:`streamed`) when the method has a streaming road (a keyword of role
     ``"stream"``) and the call asks for it (``stream=True``), or leaves it to the budget
-    (``stream=None``) and the largest group's rows do not fit it (:func:`fits_in_memory`);
-    ``"memory"`` (:func:`in_memory`) otherwise: each group's items x systems matrix is built
-    in one task. A streaming road chosen by the budget sets the call's keyword to True.
+    (``stream=None``) and the largest group (:func:`largest_group`), at
+    :data:`MEMORY_PER_ROW` bytes a row, does not fit :func:`memory_share` of a worker's
+    memory (:func:`worker_memory`); ``"memory"`` (:func:`in_memory`) otherwise: each group's
+    items x systems matrix is built in one task. A streaming road chosen by the budget sets
+    the call's keyword to True; a method without one refuses a group over the budget (a
+    MemoryError that says what to do) rather than load it.
     """
     name = spec.role("stream")
-    if name is None:
+    if name is not None and keywords[name] is not None:
+        return "stream" if keywords[name] is True or keywords[name] is np.True_ else "memory"
+    try:
+        by = as_list(given.get("by"), "by")
+    except (TypeError, ValueError):
+        by = None
+    if by is None or not all(_is_column(frame, b) for b in by):
+        return "memory"  # whose reading says what is wrong
+    largest = largest_group(frame, by)
+    if largest * MEMORY_PER_ROW <= memory_share() * worker_memory():
         return "memory"
-    if keywords[name] is None:
-        try:
-            by = as_list(given.get("by"), "by")
-        except (TypeError, ValueError):
-            by = None
-        if by is None or not all(_is_column(frame, b) for b in by):
-            return "memory"  # whose reading says what is wrong
-        if not fits_in_memory(frame, by):
-            keywords[name] = True
-    return "stream" if keywords[name] is True or keywords[name] is np.True_ else "memory"
+    if name is None:
+        raise MemoryError(
+            f"{spec.name} needs every item of a group at once (ranks, permutations, exact "
+            f"tails or draws over the whole group), and the largest group, {largest:,} rows "
+            f"(about {largest * MEMORY_PER_ROW / 2**20:,.0f} MiB on the in-memory road), does "
+            f"not fit {memory_share():.0%} of a worker's memory "
+            f"({worker_memory() / 2**20:,.0f} MiB). Sample the items of each group (e.g. "
+            "ddf[ddf[item].map(hash) % 10 == 0] keeps whole items, one in ten) or aggregate "
+            "per group first; or, when the workers hold more than that, raise the share: "
+            "dask.config.set({'pairedstats.memory-share': 0.9})."
+        )
+    keywords[name] = True
+    return "stream"
 
 
 #: Bytes of a worker's memory per row of a group that the in-memory road takes: the pandas
@@ -226,14 +242,19 @@ MEMORY_SHARE = 0.5
 STREAM_ROWS = 250_000
 
 
-def fits_in_memory(frame, by: list) -> bool:
-    """Whether the in-memory road's largest task (the rows of the largest ``by=`` group,
-    or of the table) takes at most :data:`MEMORY_SHARE` of a worker's memory
-    (:func:`worker_memory`), at :data:`MEMORY_PER_ROW` bytes a row. Counts the rows (one
-    pass over the ``by=`` columns, or the Parquet footers)."""
+def largest_group(frame, by: list) -> int:
+    """The rows of the largest ``by=`` group, or of the table: the in-memory road's largest
+    task (one pass over the ``by=`` columns, or the Parquet footers)."""
     rows = frame.groupby(by).size().max() if by else frame.shape[0]
-    largest = int(rows.compute())
-    return largest * MEMORY_PER_ROW <= MEMORY_SHARE * worker_memory()
+    return int(rows.compute())
+
+
+def memory_share() -> float:
+    """The share of a worker's memory the in-memory road may fill: dask's configuration
+    ``pairedstats.memory-share``, else :data:`MEMORY_SHARE`."""
+    import dask
+
+    return float(dask.config.get("pairedstats.memory-share", MEMORY_SHARE))
 
 
 def worker_memory() -> float:
@@ -319,6 +340,8 @@ def streamed(spec: registry.MethodSpec, frame, given: dict, keywords: dict, keep
                           for p in frame.to_delayed()])[0]  # fmt: skip
     keys, systems = _table_labels(found, spec.road, by, label, counted)
     probe = SummedDesign(groups=(), systems=tuple(systems), pairs=(), group_names=tuple(by))
+    if spec.metrics:  # a design per metric
+        probe = {m: probe for m in as_list(given.get("score"), "score")}
     settings = spec.check(probe, spec.options(**keywords), keep=keep)  # before the pass
     columns = list(dict.fromkeys([*by, item, system, *as_list(given.get("score"), "score")]))
     tasks = max(1, -(-sum(f["rows"] for f in found) // STREAM_ROWS))
@@ -330,12 +353,13 @@ def streamed(spec: registry.MethodSpec, frame, given: dict, keywords: dict, keep
     _, sums, found = dask.compute(parts[0])[0]
     if isinstance(sums, BaseException):
         raise sums
-    summed = merge_summed([sums], keys)
+    summed = _merge(sums, None, keys)
     _issued([w for w in found if w[1] is not DroppedDataWarning])  # one for the table:
-    dropped = int(summed.n_dropped().sum())
-    if dropped:
-        items = dropped + int(summed.n_items().sum())
-        warn(dropped_message(dropped, items, bool(by)), DroppedDataWarning)
+    for design in summed.values() if spec.metrics else (summed,):
+        dropped = int(design.n_dropped().sum())
+        if dropped:
+            items = dropped + int(design.n_items().sum())
+            warn(dropped_message(dropped, items, bool(by)), DroppedDataWarning)
     return spec.execute(summed, keep, keywords)
 
 
@@ -464,7 +488,15 @@ def _merged(first: tuple, second: tuple | None = None) -> tuple:
             return place, sums, []
     if a is None or b is None:
         return place, (b if a is None else a), found + more
-    return place, merge_summed([a, b]), found + more
+    return place, _merge(a, b), found + more
+
+
+def _merge(a, b=None, keys=None):
+    """The sums ``a`` and ``b`` merged (:func:`~pairedstats.core.summed.merge_summed`; per
+    metric for a method of several), their groups in the order of ``keys``."""
+    if isinstance(a, dict):
+        return {m: _merge(a[m], None if b is None else b[m], keys) for m in a}
+    return merge_summed([a] if b is None else [a, b], keys)
 
 
 def _found(part, by: list, label, counted: list) -> dict:

@@ -403,6 +403,14 @@ NO_REPLICATE = (
     "average the replicates first (then the items are the only random factor)."
 )
 
+#: Why a method without a streaming road refuses ``stream`` (:func:`.registry.bind`).
+NO_STREAM = (
+    "it has no streaming road: it reads every item of a group at once (ranks, permutations, "
+    "exact tails or draws over the whole group), so a dask DataFrame computes each group in "
+    "one task. For a group too large for a worker, sample its items or aggregate per group "
+    "first."
+)
+
 
 # ------------------------------------------------------------------ shared method keywords
 # Annotated aliases: a method's options record declares ``name: Alias = default``, or

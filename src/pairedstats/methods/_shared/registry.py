@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...core.design import PairedDesign, TwoSampleDesign
-from .keywords import AS_RESULT, INPUTS, POSITIONAL, ROADS
+from .keywords import AS_RESULT, INPUTS, NO_STREAM, POSITIONAL, ROADS
 from .options import Keyword, keywords_of
 
 __all__ = [
@@ -289,7 +289,8 @@ def bind(spec: MethodSpec, container: str, args: tuple, kwargs: dict) -> dict:
     """Every keyword of a call, defaults filled in; an unknown one is a TypeError naming it
     and listing the method's keywords."""
     sig = signature(spec, container)
-    refuse(spec.name, spec.refuses, kwargs)
+    streamless = {} if spec.role("stream") else {"stream": NO_STREAM}
+    refuse(spec.name, {**streamless, **spec.refuses}, kwargs)
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError as exc:

@@ -152,6 +152,7 @@ class BootstrapResult(MarginColumns, IntervalRule, ComparisonResult):
     printed_metadata: ClassVar[tuple[str, ...]] = (
         *ComparisonResult.printed_metadata[:-1],
         "margin",
+        "stream",
         "seed_entropy",
     )
 

@@ -121,7 +121,7 @@ def _title(report) -> str:
     settings = [f"test={report.test}"]
     if report.baseline is not None:
         settings.append(f"baseline={report.baseline}")
-    for name in ("adjust", "confidence_level", "n_resamples", "seed_entropy"):
+    for name in ("adjust", "confidence_level", "n_resamples", "stream", "seed_entropy"):
         value = getattr(report, name)
         if value is not None:
             settings.append(f"{name}={value}")

@@ -226,6 +226,9 @@ class Report(ReadOnlyResult):
         The root entropy of every metric's call (``rng=seed_entropy`` re-runs the report);
         None when nothing was drawn at random (McNemar's test or exact Tukey HSD p-values,
         without ``ranks`` or ``mcs``), and then not printed.
+    stream : bool or None
+        The streaming road's numbers (``stream=True``: the Poisson bootstrap of sums,
+        McNemar's counts summed), printed when given.
     ranks : dict or None
         With ``ranks=True``: metric -> its :class:`~pairedstats.RankResult`, whose
         rank sets the report shows.
@@ -247,6 +250,7 @@ class Report(ReadOnlyResult):
     digits: int = 3
     bold_best: bool = False
     seed_entropy: int | None = None
+    stream: bool | None = None
     ranks: dict | None = None
     mcs: dict | None = None
     margin: float | dict | None = None
@@ -297,7 +301,7 @@ class Report(ReadOnlyResult):
         """The settings that re-run the report (``rng=seed_entropy``)."""
         return dict(test=self.test, baseline=self.baseline, adjust=self.adjust,
                     confidence_level=self.confidence_level, n_resamples=self.n_resamples,
-                    seed_entropy=self.seed_entropy, metrics=self.metrics,
+                    seed_entropy=self.seed_entropy, stream=self.stream, metrics=self.metrics,
                     lower_is_better=self.lower_is_better, margin=self.margin,
                     margin_test=self.margin_test,
                     ranks=self.ranks is not None, mcs=self.mcs is not None)  # fmt: skip

@@ -5,17 +5,19 @@ with ``mcs=True`` one model confidence set per metric, summarised in a
 
 from __future__ import annotations
 
+from ...core.design import comparison_pairs
+from ...core.summed import summed_design
 from .._shared.registry import SPECS
 from .result import Report
 from .settings import Settings
 
-__all__ = ["run"]
+__all__ = ["run", "summed"]
 
 
 def run(s: Settings) -> Report:
     """The report of ``s``: each metric's test, then :class:`~pairedstats.Report`."""
     test = SPECS[s.test]
-    wanted = dict(baseline=s.baseline, rng=s.rng, progress=s.progress,
+    wanted = dict(baseline=s.baseline, rng=s.rng, progress=s.progress, stream=s.stream,
                   confidence_level=s.confidence_level, adjust=s.adjust)  # fmt: skip
     if s.n_resamples is not None:
         wanted["n_resamples"] = s.n_resamples
@@ -43,7 +45,22 @@ def run(s: Settings) -> Report:
         lower_is_better=s.lower_is_better, digits=s.digits, bold_best=s.bold_best,
         margin=s.margin, margin_test=s.margin_test, margin_results=margin_results,
         seed_entropy=s.rng if _drew(results, ranks, mcs) else None, ranks=ranks, mcs=mcs,
+        stream=s.stream,
     )  # fmt: skip
+
+
+def summed(designs: dict, s: Settings) -> dict:
+    """The sums of the streaming road (the spec's ``summed``), metric by metric, of a slice
+    of the items: McNemar's outcome products, or the bootstrap's tallies (of all pairs
+    with ``ranks`` or ``mcs``, else of the report's comparisons)."""
+    if s.test == "mcnemar":
+        return {m: SPECS["mcnemar"].summed(design, s) for m, design in designs.items()}
+    n = s.n_resamples or SPECS["bootstrap"].keyword("n_resamples").default
+    out = {}
+    for m, design in designs.items():
+        pairs = comparison_pairs(design.systems, None if s.ranks or s.mcs else s.baseline)
+        out[m] = summed_design(design, pairs, root=s.rng, n_resamples=n, workers=1)
+    return out
 
 
 def _margin(s: Settings, metric, own: set) -> dict:
@@ -65,7 +82,7 @@ def _per_metric(s: Settings, name: str) -> dict:
     """Metric -> the result of the table of systems ``name`` on it: its
     :class:`~pairedstats.RankResult` (``ranks=True``) or :class:`~pairedstats.MCSResult`
     (``mcs=True``), at the report's level, ``rng`` and ``n_resamples``."""
-    options = dict(rng=s.rng, confidence_level=s.confidence_level)
+    options = dict(rng=s.rng, confidence_level=s.confidence_level, stream=s.stream)
     if s.n_resamples is not None:
         options["n_resamples"] = s.n_resamples
     spec = SPECS[name]

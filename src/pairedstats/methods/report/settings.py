@@ -11,7 +11,15 @@ import numpy as np
 
 from ... import _validation
 from ...core.draws import root_entropy
-from .._shared.keywords import Baseline, ConfidenceLevel, EveryIfNoneNamed, Progress, Rng
+from ...core.summed import SummedDesign
+from .._shared.keywords import (
+    Baseline,
+    ConfidenceLevel,
+    EveryIfNoneNamed,
+    Progress,
+    Rng,
+    Stream,
+)
 from .._shared.margins import check_margin
 from .._shared.options import About, Checked, OptionsRecord
 from .._shared.registry import SPECS
@@ -102,6 +110,17 @@ class Options(OptionsRecord):
         About(
             "Resamples (bootstrap) or trials (Tukey HSD); default: the method's own (10,000).",
             option=dict(type=int, metavar="N", help="resamples (default: 10,000)"),
+        ),
+    ] = None
+    stream: Annotated[
+        Stream,
+        About(
+            "The streaming road (:doc:`/dask`), passed to each metric's test, ranking and "
+            "best set: the bootstrap (the Poisson bootstrap of sums) or McNemar's test (its "
+            "counts summed; with ``ranks`` or ``mcs`` the bootstrap's sums are read for them "
+            "too, so McNemar's test is then not available on it); Tukey HSD has none. "
+            "Default: ``False`` on tables in memory; on a dask DataFrame, chosen by the "
+            "workers' memory."
         ),
     ] = None
     rng: Rng = None
@@ -242,6 +261,29 @@ def _margin(margin, test: str, baseline, metrics: list):
     return {m: check_margin(margin[m]) for m in metrics if m in margin}
 
 
+def _stream(options: Options, test: str, designs: dict) -> bool | None:
+    """``stream`` checked: True for the streaming road's sums (the designs of a dask
+    DataFrame's streaming road); a test without a streaming road (Tukey HSD), or McNemar's
+    with ``ranks`` or ``mcs`` (which read the bootstrap's sums), refuses it."""
+    summed = any(isinstance(d, SummedDesign) for d in designs.values())
+    stream = True if summed else options.stream
+    if stream is None:
+        return None
+    stream = _validation.check_flag(stream, "stream")
+    if stream and SPECS[test].summed is None:
+        raise ValueError(
+            f"`stream=True`: the report's test {test!r} has no streaming road; use "
+            "test='bootstrap' or test='mcnemar', or stream=False."
+        )
+    if stream and test == "mcnemar" and (options.ranks or options.mcs):
+        raise ValueError(
+            "`stream=True`: with McNemar's test the streaming road sums pass/fail counts, "
+            "which the ranks and the best set (bootstraps of means) do not read; use "
+            "test='bootstrap', or drop ranks and mcs, or stream=False."
+        )
+    return stream
+
+
 def check(designs: dict, options: Options, *, keep: bool) -> Settings:
     """The report's keywords checked (each metric's test checks its own when it runs);
     ``keep`` is not used: a report keeps its tests' results."""
@@ -252,8 +294,10 @@ def check(designs: dict, options: Options, *, keep: bool) -> Settings:
     for name in ("ranks", "mcs"):
         if not isinstance(getattr(options, name), bool | np.bool_):
             raise TypeError(f"`{name}` must be True or False; got {getattr(options, name)!r}.")
+    stream = _stream(options, test, designs)
     return Settings.of(
         options,
+        stream=stream,
         test=test,
         margin=_margin(options.margin, test, options.baseline, list(designs)),
         margin_test=_margin_test(options.margin_test, options.margin),

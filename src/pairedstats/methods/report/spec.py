@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from .._shared.keywords import NO_REPLICATE, columns_keyword
 from .._shared.registry import MethodSpec, register
-from .run import run
+from .run import run, summed
 from .settings import Options, check
 
 __all__ = ["SPEC"]
@@ -112,5 +112,6 @@ SPEC = register(
         lazy=False,
         formats=("text", "csv", "markdown", "latex"),
         input_docs={"score": _SCORE},
+        summed=summed,
     )
 )
