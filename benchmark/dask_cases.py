@@ -16,9 +16,10 @@ one million rows: 100 million rows, 1.25 GB. Written once into ``--data``.
   task, per million rows; the projection for 1 billion rows on ``W`` workers divides ten
   times the work by ``W`` (the merges are a tree of ``log2`` depth, milliseconds each).
 
-Run: ``python benchmark/dask_cases.py [--items N] [--data DIR] [--json FILE]``; prints a
-markdown table (``docs/dask.md`` holds the one of the committed JSON,
-``benchmark/results/dask_streaming.json``).
+Run: ``python benchmark/dask_cases.py [--items N] [--data DIR] [--json FILE] [--docs
+docs/dask.md]``; prints a markdown table, which ``--docs`` puts into the page between its
+markers (``docs/dask.md`` holds the one of the committed JSON,
+``benchmark/results/dask_streaming.json``: ``--render JSON --docs docs/dask.md``).
 """
 
 from __future__ import annotations
@@ -88,13 +89,24 @@ class TreeMemory:
                 except psutil.Error:
                     continue
                 total += rss
-                name = "client" if proc.pid == me.pid else f"pid {proc.pid}"
-                self.each[name] = max(self.each.get(name, 0.0), rss)
+                self.each[_role(proc, me)] = max(self.each.get(_role(proc, me), 0.0), rss)
             self.peak = max(self.peak, total)
 
     def __exit__(self, *exc):
         self._stop.set()
         self._thread.join()
+
+
+def _role(proc, me) -> str:
+    """``client`` (this process: the client, the scheduler and the nannies of a
+    LocalCluster), ``helper <pid>`` (multiprocessing's resource tracker) or ``worker <pid>``."""
+    if proc.pid == me.pid:
+        return "client"
+    try:
+        line = " ".join(proc.cmdline())
+    except Exception:  # noqa: BLE001 (gone, or not readable: counted as a worker)
+        line = ""
+    return f"{'helper' if 'resource_tracker' in line else 'worker'} {proc.pid}"
 
 
 def in_memory(path: str) -> dict:
@@ -158,11 +170,10 @@ def report(r: dict) -> str:
         f"| in memory (pandas, one process) | {m['total_s']:.1f} (read {m['read_s']:.1f}) "
         f"| {m['peak_mib']:,.0f} |",
         f"| streaming (LocalCluster, 2 workers) | {s['total_s']:.1f} | {s['peak_mib']:,.0f} "
-        "(client and scheduler, nannies and workers together; each process at most "
-        + ", ".join(f"{w:,.0f}" for w in sorted(s["process_peak_mib"].values(), reverse=True))
-        + ") |",
+        f"(all processes at once; each at most: {_each(s['process_peak_mib'])}) |",
         "",
-        f"Streaming / in memory: {s['total_s'] / m['total_s']:.2f}x the time. Task seconds "
+        f"The streaming road took {s['total_s'] / m['total_s']:.2f} times the in-memory "
+        f"engine's time and {s['peak_mib'] / m['peak_mib']:.1%} of its memory. Task seconds "
         f"per million rows ({rows:,.0f} million rows):",
         "",
         "| task | seconds per million rows |",
@@ -177,6 +188,34 @@ def report(r: dict) -> str:
     return "\n".join(lines)
 
 
+def _each(peaks: dict) -> str:
+    """The processes' peaks, by role: the client, the workers, the helpers."""
+    parts = []
+    for role in ("client", "worker", "helper"):
+        found = sorted((v for k, v in peaks.items() if k.split()[0] == role), reverse=True)
+        if found:
+            name = role if len(found) == 1 else role + "s"
+            parts.append(f"{name} " + ", ".join(f"{v:,.0f}" for v in found))
+    return "; ".join(parts)
+
+
+#: The markers of the table in ``docs/dask.md``.
+MARKERS = ("<!-- dask_streaming.json -->\n", "\n<!-- end dask_streaming.json -->")
+
+
+def docs_table(page: str) -> str:
+    """The table between the :data:`MARKERS` of a page."""
+    start = page.index(MARKERS[0]) + len(MARKERS[0])
+    return page[start : page.index(MARKERS[1])]
+
+
+def write_docs(path: Path, text: str) -> None:
+    page = path.read_text(encoding="utf-8")
+    old = docs_table(page)
+    path.write_text(page.replace(MARKERS[0] + old + MARKERS[1], MARKERS[0] + text + MARKERS[1]),
+                    encoding="utf-8")  # fmt: skip
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, default=10_000_000)
@@ -184,9 +223,13 @@ def main(argv=None) -> None:
     parser.add_argument("--worker-memory", default="1GiB")
     parser.add_argument("--json", help="write the results to this JSON file")
     parser.add_argument("--render", metavar="JSON", help="run nothing: report a saved run")
+    parser.add_argument("--docs", help="also put the table into this page, between its markers")
     args = parser.parse_args(argv)
     if args.render:
-        print(report(json.loads(Path(args.render).read_text())))
+        text = report(json.loads(Path(args.render).read_text()))
+        if args.docs:
+            write_docs(Path(args.docs), text)
+        print(text)
         return
     path = Path(args.data) / f"rows_{args.items}x{len(SYSTEMS)}.parquet"
     if not path.exists():
@@ -197,6 +240,8 @@ def main(argv=None) -> None:
               "memory": fresh("in_memory", str(path))}  # fmt: skip
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+    if args.docs:
+        write_docs(Path(args.docs), report(result))
     print(report(result))
 
 

@@ -420,3 +420,46 @@ def test_report_mcnemar_streamed(client):
         rows.paired.report(**kw, stream=True, ranks=True)
     with pytest.raises(ValueError, match="'tukey_hsd' has no streaming road"):
         rows.paired.report(**{**kw, "test": "tukey_hsd", "score": "score"}, stream=True)
+
+
+def test_stream_on_a_dataset():
+    """An xarray sweep (chunked or not; its systems and groups in sorted order) gives the
+    numbers of the tidy table, by label: the weights are keyed by the group's key and the
+    items' labels, and a comparison the other way round is negated."""
+    frame = _table(n_items=30)
+    ds = frame.set_index(["g", "item", "system"])["score"].to_xarray().to_dataset(name="score")
+    kw = dict(item="item", system="system", score="score", n_resamples=999, rng=7, stream=True)
+    table = frame.paired.bootstrap(**KW, by="g", stream=True).set_index(
+        ["g", "system_a", "system_b"])  # fmt: skip
+    for sweep in (ds, ds.chunk({"g": 1})):
+        out = sweep.paired.bootstrap(**kw)[["ci_low", "ci_high", "wins", "losses"]]
+        got = out.to_dataframe().reset_index().set_index(["g", "system_a", "system_b"])
+        for (g, a, b), row in table.iterrows():
+            if (g, a, b) in got.index:
+                cell = got.loc[(g, a, b)]
+                assert (cell["ci_low"], cell["wins"]) == (row["ci_low"], row["wins"])
+            else:  # (b, a): b - a negated
+                cell = got.loc[(g, b, a)]
+                assert cell["ci_high"] == pytest.approx(-row["ci_low"], abs=1e-15)
+                assert cell["losses"] == row["wins"]
+
+
+def test_docs_show_the_committed_benchmark():
+    """docs/dask.md shows the committed run of benchmark/dask_cases.py (100 million rows),
+    whose two roads agree on every difference (the point estimates are sums on both)."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "dask_cases", root / "benchmark" / "dask_cases.py"
+    )
+    cases = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cases)
+    result = json.loads((root / "benchmark" / "results" / "dask_streaming.json").read_text())
+    assert cases.docs_table((root / "docs" / "dask.md").read_text()) == cases.report(result)
+    assert result["rows"] == 100_000_000
+    stream, memory = result["streaming"], result["memory"]
+    assert len(stream["difference"]) == 45
+    np.testing.assert_allclose(stream["difference"], memory["difference"], rtol=1e-10)

@@ -336,8 +336,9 @@ def streamed(spec: registry.MethodSpec, frame, given: dict, keywords: dict, keep
     if not all(_is_column(frame, n) for n in _names(spec, given)):
         dask.delayed(_whole)((spec.name, given, keywords, keep), frame.to_delayed()[0]).compute()
     label, counted = _labelled(spec, given)
+    read = list(dict.fromkeys([*by, label, *(column for _, column in counted)]))
     found = dask.compute([dask.delayed(_found)(p, by, label, counted)
-                          for p in frame.to_delayed()])[0]  # fmt: skip
+                          for p in frame[read].to_delayed()])[0]  # fmt: skip
     keys, systems = _table_labels(found, spec.road, by, label, counted)
     probe = SummedDesign(groups=(), systems=tuple(systems), pairs=(), group_names=tuple(by))
     if spec.metrics:  # a design per metric
