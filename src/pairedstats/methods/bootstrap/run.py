@@ -26,6 +26,7 @@ from ...core.summed import SummedDesign, summed_design, summed_effects, summed_r
 from .._shared.findings import binary_comparisons
 from .._shared.margins import MARGIN_COLUMNS
 from .._shared.runs import Outputs, ProgressBar, comparison_labels
+from .._shared.streaming import bootstrap_sums
 from .findings import Findings, design_findings, pass_fail, resolution
 from .result import BootstrapResult
 from .settings import Settings
@@ -65,8 +66,7 @@ def run(s: Settings) -> BootstrapResult:
 def summed(design, s: Settings) -> SummedDesign:
     """The sums of the streaming road (the spec's ``summed``): the Poisson bootstrap's
     tallies of each group of ``design``, a slice of the table's items."""
-    pairs = comparison_pairs(design.systems, s.baseline)
-    return summed_design(design, pairs, root=s.rng, n_resamples=s.n_resamples, workers=1)
+    return bootstrap_sums(design, s.rng, s.n_resamples, s.baseline)
 
 
 def _summed(s: Settings, pairs) -> BootstrapResult:

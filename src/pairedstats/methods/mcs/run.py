@@ -10,10 +10,11 @@ import numpy as np
 from ...core.design import comparison_pairs
 from ...core.groups import reference_system
 from ...core.mcs import system_confidence_set
-from ...core.summed import SummedDesign, summed_design, summed_reference, summed_tie_error
+from ...core.summed import SummedDesign, summed_reference, summed_tie_error
 from ...core.ties import tie_error
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
+from .._shared.streaming import bootstrap_sums
 from .result import MCSResult
 from .settings import Settings
 
@@ -24,8 +25,7 @@ def summed(design, s: Settings) -> SummedDesign:
     """The sums of the streaming road (the spec's ``summed``): the Poisson bootstrap's
     tallies of all pairs (the system the others are centred on is chosen once they are
     merged), of a slice of the items."""
-    pairs = comparison_pairs(design.systems)
-    return summed_design(design, pairs, root=s.rng, n_resamples=s.n_resamples, workers=1)
+    return bootstrap_sums(design, s.rng, s.n_resamples)
 
 
 def run(s: Settings) -> MCSResult:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.design import comparison_pairs
 from ...core.intervals import comparison_tie_errors, magnitude_tie_errors
-from ...core.summed import SummedDesign, summed_design
+from ...core.summed import SummedDesign
 from .._shared.registry import SPECS
 from .._shared.runs import labelled_pairs, side_of
+from .._shared.streaming import bootstrap_sums
 from .result import RankResult
 from .settings import Settings
 
@@ -20,8 +20,7 @@ __all__ = ["ranks", "run", "summed"]
 def summed(design, s: Settings) -> SummedDesign:
     """The sums of the streaming road (the spec's ``summed``): the Poisson bootstrap's
     tallies of all pairs, which every bootstrap of the ranking reads (a slice of the items)."""
-    pairs = comparison_pairs(design.systems)
-    return summed_design(design, pairs, root=s.rng, n_resamples=s.n_resamples, workers=1)
+    return bootstrap_sums(design, s.rng, s.n_resamples)
 
 
 def run(s: Settings) -> RankResult:

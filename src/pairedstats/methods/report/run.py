@@ -5,9 +5,8 @@ with ``mcs=True`` one model confidence set per metric, summarised in a
 
 from __future__ import annotations
 
-from ...core.design import comparison_pairs
-from ...core.summed import summed_design
 from .._shared.registry import SPECS
+from .._shared.streaming import bootstrap_sums
 from .result import Report
 from .settings import Settings
 
@@ -56,11 +55,8 @@ def summed(designs: dict, s: Settings) -> dict:
     if s.test == "mcnemar":
         return {m: SPECS["mcnemar"].summed(design, s) for m, design in designs.items()}
     n = s.n_resamples or SPECS["bootstrap"].keyword("n_resamples").default
-    out = {}
-    for m, design in designs.items():
-        pairs = comparison_pairs(design.systems, None if s.ranks or s.mcs else s.baseline)
-        out[m] = summed_design(design, pairs, root=s.rng, n_resamples=n, workers=1)
-    return out
+    baseline = None if s.ranks or s.mcs else s.baseline
+    return {m: bootstrap_sums(design, s.rng, n, baseline) for m, design in designs.items()}
 
 
 def _margin(s: Settings, metric, own: set) -> dict:
