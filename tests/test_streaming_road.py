@@ -224,6 +224,20 @@ def test_dask_equals_pandas_stream(client, call):
             pd.testing.assert_frame_equal(got, expected, check_exact=True)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), n=st.integers(15, 30))
+def test_dask_partitions_never_matter(client, seed, parts, n):
+    """Any partitioning, any order of the rows and of the partitions: the numbers of the
+    table in memory (in that order) with ``stream=True``, bit for bit."""
+    rows = _table(n_items=n, seed=seed).sample(frac=1, random_state=seed)
+    ddf = dd.from_pandas(rows, npartitions=parts, sort=False)
+    order = np.random.default_rng(seed).permutation(ddf.npartitions)
+    shuffled = dd.concat([ddf.get_partition(int(i)) for i in order])
+    expected = shuffled.compute().paired.bootstrap(**KW, by="g", adjust="max-t", stream=True)
+    got = shuffled.paired.bootstrap(**KW, by="g", adjust="max-t", stream=True)
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+
+
 def test_dask_stream_as_result(client):
     frame = _table(n_items=20)
     ddf = dd.from_pandas(frame, npartitions=3)
