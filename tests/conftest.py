@@ -22,6 +22,7 @@ import os
 import re
 import sys
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 sys.dont_write_bytecode = False
@@ -66,3 +67,17 @@ def pytest_collection_modifyitems(config, items):
         own = getattr(test, "_hypothesis_internal_use_settings", None)
         if own is not None and own.max_examples > QUICK_EXAMPLES:
             test._hypothesis_internal_use_settings = settings(own, max_examples=QUICK_EXAMPLES)
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A dask.distributed LocalCluster of 2 workers of 1 thread (in this process) and its
+    client, for the tests of the dask DataFrame roads."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):
+        yield c

@@ -26,17 +26,6 @@ GROUPS = ["u", "k", "m"]
 N_ITEMS = 12
 
 
-@pytest.fixture(scope="module")
-def client():
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-        ) as cluster,
-        distributed.Client(cluster) as c,
-    ):
-        yield c
-
-
 def _paired(binary: bool) -> pd.DataFrame:
     rng = np.random.default_rng(44)
     n = len(GROUPS) * N_ITEMS * len(SYSTEMS)

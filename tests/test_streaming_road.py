@@ -194,17 +194,6 @@ dd = pytest.importorskip("dask.dataframe")
 dask_frames = pytest.importorskip("pairedstats.dask_frames")
 
 
-@pytest.fixture(scope="module")
-def client():
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-        ) as cluster,
-        distributed.Client(cluster) as c,
-    ):
-        yield c
-
-
 DASK_CALLS = [dict(), dict(baseline="mid"), dict(adjust="max-t", by="g"),
               dict(by="g", baseline="alpha", alternative="greater")]  # fmt: skip
 
