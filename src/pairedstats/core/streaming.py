@@ -137,22 +137,23 @@ class PoissonTallies:
         return PoissonTallies(self.key, merged, totals, self.counts + other.counts)
 
 
-def compensated_sums(codes, values, size: int) -> np.ndarray:
-    """The compensated sums ``(2, size)`` of ``values`` by ``codes`` (in ``[0, size)``), in
-    row order: each code's running sum and the sum of its rounding errors (Neumaier), to be
-    merged with :func:`merge_compensated` and read as their sum.
+def compensated_sums(values, out: np.ndarray | None = None) -> np.ndarray:
+    """The compensated sums ``(2, m)`` of the columns of ``values`` (n, m), in row order:
+    each column's running sum and the sum of its rounding errors (Neumaier), to be merged
+    with :func:`merge_compensated` and read as their sum; added to ``out`` when given (rows
+    taken in batches add up to the same bits).
 
     Examples
     --------
-    >>> s = compensated_sums(np.array([0, 0, 0]), np.array([1e16, 1.0, -1e16]), 1)
+    >>> s = compensated_sums(np.array([[1e16], [1.0], [-1e16]]))
     >>> float(s.sum(axis=0)[0])
     1.0
     """
-    from .kernels.poisson import add_totals
+    from .kernels.poisson import add_columns
 
-    out = np.zeros((2, size))
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    add_totals(codes, np.ascontiguousarray(values, dtype=np.float64), out[0], out[1])
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.zeros((2, values.shape[1])) if out is None else out
+    add_columns(values, out[0], out[1])
     return out
 
 

@@ -47,6 +47,8 @@ __all__ = [
 
 #: The name that keys the Poisson weights' streams (with the group's key).
 STREAM = "bootstrap-poisson"
+#: Bytes of the differences held at once (a batch of items x comparisons).
+ROW_BYTES = 2**22
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,11 +103,13 @@ class GroupSums:
         tallies.add(np.repeat(item_keys(items), k), np.tile(np.arange(k), n), x.reshape(-1),
                     workers=workers)  # fmt: skip
         a, b = (np.array([p[i] for p in pairs], dtype=np.intp) for i in (0, 1))
-        d = x[:, b] - x[:, a]
-        codes = np.arange(2 * len(pairs)).reshape(2, -1)
-        values = np.stack([d, d * d], axis=1).reshape(n, -1)
-        moments = compensated_sums(np.tile(codes.reshape(-1), n), values.reshape(-1),
-                                   2 * len(pairs))  # fmt: skip
+        moments = np.zeros((2, 2 * len(pairs)))
+        first, second = moments[:, : len(pairs)], moments[:, len(pairs) :]
+        step = max(1, ROW_BYTES // (8 * max(1, len(pairs))))
+        for lo in range(0, n, step):  # the differences of a batch of items at a time
+            d = x[lo : lo + step, b] - x[lo : lo + step, a]
+            compensated_sums(d, out=first)  # in place: views of ``moments``
+            compensated_sums(d * d, out=second)
         effects = paired_effects(x, pairs, precision) if n else None
         signs = (np.zeros((3, len(pairs)), dtype=np.int64) if effects is None else
                  np.stack([effects.wins, effects.ties, effects.losses]))  # fmt: skip

@@ -91,3 +91,16 @@ def add_totals(codes, scores, sums, errors):  # pragma: no cover
         u = a + y
         errors[c] += ((a - u) + y) if abs(a) >= abs(y) else ((y - u) + a)
         sums[c] = u
+
+
+@_njit
+def add_columns(values, sums, errors):  # pragma: no cover
+    """Add each column of ``values`` (n, m) to ``sums[j]`` in row order, compensated as
+    :func:`add_rows` does (the rounding errors in ``errors``)."""
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            y = values[i, j]
+            a = sums[j]
+            u = a + y
+            errors[j] += ((a - u) + y) if abs(a) >= abs(y) else ((y - u) + a)
+            sums[j] = u
