@@ -643,7 +643,9 @@ except for the largest scipy bootstraps. The per-method scripts (`bench_bootstra
 `bench_tukey.py`, `bench_ranksum.py`, `bench_sweeps.py`) have more cases; the case modules,
 which `run_all.py` finds (every `benchmark/*_cases.py`, each declaring its sizes, headline
 figures and peers next to its cases), run alone too when they have a `main`
-(`python benchmark/mcs_cases.py`), timing each against its peers in turn.
+(`python benchmark/mcs_cases.py`), timing each against its peers in turn. `bench_dask.py`
+times the streaming road of a dask DataFrame against the in-memory engine on 100 million
+rows (its committed run: [tables larger than memory](dask.md#measured)).
 
 Peers need `pip install statsmodels autorank scikit-posthocs arch ranx` and
 `pip install --no-deps baycomp` (its tests need only numpy and scipy; without it its cases

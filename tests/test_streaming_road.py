@@ -448,7 +448,7 @@ def test_stream_on_a_dataset():
 
 
 def test_docs_show_the_committed_benchmark():
-    """docs/dask.md shows the committed run of benchmark/dask_cases.py (100 million rows),
+    """docs/dask.md shows the committed run of benchmark/bench_dask.py (100 million rows),
     whose two roads agree on every difference (the point estimates are sums on both)."""
     import importlib.util
     import json
@@ -456,7 +456,7 @@ def test_docs_show_the_committed_benchmark():
 
     root = Path(__file__).resolve().parents[1]
     spec = importlib.util.spec_from_file_location(
-        "dask_cases", root / "benchmark" / "dask_cases.py"
+        "bench_dask", root / "benchmark" / "bench_dask.py"
     )
     cases = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cases)

@@ -16,7 +16,7 @@ one million rows: 100 million rows, 1.25 GB. Written once into ``--data``.
   task, per million rows; the projection for 1 billion rows on ``W`` workers divides ten
   times the work by ``W`` (the merges are a tree of ``log2`` depth, milliseconds each).
 
-Run: ``python benchmark/dask_cases.py [--items N] [--data DIR] [--json FILE] [--docs
+Run: ``python benchmark/bench_dask.py [--items N] [--data DIR] [--json FILE] [--docs
 docs/dask.md]``; prints a markdown table, which ``--docs`` puts into the page between its
 markers (``docs/dask.md`` holds the one of the committed JSON,
 ``benchmark/results/dask_streaming.json``: ``--render JSON --docs docs/dask.md``).
@@ -160,7 +160,7 @@ def fresh(function: str, *args: str, env: dict | None = None) -> dict:
     """``function(*args)`` of this module in a fresh process (its own peak memory), with
     ``env`` added to the environment (its workers inherit it)."""
     code = (f"import sys, json; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-            f"import dask_cases as d; print(json.dumps(d.{function}(*{args!r})))")  # fmt: skip
+            f"import bench_dask as d; print(json.dumps(d.{function}(*{args!r})))")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={**os.environ, **(env or {})})  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])
