@@ -136,6 +136,20 @@ def _by_label(table: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["g", "system_a", "system_b"]).reset_index(drop=True)
 
 
+def test_a_slice_of_items_may_hold_one_item_of_a_group():
+    """The reader of a partition of the streaming road (``items_slice``) takes a group of
+    one item, which a table is refused (its slices' sums are checked when merged)."""
+    one = _table(n_items=1, groups=["u"])
+    kw = dict(item="item", system="system", score="score", by="g")
+    with pytest.raises(ValueError, match="at least 2 items"):
+        design_from_frame(one, **kw)
+    design = design_from_frame(one, **kw, items_slice=True)
+    assert design.n_items().tolist() == [1]
+    summed = summed_design(design, [(0, 1)], root=1, n_resamples=4)
+    with pytest.raises(ValueError, match="at least 2 items in group"):
+        pairedstats.bootstrap_design(summed, n_resamples=4, rng=1)
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(15, 30))
 def test_invariances(seed, n):
@@ -194,6 +208,13 @@ dd = pytest.importorskip("dask.dataframe")
 dask_frames = pytest.importorskip("pairedstats.dask_frames")
 
 
+@pytest.fixture(autouse=True)
+def _small_tasks(monkeypatch):
+    """Tasks of 25 rows on the streaming road: the small tables of these tests are shuffled
+    into many partitions, some holding one item of a group, most a part of it."""
+    monkeypatch.setattr(dask_frames, "STREAM_ROWS", 25)
+
+
 DASK_CALLS = [dict(), dict(baseline="mid"), dict(adjust="max-t", by="g"),
               dict(by="g", baseline="alpha", alternative="greater")]  # fmt: skip
 
@@ -214,10 +235,13 @@ def test_dask_equals_pandas_stream(client, call):
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), n=st.integers(15, 30))
-def test_dask_partitions_never_matter(client, seed, parts, n):
-    """Any partitioning, any order of the rows and of the partitions: the numbers of the
-    table in memory (in that order) with ``stream=True``, bit for bit."""
+@given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), n=st.integers(15, 30),
+       task_rows=st.sampled_from([3, 7, 50, 250_000]))  # fmt: skip
+def test_dask_partitions_never_matter(client, seed, parts, n, task_rows):
+    """Any partitioning, any order of the rows and of the partitions, any size of the
+    shuffle's tasks: the numbers of the table in memory (in that order) with
+    ``stream=True``, bit for bit."""
+    dask_frames.STREAM_ROWS = task_rows  # the fixture puts it back after the test
     rows = _table(n_items=n, seed=seed).sample(frac=1, random_state=seed)
     ddf = dd.from_pandas(rows, npartitions=parts, sort=False)
     order = np.random.default_rng(seed).permutation(ddf.npartitions)

@@ -471,7 +471,8 @@ def _sums(name: str, given: dict, settings, systems: list, part, place: int) -> 
         return place, None, []
     with collected() as found:
         try:
-            design = accessors.read_design(spec, "frame", part, given, system_order=systems)
+            design = accessors.read_design(spec, "frame", part, given, system_order=systems,
+                                           items_slice=True)  # fmt: skip
             sums = spec.summed(design, settings)
         except (TypeError, ValueError) as exc:  # the pandas road's refusals
             sums = exc

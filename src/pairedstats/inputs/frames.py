@@ -139,6 +139,7 @@ def design_from_frame(
     repeat=None,
     missing: str = "raise",
     system_order=None,
+    items_slice: bool = False,
 ) -> PairedDesign:
     """Turn a tidy or wide :class:`pandas.DataFrame` into a :class:`PairedDesign`.
 
@@ -149,9 +150,9 @@ def design_from_frame(
     per (item, system, replicate) (:mod:`pairedstats.inputs.replicates`); ``repeat`` names
     the column of the repetition of an r x k cross-validation, whose items are the
     (repetition, ``item``) cells (:mod:`pairedstats.inputs.repeats`). ``system_order``
-    (tidy tables): the systems of a larger table whose groups ``frame`` holds, in its order
-    of first appearance (:mod:`pairedstats.dask_frames` reads a dask DataFrame's groups
-    apart), so a group without some system misses its scores, as in the whole table.
+    (tidy tables): the systems of a larger table whose groups (or items: ``items_slice``,
+    the streaming road, where a group may hold one item) ``frame`` holds, in its order of
+    first appearance (:mod:`pairedstats.dask_frames` reads a dask DataFrame in pieces).
 
     Examples
     --------
@@ -172,7 +173,7 @@ def design_from_frame(
         frame, item = frame_cells(frame, item, repeat)
     if system is not None:
         design = _tidy(frame, item, system, score, systems, by, cluster, strata, missing,
-                       replicate, system_order)  # fmt: skip
+                       replicate, system_order, items_slice)  # fmt: skip
     elif score is not None:
         raise ValueError(
             f"`score`: got score={score!r} but no `system=`, so the table would be read as "
@@ -212,7 +213,7 @@ def _enclosing_group(frame) -> tuple:
 
 
 def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, replicate=None,
-          system_order=None):  # fmt: skip
+          system_order=None, items_slice=False):  # fmt: skip
     if item is None or score is None:
         raise ValueError(
             "A tidy table needs `item`, `system` and `score` column names; got "
@@ -267,21 +268,9 @@ def _tidy(frame, item, system, score, systems, by, cluster, strata, missing, rep
     group_code[rows] = group_code_rows
     cl = None if cluster is None else _per_item_label(frame, rows, cluster, "cluster", item_labels)
     st = None if strata is None else _per_item_label(frame, rows, strata, "strata", item_labels)
-    return finish(
-        scores,
-        item_labels,
-        chosen,
-        score_cols,
-        group_code,
-        by,
-        group_keys,
-        cl,
-        st,
-        complete,
-        "score",
-        unit_roundoff(*(frame[c].dtype for c in score_cols)),
-        missing=missing,
-    )
+    return finish(scores, item_labels, chosen, score_cols, group_code, by, group_keys, cl, st,
+                  complete, "score", unit_roundoff(*(frame[c].dtype for c in score_cols)),
+                  missing=missing, items_slice=items_slice)  # fmt: skip
 
 
 def _duplicated(frame, dup, cell, keys: list, used: list) -> ValueError:

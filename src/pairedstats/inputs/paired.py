@@ -43,6 +43,7 @@ def finish(
     item_ranks=None,
     fresh: bool = False,
     bounded: bool = False,
+    items_slice: bool = False,
 ) -> PairedDesign:
     """Check the labels, drop incomplete rows (if asked: ``missing``, the rule that made
     ``complete``, which the design keeps), put the rows in their canonical order (by group,
@@ -53,7 +54,9 @@ def finish(
     be labels (none missing); a ``range`` when the rows are in that order already.
     ``fresh``: ``scores`` is a C-ordered float64 array of the caller's own, which the design
     keeps as it is (no copy). ``bounded``: every score is an integer of magnitude at most
-    2**53, whose sums cannot overflow (no magnitude pass)."""
+    2**53, whose sums cannot overflow (no magnitude pass). ``items_slice``: the rows are
+    some of a table's items (a partition of the streaming road), so a group may hold fewer
+    than 2 of them."""
     if item_ranks is None:
         check_labels(items, "item", "item")
     check_labels(systems, "systems", "system")
@@ -87,7 +90,8 @@ def finish(
     if ranks is not None:  # else one group of items in their order: distinct
         _check_unique_items(items, ranks, group_code, group_names, group_keys)
     counts = np.bincount(group_code, minlength=n_groups)
-    _check_items_per_group(counts, group_names, group_keys, score_arg)
+    if not items_slice:
+        _check_items_per_group(counts, group_names, group_keys, score_arg)
     if not bounded:
         check_magnitude(scores, int(counts.max()), score_arg)
     if replicates is not None:
