@@ -324,6 +324,17 @@ def test_dask_stream_missing_complete_warns(client):
     assert [str(w.message) for w in got_warning] == [str(w.message) for w in expected_warning]
     pd.testing.assert_frame_equal(got, expected, check_exact=True)
     assert got["n_dropped"].tolist() == [1, 1, 1, 0, 0, 0]
+    # a group whose every item is dropped: the pandas road's error, not a missing row
+    frame.loc[frame["g"] == "k", "score"] = np.nan
+    with (pytest.warns(pairedstats.DroppedDataWarning) as expected_warning,
+          pytest.raises(ValueError, match="at least 2 items") as expected_error):  # fmt: skip
+        frame.paired.bootstrap(**KW, by="g", stream=True, missing="complete")
+    with (pytest.warns(pairedstats.DroppedDataWarning) as got_warning,
+          pytest.raises(ValueError, match="at least 2 items") as got_error):  # fmt: skip
+        dd.from_pandas(frame, npartitions=3).paired.bootstrap(
+            **KW, by="g", stream=True, missing="complete")  # fmt: skip
+    assert str(got_error.value) == str(expected_error.value)
+    assert [str(w.message) for w in got_warning] == [str(w.message) for w in expected_warning]
 
 
 # ------------------------------------------------------------------ McNemar's counts

@@ -251,13 +251,13 @@ def check_design(
 
 def check_summed(design):
     """The rules of :func:`check_design` that a design reduced to sums (the streaming
-    road's :class:`~pairedstats.core.summed.SummedDesign`) can be held to: at least 2
-    systems, at least 2 items per group."""
+    road's :class:`~pairedstats.core.summed.SummedDesign`, read from a table's ``score``)
+    can be held to: at least 2 systems, at least 2 items per group."""
     if design.n_systems < 2:
         raise ValueError(
             f"`design`: a comparison needs at least 2 systems; got {design.n_systems}."
         )
-    _check_items_per_group(design.n_items(), design.group_names, design.group_keys, "design")
+    _check_items_per_group(design.n_items(), design.group_names, design.group_keys, "score")
     return design
 
 
