@@ -234,6 +234,7 @@ def test_dask_equals_pandas_stream(client, call):
             pd.testing.assert_frame_equal(got, expected, check_exact=True)
 
 
+@pytest.mark.slow  # eight shuffles on the cluster
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), n=st.integers(15, 30),
        task_rows=st.sampled_from([3, 7, 50, 250_000]))  # fmt: skip
