@@ -851,7 +851,9 @@ with that cache written (the usual case). Each kernel is compiled once per worki
 written to the cache, and a call compiles only the kernels it runs: the bootstrap's sampler
 (one comparison, or lanes of several), the Tukey HSD's trial counter, the rank-sum's
 selection among the differences (only above 2**20 of them; smaller samples are ranked and
-selected by numpy, with the same numbers). Later calls of the same process reuse what is
+selected by numpy, with the same numbers), the sums of the comparisons' differences behind
+the effect sizes (only above 2**16 items x comparisons; below, numpy adds in the kernel's
+order, with the same bits). Later calls of the same process reuse what is
 loaded. The cold demo's extra seconds are almost all numba compiling the bootstrap's sampler
 (with the seeding of its block generators) and the Tukey HSD's trial counter; `import
 pairedstats` (numpy, scipy, pandas, xarray) is most of a warm run.

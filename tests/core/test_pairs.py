@@ -3,9 +3,21 @@ differences formed."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pairedstats.core import pairs as pairs_module
 from pairedstats.core.groups import pair_differences, plain_mean
 from pairedstats.core.pairs import constant_differences, difference_means, difference_moments
+
+
+@pytest.fixture(params=["numpy", "kernel"], autouse=True)
+def road(request, monkeypatch):
+    """Every test on both roads: numpy on small tables (``SMALL_CELLS``), the compiled
+    kernel above it (forced here on every table)."""
+    if request.param == "kernel":
+        monkeypatch.setattr(pairs_module, "SMALL_CELLS", -1)
+    return request.param
 
 
 def _table(seed, n=57, p=6):
@@ -82,3 +94,37 @@ def test_constant_differences_are_those_whose_range_is_zero(seed):
     assert want.sum() == 2  # (0, 5), (5, 0); x1 + 0.25 - x1 rounds apart on some items
     np.testing.assert_array_equal(constant_differences(x, pairs, workers=2), want)
     np.testing.assert_array_equal(constant_differences(x[:1], pairs), np.ones(len(pairs), bool))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40), p=st.integers(2, 7),
+       kind=st.sampled_from(["normal", "grid", "integers", "offset", "tiny"]))  # fmt: skip
+def test_numpy_and_the_kernel_give_the_same_bits(seed, n, p, kind):
+    """The numpy road of small tables adds as the kernel does: every number, bit for bit,
+    on any scores (grids with ties, integers, large offsets, values near 0)."""
+    gen = np.random.default_rng(seed)
+    x = {"normal": lambda: gen.normal(size=(n, p)),
+         "grid": lambda: np.round(gen.normal(size=(n, p)), 1),
+         "integers": lambda: gen.integers(-3, 4, size=(n, p)).astype(float),
+         "offset": lambda: 1e6 + gen.normal(size=(n, p)),
+         "tiny": lambda: gen.normal(size=(n, p)) * 1e-300}[kind]()  # fmt: skip
+    pairs = [(a, b) for a in range(p) for b in range(p) if a != b]
+    rel = gen.uniform(0.0, 1e-15, len(pairs))
+    small = (
+        difference_means(x, pairs),
+        difference_moments(x, pairs, rel),
+        constant_differences(x, pairs),
+    )
+    saved, pairs_module.SMALL_CELLS = pairs_module.SMALL_CELLS, -1
+    try:
+        kernel = (
+            difference_means(x, pairs),
+            difference_moments(x, pairs, rel),
+            constant_differences(x, pairs),
+        )
+    finally:
+        pairs_module.SMALL_CELLS = saved
+    np.testing.assert_array_equal(small[0], kernel[0])
+    for name in ("mean", "ss", "wins", "ties", "losses"):
+        np.testing.assert_array_equal(getattr(small[1], name), getattr(kernel[1], name))
+    np.testing.assert_array_equal(small[2], kernel[2])

@@ -45,10 +45,27 @@ class DifferenceMoments:
     losses: np.ndarray
 
 
+#: Items x comparisons up to which numpy computes the numbers (the differences held at
+#: once, 512 kB), by the same operations in the same order as the kernel, so with the same
+#: bits: a small table (the bundled examples, a first call) does not wait for the kernel to
+#: compile.
+SMALL_CELLS = 2**16
+
+
 def _layout(scores, pairs):
     x = np.ascontiguousarray(np.asarray(scores, dtype=np.float64))
     index = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     return x, np.ascontiguousarray(index[:, 0]), np.ascontiguousarray(index[:, 1])
+
+
+def _small(x: np.ndarray, a: np.ndarray) -> bool:
+    return x.shape[0] * a.size <= SMALL_CELLS
+
+
+def _sequential_sums(v: np.ndarray) -> np.ndarray:
+    """The sums of the columns of ``v`` over its rows, added in row order (``add.accumulate``
+    adds each row to the running sums, as the kernel does; ``sum`` would add pairwise)."""
+    return np.add.accumulate(v, axis=0)[-1] if v.shape[0] else np.zeros(v.shape[1])
 
 
 def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:
@@ -61,9 +78,11 @@ def difference_means(scores, pairs: Sequence[tuple[int, int]], workers=None) -> 
     >>> difference_means(np.array([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]]), [(0, 1), (2, 0)])
     array([ 0.5, -1.5])
     """
+    x, a, b = _layout(scores, pairs)
+    if _small(x, a):
+        return 1.0 * (_sequential_sums(x[:, b] - x[:, a]) / float(x.shape[0]))
     from .kernels import pairs as kernels
 
-    x, a, b = _layout(scores, pairs)
     out = np.empty(a.size)
     run_in_parts(a.size, workers,
                  lambda s: kernels.difference_sums(x, a, b, s.start, s.stop, out))  # fmt: skip
@@ -89,10 +108,12 @@ def difference_moments(
     >>> [int(out.wins[0]), int(out.ties[0]), int(out.losses[0])]
     [2, 1, 1]
     """
-    from .kernels import pairs as kernels
-
     x, a, b = _layout(scores, pairs)
     rel = np.ascontiguousarray(np.broadcast_to(np.asarray(rel, dtype=np.float64), a.shape))
+    if _small(x, a):
+        return _small_moments(x, a, b, rel)
+    from .kernels import pairs as kernels
+
     mean, ss = np.empty(a.size), np.empty(a.size)
     wins, ties, losses = (np.empty(a.size, dtype=np.int64) for _ in range(3))
 
@@ -101,6 +122,20 @@ def difference_moments(
 
     run_in_parts(a.size, workers, part)
     return DifferenceMoments(mean=mean, ss=ss, wins=wins, ties=ties, losses=losses)
+
+
+def _small_moments(x, a, b, rel) -> DifferenceMoments:
+    """:func:`difference_moments` by numpy: the kernel's operations, in its order."""
+    n, xa, xb = x.shape[0], x[:, a], x[:, b]
+    d = xb - xa
+    mean = _sequential_sums(d) / n
+    e = d - mean
+    tol = rel * (np.abs(xa) + np.abs(xb))
+    above = d > tol
+    wins = np.count_nonzero(above, axis=0).astype(np.int64)
+    ties = np.count_nonzero((d >= -tol) & ~above, axis=0).astype(np.int64)
+    return DifferenceMoments(mean=mean, ss=_sequential_sums(e * e), wins=wins, ties=ties,
+                             losses=n - wins - ties)  # fmt: skip
 
 
 def constant_differences(scores, pairs: Sequence[tuple[int, int]], workers=None) -> np.ndarray:
@@ -114,9 +149,12 @@ def constant_differences(scores, pairs: Sequence[tuple[int, int]], workers=None)
     >>> constant_differences(x, [(0, 1), (0, 2), (2, 2)]).tolist()
     [True, False, True]
     """
+    x, a, b = _layout(scores, pairs)
+    if _small(x, a):
+        d = x[:, b] - x[:, a]
+        return (np.abs(d[0]) < np.inf) & (d[1:] == d[0]).all(axis=0)
     from .kernels import pairs as kernels
 
-    x, a, b = _layout(scores, pairs)
     out = np.zeros(a.size, dtype=np.bool_)
 
     def part(s):
