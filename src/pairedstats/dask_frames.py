@@ -221,9 +221,11 @@ def road(spec: registry.MethodSpec, frame, given: dict, keywords: dict) -> str:
             f"tails or draws over the whole group), and the largest group, {largest:,} rows "
             f"(about {largest * MEMORY_PER_ROW / 2**20:,.0f} MiB on the in-memory road), does "
             f"not fit {memory_share():.0%} of a worker's memory "
-            f"({worker_memory() / 2**20:,.0f} MiB). Sample the items of each group (e.g. "
-            "ddf[ddf[item].map(hash) % 10 == 0] keeps whole items, one in ten) or aggregate "
-            "per group first; or, when the workers hold more than that, raise the share: "
+            f"({worker_memory() / 2**20:,.0f} MiB). Sample the items of each group by a hash "
+            "of their labels that every process computes alike (keep = ddf[item]"
+            ".map_partitions(pd.util.hash_pandas_object, index=False) % 10 == 0; ddf[keep] "
+            "keeps whole items, one in ten) or aggregate per group first; or, when the "
+            "workers hold more than that, raise the share: "
             "dask.config.set({'pairedstats.memory-share': 0.9})."
         )
     keywords[name] = True
