@@ -14,7 +14,7 @@ from .intervals import comparison_tie_errors
 from .pairs import difference_moments
 from .ties import ERROR_ULPS
 
-__all__ = ["PairedEffects", "paired_effects"]
+__all__ = ["PairedEffects", "paired_effects", "standardized"]
 
 
 @dataclass(frozen=True)
@@ -78,12 +78,25 @@ def paired_effects(
     scores = np.asarray(scores, dtype=np.float64)
     tol = comparison_tie_errors(scores, pairs, precision)
     moments = difference_moments(scores, pairs, np.where(tol > 0, ERROR_ULPS * precision, 0.0))
-    mean = np.where(np.abs(moments.mean) <= tol, 0.0, moments.mean)
-    n = scores.shape[0]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        sd = np.sqrt(moments.ss / (n - 1)) if n > 1 else np.full(len(pairs), np.nan)
-        sd = np.where(sd <= 2.0 * tol, 0.0, sd)
-        effect = mean / sd
     return PairedEffects(
-        effect_size=effect, wins=moments.wins, ties=moments.ties, losses=moments.losses
-    )
+        effect_size=standardized(moments.mean, moments.ss, scores.shape[0], tol),
+        wins=moments.wins, ties=moments.ties, losses=moments.losses,
+    )  # fmt: skip
+
+
+def standardized(mean, ss, n: int, tol) -> np.ndarray:
+    """Cohen's ``d_z`` from each comparison's mean difference, the sum of its squared
+    deviations over ``n`` items and its tie error ``tol``
+    (:func:`~pairedstats.core.intervals.comparison_tie_errors`): a mean within ``tol`` of 0
+    is 0, a standard deviation within ``2 tol`` of 0 is 0 (:func:`paired_effects`' rules).
+
+    Examples
+    --------
+    >>> standardized(np.array([0.5, 1e-17]), np.array([3.0, 0.0]), 4, 1e-15).tolist()
+    [0.5, nan]
+    """
+    mean = np.where(np.abs(mean) <= tol, 0.0, mean)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.sqrt(ss / (n - 1)) if n > 1 else np.full(np.shape(mean), np.nan)
+        sd = np.where(sd <= 2.0 * tol, 0.0, sd)
+        return mean / sd

@@ -27,10 +27,10 @@ import numpy as np
 
 from .bootstrap import Replicates
 from .draws.poisson import item_keys
-from .effects import PairedEffects, paired_effects
+from .effects import PairedEffects, paired_effects, standardized
 from .intervals import magnitude_tie_errors, system_magnitudes
 from .streaming import PoissonTallies, compensated_sums, merge_compensated, poisson_means
-from .ties import ERROR_ULPS, exact_scores
+from .ties import magnitude_difference_error
 
 __all__ = [
     "GroupSums",
@@ -317,9 +317,7 @@ def summed_tie_error(sums: GroupSums, precision: float = 2.0**-53) -> float:
     True
     """
     largest = float(sums.largest.max(initial=0.0))
-    if exact_scores(largest, bool(sums.whole.all()), precision):
-        return 0.0
-    return 4.0 * ERROR_ULPS * precision * largest
+    return 2.0 * magnitude_difference_error(largest, bool(sums.whole.all()), precision)
 
 
 def oriented(stored: Sequence[tuple[int, int]], pairs) -> tuple[np.ndarray, np.ndarray]:
@@ -332,15 +330,24 @@ def oriented(stored: Sequence[tuple[int, int]], pairs) -> tuple[np.ndarray, np.n
     >>> at.tolist(), flip.tolist()
     ([0, 2], [True, False])
     """
-    index = {tuple(map(int, p)): i for i, p in enumerate(stored)}
-    at, flip = [], []
-    for a, b in pairs:
-        a, b = int(a), int(b)
-        if (a, b) not in index and (b, a) not in index:
-            raise ValueError(f"no sums of the comparison {(a, b)}: they were made for {stored}")
-        at.append(index.get((a, b), index.get((b, a))))
-        flip.append((a, b) not in index)
-    return np.array(at, dtype=np.intp), np.array(flip, dtype=bool)
+    have = np.asarray(stored, dtype=np.int64).reshape(-1, 2)
+    want = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    width = int(max(have.max(initial=0), want.max(initial=0))) + 1
+    codes = have[:, 0] * width + have[:, 1]  # one integer per ordered pair
+    order = np.argsort(codes, kind="stable")
+    at, flip = np.empty(len(want), dtype=np.intp), np.zeros(len(want), dtype=bool)
+    found = np.zeros(len(want), dtype=bool)
+    for reverse in (True, False):  # a pair stored both ways is read forwards
+        a, b = (want[:, 1], want[:, 0]) if reverse else (want[:, 0], want[:, 1])
+        wanted = a * width + b
+        place = np.minimum(np.searchsorted(codes[order], wanted), max(len(codes) - 1, 0))
+        hit = codes[order][place] == wanted if len(codes) else np.zeros(len(want), bool)
+        at[hit], flip[hit] = order[place[hit]], reverse
+        found |= hit
+    if not found.all():
+        a, b = (int(v) for v in want[np.argmin(found)])
+        raise ValueError(f"no sums of the comparison {(a, b)}: they were made for {stored}")
+    return at, flip
 
 
 def summed_effects(sums: GroupSums, pairs, precision: float = 2.0**-53,
@@ -359,18 +366,14 @@ def summed_effects(sums: GroupSums, pairs, precision: float = 2.0**-53,
     >>> bool(np.isclose(summed_effects(s, [(0, 1)]).effect_size[0], d.mean() / d.std(ddof=1)))
     True
     """
-    n, p = sums.n_items, len(pairs)
+    n = sums.n_items
     at, flip = oriented(pairs if stored is None else stored, pairs)
     tol = magnitude_tie_errors(sums.largest, sums.whole, pairs, precision)
     total = sums.moments[0] + sums.moments[1]
-    q = total.size // 2
-    first, second = np.where(flip, -total[at], total[at]), total[q + at]
+    first, second = np.where(flip, -total[at], total[at]), total[total.size // 2 + at]
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = first / n
-        ss = np.maximum(second - first * mean, 0.0)
-        sd = np.sqrt(ss / (n - 1)) if n > 1 else np.full(p, np.nan)
-        sd = np.where(sd <= 2.0 * tol, 0.0, sd)
-        effect = np.where(np.abs(mean) <= tol, 0.0, mean) / sd
+        effect = standardized(mean, np.maximum(second - first * mean, 0.0), n, tol)
     wins, ties, losses = sums.signs[:, at]
     wins, losses = np.where(flip, losses, wins), np.where(flip, wins, losses)
     return PairedEffects(effect_size=effect, wins=wins, ties=ties, losses=losses)

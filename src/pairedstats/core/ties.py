@@ -63,6 +63,7 @@ __all__ = [
     "exact_columns",
     "exact_scores",
     "is_exact",
+    "magnitude_difference_error",
     "magnitude_tie_error",
     "pair_difference_errors",
     "row_score_errors",
@@ -253,7 +254,25 @@ def difference_error(x, precision: float = 2.0**-53) -> float:
     x = np.asarray(x, dtype=np.float64)
     if is_exact(x, precision):
         return 0.0
-    return 2.0 * ERROR_ULPS * precision * float(np.abs(x).max(initial=0.0))
+    return magnitude_difference_error(float(np.abs(x).max(initial=0.0)), False, precision)
+
+
+def magnitude_difference_error(largest: float, whole: bool,
+                               precision: float = 2.0**-53) -> float:  # fmt: skip
+    """:func:`difference_error` of scores whose largest magnitude is ``largest`` and which
+    are all integers when ``whole`` (what sums of the scores keep of them).
+
+    Examples
+    --------
+    >>> x = np.array([[0.5, -0.7]])
+    >>> magnitude_difference_error(0.7, False, 2.0**-24) == difference_error(x, 2.0**-24)
+    True
+    >>> magnitude_difference_error(2.0**50, True)
+    0.0
+    """
+    if bool(exact_scores(largest, whole, precision)):
+        return 0.0
+    return 2.0 * ERROR_ULPS * precision * float(largest)
 
 
 def tie_error(x, precision: float = 2.0**-53) -> float:

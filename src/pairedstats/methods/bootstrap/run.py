@@ -79,12 +79,13 @@ def _summed(s: Settings, pairs) -> BootstrapResult:
                                workers=s.workers)  # fmt: skip
     intervals, findings = _Intervals(s, pairs), Findings(summed, pairs)
     binary = np.zeros((summed.n_groups, len(pairs)), dtype=bool)
+    a, b = np.asarray(pairs, dtype=np.intp).reshape(-1, 2).T
     with ProgressBar(s.progress, total=summed.n_groups, unit="group") as bar:
         for g, sums in enumerate(summed.groups):
             replicates = summed_replicates(sums, pairs, summed.precision)
             effects = summed_effects(sums, pairs, summed.precision, stored=summed.pairs)
             intervals.collect(g, replicates, pairs, effects)
-            binary[g] = [sums.binary[a] & sums.binary[b] for a, b in pairs]
+            binary[g] = sums.binary[a] & sums.binary[b]
             bar.update(1)
     _report(s, intervals.out, findings, binary)
     return _result(s, pairs, intervals)

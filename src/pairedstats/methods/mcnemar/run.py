@@ -27,11 +27,11 @@ def summed(design, s: Settings) -> SummedDesign:
     """The sums of the streaming road (the spec's ``summed``): each group's ``X^T X`` of its
     outcomes, after the 0/1 check of the pandas road (a slice of the table's items)."""
     groups = []
-    for g, n in enumerate(design.n_items()):
+    for g, (n, dropped) in enumerate(zip(design.n_items(), design.n_dropped(), strict=True)):
         products = outcome_products(design.scores[design.group(g), :, 0])
         if products is None:
             check_binary(design)  # raises, naming the first score that is not 0 or 1
-        groups.append(OutcomeSums(products, int(n), int(design.n_dropped()[g])))
+        groups.append(OutcomeSums(products, int(n), int(dropped)))
     return SummedDesign.like(design, groups)
 
 
